@@ -1,0 +1,1 @@
+"""sushicam scorer package."""

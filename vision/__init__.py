@@ -1,0 +1,1 @@
+"""sushicam vision package."""
