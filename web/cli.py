@@ -17,6 +17,8 @@ import sys
 COMMAND_MODULES = (
     "scorer.cli",
     "vision.cli",
+    "vision.live_cli",
+    "vision.teach_cli",
     "web.serve",
 )
 
@@ -25,8 +27,15 @@ class CommandError(Exception):
     """A user error a subcommand reports as one line on stderr (exit status 2)."""
 
 
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), as for every other error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineArgumentParser(
         prog="sushicam",
         description="Camera companion for Sushi Go!: read the cards on the table and score the game.",
     )

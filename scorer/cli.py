@@ -1,0 +1,46 @@
+"""``sushicam score GAME.json [--explain]``: print a record's scores (``-`` reads stdin)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score a game record (JSON) exactly, by its edition's rules",
+        description="Score a game record (see spec/game-record.md) and print the scores as JSON.",
+    )
+    parser.add_argument("record", metavar="GAME.json", help="the game record; '-' reads stdin")
+    parser.add_argument("--explain", action="store_true",
+                        help="print a readable breakdown per player and category instead of JSON")
+    parser.set_defaults(handler=run)
+
+
+def read_record(path: str) -> object:
+    """The parsed JSON of ``path`` (``-``: stdin); ``ValueError``/``OSError`` with one clear line."""
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+    except FileNotFoundError:
+        raise OSError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise OSError(f"{path}: is a directory, not a game record") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a UTF-8 text file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorer import explain_record, score_record
+
+    record = read_record(args.record)
+    if args.explain:
+        print(explain_record(record))
+    else:
+        print(json.dumps(score_record(record), indent=2, ensure_ascii=False))
+    return 0

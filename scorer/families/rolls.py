@@ -1,0 +1,86 @@
+"""Rolls: maki, futomaki (anniversary), temaki and uramaki (Party).
+
+Maki: most icons 6, second 3 (Party with 6-8 players: 6/4/2). Only players with an
+icon place, except futomaki, where "a player without futomaki can still be scored
+in the rare case that having none puts them first or second" (anniversary book),
+unless the 2-player "must have futomaki" rule is on.
+"""
+
+from __future__ import annotations
+
+from scorer.families import Line, RoundView, plural
+from scorer.ranking import award_places, most_and_fewest, place_detail
+from scorer.turns import URAMAKI_PLACES
+
+
+def _majority(view: RoundView, kind: str, category: str, *, zero_places: bool) -> dict[str, list[Line]]:
+    icons = {p: view.icons(p, kind) for p in view.players}
+    holders = {p for p in view.players if view.count(p, kind)}
+    if kind == "futomaki" and "must-have-futomaki" in view.variants:
+        eligible = {p: v for p, v in icons.items() if p in holders}
+    elif zero_places:
+        eligible = dict(icons)
+    else:
+        eligible = {p: v for p, v in icons.items() if v > 0}
+    prizes = view.rules.maki_prizes(len(view.players))
+    awards = award_places(eligible, prizes, split=view.split_ties)
+    out: dict[str, list[Line]] = {}
+    for player in view.players:
+        if player in awards:
+            points, place, tied = awards[player]
+            detail = f"{plural(icons[player], 'icon')}, {place_detail(place, tied, view.split_ties)}"
+            out[player] = [Line(category, points, detail)]
+        elif player in holders:
+            out[player] = [Line(category, 0, f"{plural(icons[player], 'icon')}, no place")]
+    return out
+
+
+def _temaki(view: RoundView) -> dict[str, list[Line]]:
+    counts = {p: view.count(p, "temaki") for p in view.players}
+    awards = most_and_fewest(counts, most=4, fewest=-4, split=view.split_ties)
+    return {
+        p: [Line("Temaki", points, f"{plural(counts[p], 'card')}, {detail}")]
+        for p, (points, detail) in awards.items()
+        if points or counts[p]
+    } | {
+        p: [Line("Temaki", 0, plural(counts[p], "card"))]
+        for p in view.players if counts[p] and p not in awards
+    }
+
+
+def _uramaki(view: RoundView) -> dict[str, list[Line]]:
+    out: dict[str, list[Line]] = {}
+    race = [s for s in view.during if s.reason == "uramaki"]
+    for place, score in enumerate(race):
+        detail = "reached 10 icons" + (f" (place {place + 1} of the race)" if place else " first")
+        out.setdefault(score.player, []).append(Line("Uramaki", score.points, detail))
+    icons = {p: view.icons(p, "uramaki") for p in view.players if view.icons(p, "uramaki")}
+    if icons:
+        value = URAMAKI_PLACES[len(race)] if len(race) < len(URAMAKI_PLACES) else 0
+        best = max(icons.values())
+        for player, count in icons.items():
+            if count == best:
+                detail = f"{plural(count, 'icon')} left, most at round end"
+                out.setdefault(player, []).append(Line("Uramaki", value, detail))
+            else:
+                out.setdefault(player, []).append(Line("Uramaki", 0, f"{plural(count, 'icon')} left"))
+    return out
+
+
+def score_round(view: RoundView) -> dict[str, list[Line]]:
+    kinds = {c.card.kind for cards in view.cards.values() for c in cards}
+    results: list[dict[str, list[Line]]] = []
+    edition = view.rules.key
+    if edition == "anniversary":
+        results.append(_majority(view, "futomaki", "Futomaki", zero_places=True))
+    elif "maki" in kinds:
+        results.append(_majority(view, "maki", "Maki", zero_places=False))
+    if "temaki" in kinds:
+        results.append(_temaki(view))
+    if "uramaki" in kinds or any(s.reason == "uramaki" for s in view.during):
+        results.append(_uramaki(view))
+    out: dict[str, list[Line]] = {}
+    for result in results:
+        for player, lines in result.items():
+            out.setdefault(player, []).extend(lines)
+    return out
