@@ -67,4 +67,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # Run as ``python -m web.cli``, this file is ``__main__`` and ``web.cli`` is a second copy;
+    # go through the package module so its CommandError is the one the handlers raise.
+    from web.cli import main as package_main
+
+    sys.exit(package_main())

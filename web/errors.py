@@ -1,0 +1,120 @@
+"""Every error a request can meet, answered as JSON ``{"error": ...}`` or as a page.
+
+Scripts and the page's fetch calls get JSON (paths under /api/, JSON bodies, or an Accept header
+that prefers JSON); a browser navigating gets the error page. Bad input is always a 4xx naming
+the problem: the handlers below map each error class to its status.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
+
+from web.recognition import RecognizerUnavailable
+from web.review import ReviewError
+from web.store import GameNotFound, PhotoNotFound, RoundOrderError
+from web.uploads import UploadError
+
+TITLES = {
+    400: "That did not work",
+    404: "Nothing here",
+    405: "Not like that",
+    409: "Not yet",
+    413: "Too big",
+    415: "Not a photo",
+    503: "The card reader is missing",
+}
+
+
+def json_view(view):
+    """Mark a view the page calls with fetch: its errors are JSON whatever the request says."""
+    view.answers_json = True
+    return view
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/") or request.is_json:
+        return True
+    view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, "answers_json", False):
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+MAX_JSON_BYTES = 2_000_000
+
+
+def json_body() -> Any:
+    """The request body parsed as JSON, whatever its content type; a 400 naming the problem."""
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        raise RequestEntityTooLarge(f"the JSON body is larger than {MAX_JSON_BYTES // 1_000_000} MB")
+    data = request.get_data(cache=True)
+    if not data.strip():
+        raise BadRequest("the request body is empty: send JSON")
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError as exc:
+        raise BadRequest("the request body is not UTF-8 text") from exc
+    except json.JSONDecodeError as exc:
+        raise BadRequest(f"the request body is not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise BadRequest("the JSON is nested too deeply") from exc
+
+
+def error_response(message: str, status: int):
+    if wants_json():
+        return jsonify(error=message), status
+    title = TITLES.get(status, "Something went wrong")
+    return render_template("error.html", message=message, status=status, title=title), status
+
+
+def init_app(app: Flask) -> None:
+    from scorer import RecordError  # the scorer's validation error: bad records are a 400
+
+    def max_mb() -> str:
+        limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+        return f"{limit / 1_000_000:g} MB"
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge):
+        if exc.description and exc.description != RequestEntityTooLarge.description:
+            return error_response(exc.description, 413)
+        return error_response(f"the upload is larger than the {max_mb()} limit", 413)
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(exc):
+        return error_response(
+            f"the page's security token is missing or expired ({exc.description}); reload the page and try again",
+            400,
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return error_response(exc.description or exc.name, exc.code or 400)
+
+    @app.errorhandler(UploadError)
+    def bad_upload(exc: UploadError):
+        return error_response(str(exc), exc.status)
+
+    @app.errorhandler(ReviewError)
+    @app.errorhandler(RecordError)
+    def bad_record(exc: ValueError):
+        return error_response(str(exc), 400)
+
+    @app.errorhandler(RoundOrderError)
+    def out_of_order(exc: RoundOrderError):
+        return error_response(str(exc), 409)
+
+    @app.errorhandler(GameNotFound)
+    @app.errorhandler(PhotoNotFound)
+    def not_found(exc: LookupError):
+        return error_response(str(exc.args[0]) if exc.args else "not found", 404)
+
+    @app.errorhandler(RecognizerUnavailable)
+    def no_model(exc: RecognizerUnavailable):
+        return error_response(str(exc), 503)

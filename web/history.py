@@ -1,0 +1,71 @@
+"""The home page: every game kept, newest first; and importing a game record."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from scorer import RecordError
+from web import scoring
+from web.db import get_db
+from web.review import review_from_round
+from web.store import create_game, list_games
+
+bp = Blueprint("history", __name__)
+
+MAX_RECORD_BYTES = 1_000_000
+
+
+@bp.get("/")
+def index():
+    games = [(game, scoring.summary(game)) for game in list_games(get_db())]
+    return render_template("history.html", games=games)
+
+
+class RecordFileError(ValueError):
+    """An import form without a readable record (no file, not UTF-8, not JSON)."""
+
+
+def _record_text() -> str:
+    upload = request.files.get("record")
+    if upload is not None and upload.filename:
+        data = upload.read(MAX_RECORD_BYTES + 1)
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordFileError("the record file is larger than 1 MB")
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordFileError("the record file is not UTF-8 text") from exc
+    text = request.form.get("record_text", "").strip()
+    if not text:
+        raise RecordFileError("choose a game record file (JSON) or paste one")
+    return text
+
+
+@bp.post("/games/import")
+def import_game():
+    """Store a game record (file upload or pasted text) as a new game."""
+    text = _record_text()
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordFileError(f"the record is not JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise RecordFileError("the record is nested too deeply to be a game record") from exc
+    record = scoring.check_record(record)
+    players = record["players"]
+    rounds = [(review_from_round(r, players), r) for r in record["rounds"]]
+    game_id = create_game(
+        get_db(), record["edition"], players, record.get("menu"), record.get("variants"), rounds
+    )
+    flash(f"Imported a game of {', '.join(players)} with {len(rounds)} round(s).", "ok")
+    return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.errorhandler(RecordFileError)
+@bp.errorhandler(RecordError)
+def import_failed(exc: ValueError):
+    """A refused import: the home page again, with the reason beside the import form."""
+    games = [(game, scoring.summary(game)) for game in list_games(get_db())]
+    return render_template("history.html", games=games, import_error=str(exc)), 400

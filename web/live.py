@@ -1,0 +1,341 @@
+"""The live view: follow a game from a webcam, turn by turn, with the scoreboard updating.
+
+Frames come from the browser (getUserMedia; each frame POSTed as a JPEG to
+``/live/<id>/frame``, answered with the read-out) or from a camera or video file on the server
+(``sushicam live --camera 0 --serve``: the capture runs in a thread, the page shows
+``/live/<id>/stream.mjpg`` and polls ``/live/<id>/state``). Both go through
+``vision.live.LivePipeline``. A followed game is kept in memory while it is played; "Save"
+stores it with its per-turn log as a game of the history.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from web.errors import error_response, json_body, wants_json
+from web.recognition import RecognizerUnavailable
+
+bp = Blueprint("live", __name__, url_prefix="/live")
+
+_EXTENSION = "sushicam.live"
+MAX_SESSIONS = 8
+MAX_FRAME_BYTES = 4_000_000
+
+
+class LiveSetupError(ValueError):
+    """A live game that cannot start (names, edition, seat points)."""
+
+
+@dataclass
+class LiveSession:
+    """One game followed live; ``lock`` keeps its frames in order."""
+
+    id: str
+    game: Any  # vision.live.LiveGame
+    source: str  # "browser" or "server"
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    state: dict | None = None
+    jpeg: bytes | None = None  # the last annotated frame (server sources)
+    frames: int = 0
+    created: float = field(default_factory=time.monotonic)
+    touched: float = field(default_factory=time.monotonic)
+    stopped: bool = False
+    detect: Any = None  # the recogniser as this game reads it (names cached per card)
+
+    def publish(self, state, frame: np.ndarray | None = None) -> None:
+        """Keep the newest read-out (and, for the MJPEG stream, the annotated frame)."""
+        import cv2
+
+        from vision.live import annotate
+
+        self.state = state.to_json()
+        self.frames += 1
+        self.touched = time.monotonic()
+        if frame is not None:
+            ok, encoded = cv2.imencode(".jpg", annotate(frame, state), [cv2.IMWRITE_JPEG_QUALITY, 80])
+            if ok:
+                self.jpeg = encoded.tobytes()
+
+
+class LiveSessions:
+    """The games followed now, by id (in memory: a live game lasts one sitting)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[str, LiveSession] = {}
+
+    def create(self, players, edition: str, source: str = "browser", seat_points=None) -> LiveSession:
+        from vision.live import LiveGame
+
+        try:
+            game = LiveGame(players, edition, seat_anchors=seat_points)
+        except ValueError as exc:
+            raise LiveSetupError(str(exc)) from exc
+        return self.add(LiveSession(secrets.token_urlsafe(8), game, source))
+
+    def add(self, session: LiveSession) -> LiveSession:
+        with self._lock:
+            if len(self._sessions) >= MAX_SESSIONS:  # forget the longest unused one
+                oldest = min(self._sessions.values(), key=lambda s: s.touched)
+                oldest.stopped = True
+                del self._sessions[oldest.id]
+            self._sessions[session.id] = session
+        return session
+
+    def get(self, session_id: str) -> LiveSession:
+        with self._lock:
+            session = self._sessions.get(session_id)
+        if session is None:
+            abort(404, description=f"no live game {session_id!r} (it ended, or the server restarted)")
+        return session
+
+
+def init_app(app: Flask) -> LiveSessions:
+    return app.extensions.setdefault(_EXTENSION, LiveSessions())
+
+
+def sessions() -> LiveSessions:
+    return init_app(current_app)
+
+
+def parse_players(text: Any) -> list[str]:
+    """Names in seat order from a list or a comma-separated text.
+
+    >>> parse_players(" Ann, Ben ,Cid ")
+    ['Ann', 'Ben', 'Cid']
+    """
+    if isinstance(text, str):
+        names = [n.strip() for n in text.split(",")]
+    elif isinstance(text, list) and all(isinstance(n, str) for n in text):
+        names = [n.strip() for n in text]
+    else:
+        raise LiveSetupError("players: give the names in seat order, separated by commas")
+    names = [n for n in names if n]
+    if len(names) < 2:
+        raise LiveSetupError("players: give at least two names, in seat order")
+    if len(set(names)) != len(names):
+        raise LiveSetupError("players: every player needs a different name")
+    return names
+
+
+def _seat_points(value: Any, players: int) -> list[tuple[float, float]] | None:
+    if value in (None, "", []):
+        return None
+    if (not isinstance(value, list) or len(value) != players
+            or not all(isinstance(p, list) and len(p) == 2 and all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in p) for p in value)):
+        raise LiveSetupError(f"seat_points: give one [x, y] point (pixels) per player, {players} in all")
+    return [(float(x), float(y)) for x, y in value]
+
+
+# --- pages -----------------------------------------------------------------------------
+
+
+@bp.get("/")
+def start():
+    from scorer.editions import EDITIONS
+
+    return render_template("live.html", session=None, editions=EDITIONS, error=None,
+                           form={"players": request.args.get("players", ""),
+                                 "edition": request.args.get("edition", "party")})
+
+
+@bp.post("/")
+def create():
+    """Start following a game: a form from the page, or JSON ``{players, edition, seat_points}``."""
+    from scorer.editions import EDITIONS
+
+    data = json_body() if request.is_json else request.form
+    if not hasattr(data, "get"):
+        return jsonify(error='expected a JSON object: {"players": [...], "edition": "..."}'), 400
+    try:
+        players = parse_players(data.get("players", ""))
+        edition = str(data.get("edition", "party"))
+        points = _seat_points(data.get("seat_points"), len(players)) if request.is_json else None
+        session = sessions().create(players, edition, "browser", points)
+    except LiveSetupError as exc:
+        if request.is_json:
+            return jsonify(error=str(exc)), 400
+        return render_template("live.html", session=None, editions=EDITIONS, error=str(exc),
+                               form={"players": data.get("players", ""), "edition": data.get("edition", "")}), 400
+    url = url_for("live.show", session_id=session.id)
+    if request.is_json:
+        return jsonify(id=session.id, url=url), 201
+    return redirect(url)
+
+
+@bp.get("/<session_id>")
+def show(session_id: str):
+    session = sessions().get(session_id)
+    return render_template("live.html", session=session, players=session.game.players,
+                           edition=session.game.edition, editions=None, error=None, form=None)
+
+
+# --- frames and read-out ---------------------------------------------------------------
+
+
+def _frame_time() -> float | None:
+    raw = request.headers.get("X-Frame-Time")
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not np.isfinite(value) or value < 0:
+        abort(400, description="X-Frame-Time: the frame's time in seconds (a number >= 0)")
+    return value
+
+
+def _decode_jpeg() -> np.ndarray:
+    import cv2
+
+    if (request.content_length or 0) > MAX_FRAME_BYTES:
+        abort(413, description=f"a frame is at most {MAX_FRAME_BYTES // 1_000_000} MB")
+    data = request.get_data(cache=False)
+    if not data:
+        abort(400, description="the request body is empty: send one JPEG frame")
+    if not data.startswith(b"\xff\xd8"):
+        abort(415, description="the frame is not a JPEG image")
+    limit = current_app.config.get("MAX_IMAGE_PIXELS") or 50_000_000
+    from PIL import Image
+
+    try:  # the size from the header, before decoding the pixels
+        width, height = Image.open(io.BytesIO(data)).size
+    except (OSError, ValueError, Image.DecompressionBombError):
+        abort(400, description="the JPEG frame could not be decoded")
+    if width * height > limit:
+        abort(413, description=f"a frame of {width}x{height} is larger than {limit:,} pixels")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        abort(400, description="the JPEG frame could not be decoded")
+    return image
+
+
+@bp.post("/<session_id>/frame")
+def frame(session_id: str):
+    """One camera frame (JPEG body) in; the read-out after it out."""
+    from vision.live import live_detector
+    from web.recognition import _slot, get_recognizer
+
+    session = sessions().get(session_id)
+    if session.source != "browser":
+        abort(409, description="this live game reads a camera on the server; it takes no frames")
+    timestamp = _frame_time()
+    image = _decode_jpeg()
+    recognizer = get_recognizer()
+    with session.lock:
+        if timestamp is None:  # no clock from the page: the server's
+            timestamp = time.monotonic() - session.created
+        last = (session.state or {}).get("timestamp")
+        if last is not None and timestamp < last:
+            abort(409, description=f"frames must come in time order (got {timestamp:.3f}s after {last:.3f}s)")
+        started = time.perf_counter()
+        if session.detect is None:
+            session.detect = live_detector(recognizer)
+        with _slot().lock:  # one inference at a time on a small CPU
+            detections = session.detect(image)
+        detecting = time.perf_counter() - started
+        state = session.game.update(detections, timestamp)
+        state.seconds["detect"] = detecting
+        session.publish(state)
+        return jsonify(session.state)
+
+
+@bp.get("/<session_id>/state")
+def state(session_id: str):
+    session = sessions().get(session_id)
+    if session.state is None:
+        return jsonify(frame=0, cards=[], events=[], record=session.game.record(), pending={},
+                       scores=None, score_error=None, notes=[])
+    return jsonify(session.state)
+
+
+@bp.get("/<session_id>/stream.mjpg")
+def stream(session_id: str):
+    """The annotated frames of a server-side camera, as an MJPEG stream."""
+    session = sessions().get(session_id)
+    if session.source != "server":
+        abort(404, description="this live game's frames come from the browser: it has no stream")
+
+    def parts():
+        last = None
+        while not session.stopped:
+            jpeg = session.jpeg
+            if jpeg is not None and jpeg is not last:
+                last = jpeg
+                yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpeg + b"\r\n"
+            time.sleep(0.03)
+
+    return Response(parts(), mimetype="multipart/x-mixed-replace; boundary=frame")
+
+
+@bp.post("/<session_id>/save")
+def save(session_id: str):
+    """Store the game followed so far (with its per-turn log) as a game of the history."""
+    from scorer import Game
+    from web.db import get_db
+    from web.review import review_from_round
+    from web.store import create_game
+
+    session = sessions().get(session_id)
+    with session.lock:
+        record = session.game.record()
+    if not record["rounds"]:
+        abort(409, description="no turn has been read yet: nothing to save")
+    # the replay fills in each round's tableaux, which the history pages show
+    full = Game.from_record(record).to_record()
+    players = full["players"]
+    rounds = [(review_from_round(r, players), r) for r in full["rounds"]]
+    game_id = create_game(get_db(), full["edition"], players, None, None, rounds)
+    url = url_for("games.show", game_id=game_id)
+    if request.accept_mimetypes.best == "application/json" or request.is_json:
+        return jsonify(game_id=game_id, url=url), 201
+    return redirect(url)
+
+
+# the frame and state routes are an API for the page's script: their errors are always JSON
+_API = ("live.frame", "live.state", "live.stream", "live.save")
+
+
+@bp.errorhandler(LiveSetupError)
+def bad_setup(exc: LiveSetupError):
+    return jsonify(error=str(exc)), 400
+
+
+@bp.errorhandler(RecognizerUnavailable)
+def no_model(exc: RecognizerUnavailable):
+    return jsonify(error=str(exc)), 503
+
+
+@bp.errorhandler(HTTPException)
+def http_error(exc: HTTPException):
+    message, status = exc.description or exc.name, exc.code or 400
+    if request.endpoint in _API or wants_json():
+        return jsonify(error=message), status
+    return error_response(message, status)
+
+
+# the app answers some codes with its own handlers (they win over a blueprint's catch-all)
+for _code in (400, 404, 405, 409, 413, 415):
+    bp.register_error_handler(_code, http_error)

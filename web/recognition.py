@@ -1,0 +1,103 @@
+"""The card recogniser, loaded once per process and shared by every request.
+
+The app config's ``RECOGNIZER_FACTORY`` (a callable with no arguments) builds it; by default it is
+``vision.recognizer.Recognizer.load(MODEL_DIR)``. Inference runs under a lock: the models are not
+safe to call from two waitress threads at once, and on a small CPU running two at a time would
+only make both slower.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from flask import Flask, current_app
+
+_EXTENSION = "sushicam.recognizer"
+
+
+class RecognizerUnavailable(RuntimeError):
+    """No trained model could be loaded (HTTP 503: the request was fine, the server lacks it)."""
+
+
+class _Slot:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.recognizer: Any = None
+        self.error: str | None = None
+
+
+def default_factory(app: Flask):
+    def load() -> Any:
+        from vision.recognizer import Recognizer  # heavy (torch): only when first needed
+        from vision.retrain import active_model_dir  # a retrained version, once one is in use
+
+        return Recognizer.load(active_model_dir(app.config["DATA_DIR"], app.config["MODEL_DIR"]))
+
+    return load
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[_EXTENSION] = _Slot()
+
+
+def _slot() -> _Slot:
+    return current_app.extensions[_EXTENSION]
+
+
+def get_recognizer() -> Any:
+    """The app's recogniser, loaded on first use; RecognizerUnavailable when there is none."""
+    slot = _slot()
+    with slot.lock:
+        if slot.recognizer is None:
+            factory = current_app.config.get("RECOGNIZER_FACTORY") or default_factory(current_app)
+            try:
+                slot.recognizer = factory()
+            except (OSError, ValueError, ImportError, RuntimeError) as exc:
+                current_app.logger.warning("card recogniser unavailable: %s", exc)
+                raise RecognizerUnavailable(
+                    f"the card recogniser could not be loaded from {current_app.config['MODEL_DIR']}: {exc}"
+                ) from exc
+        return slot.recognizer
+
+
+def forget_recognizer() -> None:
+    """Drop the loaded recogniser: the next photo loads the model now in use (after a retrain)."""
+    slot = _slot()
+    with slot.lock:
+        slot.recognizer = None
+
+
+def warm_up(app: Flask) -> threading.Thread:
+    """Load the recogniser in the background, so the first photo of the evening is not slow."""
+
+    def load() -> None:
+        # a missing model is logged; capture says so and lets players mark cards by hand
+        with app.app_context(), contextlib.suppress(RecognizerUnavailable):
+            get_recognizer()
+
+    thread = threading.Thread(target=load, name="load-recogniser", daemon=True)
+    thread.start()
+    return thread
+
+
+def describe(
+    pixels: np.ndarray, name: str, seats: int | Sequence[Sequence[float]] | None = None
+) -> dict[str, Any]:
+    """One ``sushicam detect`` line for a decoded photo.
+
+    ``seats``: None (all cards together), a number of players to split the table between, or
+    seat areas ``[x1, y1, x2, y2]`` as fractions of the photo (what vision.seats expects).
+    """
+    from vision.describe import describe_image
+
+    recognizer = get_recognizer()
+    if seats is not None and not isinstance(seats, int):
+        seats = [list(area) for area in seats]
+    with _slot().lock:
+        line = describe_image(recognizer, pixels, seats=seats)
+    line["image"] = name
+    return line

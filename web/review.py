@@ -1,0 +1,283 @@
+"""The review of a round: the cards seen in its photos, as the page edits them.
+
+A review is JSON the page and the server share::
+
+    {"cards": [{"id": "c1", "label": "wasabi", "seat": 0, "photo": 7,
+                "box": [x1, y1, x2, y2], "confidence": 0.93, "on": null},
+               {"id": "c2", "label": "squid-nigiri", "seat": 0, "photo": 7,
+                "box": [...], "confidence": 0.88, "on": "c1"}],
+     "scored_during_round": []}
+
+``seat`` is the player's index in seating order; ``on`` names the card directly below (a nigiri
+on a wasabi, a special order on the card it copies), so stacks are chains; ``photo`` and ``box``
+are null for a card entered by hand. This module builds a review from the recogniser's output or
+from a record's round, checks one sent by the page, and turns it into the round of a game record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+MAX_CARDS = 400  # 8 players x 3 rounds' worth of cards is far below this
+MAX_ID_LENGTH = 40
+DURING_ROUND_KEYS = ("player", "for", "points")
+
+
+class ReviewError(ValueError):
+    """A review the page sent that cannot be a round (the message names the place)."""
+
+
+def _overlap(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
+    """Area shared by two boxes, as a fraction of the smaller one.
+
+    >>> _overlap([0, 0, 10, 10], [5, 0, 15, 10])
+    0.5
+    >>> _overlap([0, 0, 10, 10], None)
+    0.0
+    """
+    if a is None or b is None:
+        return 0.0
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return float(w * h / smaller) if smaller > 0 else 0.0
+
+
+def _link_stacks(cards: list[dict[str, Any]], tableau: Sequence[Any]) -> None:
+    """Set ``on`` for the stacks the recogniser read, matching them to the cards by overlap."""
+    free = list(cards)
+    for entry in tableau:
+        if not isinstance(entry, list) or len(entry) < 2:
+            continue
+        bottoms = [c for c in free if c["label"] == entry[0]]
+        best: list[dict[str, Any]] = []
+        best_score = -1.0
+        for bottom in bottoms:  # a table has few stacks: trying every bottom card is cheap
+            chain, score, pool = [bottom], 0.0, [c for c in free if c is not bottom]
+            for label in entry[1:]:
+                above = [c for c in pool if c["label"] == label]
+                if not above:
+                    break
+                top = max(above, key=lambda c, below=chain[-1]: _overlap(c["box"], below["box"]))
+                score += _overlap(top["box"], chain[-1]["box"])
+                chain.append(top)
+                pool.remove(top)
+            if len(chain) == len(entry) and score > best_score:
+                best, best_score = chain, score
+        for below, above in zip(best, best[1:], strict=False):
+            above["on"] = below["id"]
+        for card in best:
+            free.remove(card)
+
+
+def _card(
+    card_id: str, found: dict[str, Any], seat: int, photo_id: int | None
+) -> dict[str, Any]:
+    confidence = found.get("confidence")
+    return {
+        "id": card_id,
+        "label": str(found["label"]),
+        "seat": seat,
+        "photo": photo_id,
+        "box": [round(float(v), 1) for v in found["box"]] if found.get("box") else None,
+        "confidence": None if confidence is None else round(float(confidence), 3),
+        "on": None,
+    }
+
+
+def review_from_detections(photos: Sequence[tuple[int, int | None, dict[str, Any]]]) -> dict:
+    """The first review of a round: what the recogniser saw in each photo.
+
+    ``photos`` holds (photo id, seat or None for the whole table, detect line) triples. A photo
+    of one player gives all its cards to that seat; a photo of the table uses the seats the
+    recogniser split it into (cards outside every seat area go to the first seat, to be moved).
+
+    >>> line = {"cards": [{"label": "wasabi", "box": [0, 0, 10, 14], "confidence": 0.9},
+    ...                   {"label": "egg-nigiri", "box": [2, 3, 12, 17], "confidence": 0.4}],
+    ...         "tableau": [["wasabi", "egg-nigiri"]]}
+    >>> cards = review_from_detections([(5, 1, line)])["cards"]
+    >>> [(c["id"], c["label"], c["seat"], c["on"]) for c in cards]
+    [('c1', 'wasabi', 1, None), ('c2', 'egg-nigiri', 1, 'c1')]
+    """
+    cards: list[dict[str, Any]] = []
+
+    def take(found: list[dict[str, Any]], tableau: Sequence[Any], seat: int, photo: int) -> None:
+        group = [_card(f"c{len(cards) + i + 1}", f, seat, photo) for i, f in enumerate(found)]
+        _link_stacks(group, tableau)
+        cards.extend(group)
+
+    for photo_id, seat, line in photos:
+        if seat is not None or not line.get("seats"):
+            take(list(line.get("cards", [])), line.get("tableau", []), seat or 0, photo_id)
+            continue
+        seated: set[tuple] = set()
+        for entry in line["seats"]:
+            found = list(entry.get("cards", []))
+            seated.update((f["label"], tuple(f["box"])) for f in found)
+            take(found, entry.get("tableau", []), int(entry["seat"]), photo_id)
+        lost = [f for f in line.get("cards", []) if (f["label"], tuple(f["box"])) not in seated]
+        take(lost, [], 0, photo_id)
+    return {"cards": cards, "scored_during_round": []}
+
+
+def review_from_round(round_record: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """A review of cards entered by hand (no photo) from a record's round, e.g. an import.
+
+    >>> review = review_from_round({"tableaux": {"Ann": [["wasabi", "squid-nigiri"], "tofu"],
+    ...                                          "Ben": []}}, ["Ann", "Ben"])
+    >>> [(c["id"], c["label"], c["seat"], c["on"]) for c in review["cards"]]
+    [('c1', 'wasabi', 0, None), ('c2', 'squid-nigiri', 0, 'c1'), ('c3', 'tofu', 0, None)]
+    """
+    cards: list[dict[str, Any]] = []
+    tableaux = round_record.get("tableaux", {})
+    for seat, player in enumerate(players):
+        for entry in tableaux.get(player, []):
+            below = None
+            for label in entry if isinstance(entry, list) else [entry]:
+                card_id = f"c{len(cards) + 1}"
+                cards.append(
+                    {"id": card_id, "label": label, "seat": seat, "photo": None, "box": None,
+                     "confidence": None, "on": below}
+                )
+                below = card_id
+    during = round_record.get("scored_during_round", [])
+    return {"cards": cards, "scored_during_round": list(during)}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def check_review(
+    review: Any,
+    players: Sequence[str],
+    photos: dict[int, tuple[int, int]],
+    is_card: Callable[[str], bool],
+) -> dict[str, Any]:
+    """Check a review sent by the page; returns it normalised, or raises ReviewError.
+
+    ``photos`` maps the round's photo ids to their (width, height); ``is_card`` says whether a
+    slug is in the catalogue. Game rules (a nigiri on a tofu...) are the scorer's to check.
+    """
+    if not isinstance(review, dict):
+        raise ReviewError("the review must be a JSON object with a 'cards' list")
+    cards = review.get("cards")
+    if not isinstance(cards, list):
+        raise ReviewError("the review has no 'cards' list")
+    if len(cards) > MAX_CARDS:
+        raise ReviewError(f"the review has {len(cards)} cards, more than {MAX_CARDS}")
+    clean: list[dict[str, Any]] = []
+    ids: dict[str, dict[str, Any]] = {}
+    for index, card in enumerate(cards):
+        where = f"card {index + 1}"
+        if not isinstance(card, dict):
+            raise ReviewError(f"{where}: not an object")
+        card_id = card.get("id")
+        if not isinstance(card_id, str) or not 0 < len(card_id) <= MAX_ID_LENGTH:
+            raise ReviewError(f"{where}: 'id' must be a short string")
+        if card_id in ids:
+            raise ReviewError(f"{where}: id {card_id!r} is used twice")
+        label = card.get("label")
+        if not isinstance(label, str) or not is_card(label):
+            raise ReviewError(f"{where}: unknown card {label!r}")
+        seat = card.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
+            raise ReviewError(f"{where} ({label}): seat {seat!r} is not a player of this game")
+        photo, box = card.get("photo"), card.get("box")
+        if photo is None:
+            box = None
+        elif not isinstance(photo, int) or isinstance(photo, bool) or photo not in photos:
+            raise ReviewError(f"{where} ({label}): photo {photo!r} is not a photo of this round")
+        elif not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
+            raise ReviewError(f"{where} ({label}): 'box' must be [x1, y1, x2, y2]")
+        else:
+            width, height = photos[photo]
+            x1, y1, x2, y2 = (float(v) for v in box)
+            x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
+            y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
+            if x2 - x1 < 2 or y2 - y1 < 2:
+                raise ReviewError(f"{where} ({label}): its box is empty or outside the photo")
+            box = [round(v, 1) for v in (x1, y1, x2, y2)]
+        confidence = card.get("confidence")
+        if confidence is not None and not _number(confidence):
+            raise ReviewError(f"{where} ({label}): 'confidence' must be a number or null")
+        on = card.get("on")
+        if on is not None and not isinstance(on, str):
+            raise ReviewError(f"{where} ({label}): 'on' must name a card id or be null")
+        ids[card_id] = {
+            "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
+            "confidence": confidence, "on": on,
+        }
+        clean.append(ids[card_id])
+    holders: dict[str, str] = {}
+    for card in clean:
+        below_id = card["on"]
+        if below_id is None:
+            continue
+        below = ids.get(below_id)
+        what = f"{card['label']} ({card['id']})"
+        if below is None:
+            raise ReviewError(f"{what} lies on card {below_id!r}, which is not in the review")
+        if below["seat"] != card["seat"]:
+            raise ReviewError(f"{what} lies on {below['label']} of another seat")
+        if below_id in holders:
+            raise ReviewError(f"{below['label']} ({below_id}) has two cards on it")
+        holders[below_id] = card["id"]
+    for card in clean:  # a chain that comes back to itself has no bottom card
+        seen, cursor = set(), card
+        while cursor["on"] is not None:
+            if cursor["id"] in seen:
+                raise ReviewError(f"the stack holding {card['label']} ({card['id']}) is a loop")
+            seen.add(cursor["id"])
+            cursor = ids[cursor["on"]]
+    during = review.get("scored_during_round", [])
+    if not isinstance(during, list) or not all(isinstance(d, dict) for d in during):
+        raise ReviewError("'scored_during_round' must be a list of objects")
+    for index, entry in enumerate(during):
+        if entry.get("player") not in players:
+            raise ReviewError(f"scored during round, entry {index + 1}: unknown player {entry.get('player')!r}")
+        if not _number(entry.get("points")):
+            raise ReviewError(f"scored during round, entry {index + 1}: 'points' must be a number")
+    return {
+        "cards": clean,
+        "scored_during_round": [{k: d[k] for k in DURING_ROUND_KEYS if k in d} for d in during],
+    }
+
+
+def round_from_review(review: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """The round of a game record that a checked review describes.
+
+    Each seat's tableau lists its cards in review order; a stack is listed where its bottom
+    card is, bottom first.
+
+    >>> review = {"cards": [
+    ...     {"id": "a", "label": "tofu", "seat": 1, "on": None},
+    ...     {"id": "b", "label": "squid-nigiri", "seat": 0, "on": "c"},
+    ...     {"id": "c", "label": "wasabi", "seat": 0, "on": None}],
+    ...     "scored_during_round": []}
+    >>> round_from_review(review, ["Ann", "Ben"])
+    {'tableaux': {'Ann': [['wasabi', 'squid-nigiri']], 'Ben': ['tofu']}}
+    """
+    above = {c["on"]: c for c in review["cards"] if c["on"] is not None}
+    tableaux: dict[str, list[Any]] = {p: [] for p in players}
+    for card in review["cards"]:
+        if card["on"] is not None:
+            continue
+        stack = [card["label"]]
+        cursor = card
+        while cursor["id"] in above:
+            cursor = above[cursor["id"]]
+            stack.append(cursor["label"])
+        tableaux[players[card["seat"]]].append(stack if len(stack) > 1 else stack[0])
+    round_record: dict[str, Any] = {"tableaux": tableaux}
+    if review.get("scored_during_round"):
+        round_record["scored_during_round"] = review["scored_during_round"]
+    return round_record
+
+
+def training_boxes(review: dict[str, Any], photo_id: int) -> list[tuple[str, list[float]]]:
+    """The labelled boxes of one photo, as confirmed: material for retraining."""
+    return [(c["label"], c["box"]) for c in review["cards"] if c["photo"] == photo_id and c["box"]]

@@ -1,0 +1,171 @@
+"""``sushicam serve``: the web app for the table, on this computer or the local network.
+
+Plain HTTP is served by waitress. ``--https`` is for phones that stream their camera: browsers
+allow getUserMedia only on localhost or HTTPS, and waitress does not speak TLS, so with
+``--https`` the app runs in werkzeug's threaded server with an ``ssl`` context instead, on a
+self-signed certificate kept in the data folder (made once, by the ``cryptography`` package when
+installed, else by the ``openssl`` command). Phones warn once about the certificate; accept it.
+Uploading a photo (the file input opens the camera) works on plain HTTP too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+from web.cli import CommandError
+
+CERT_DAYS = 825  # the longest validity Apple devices accept for a certificate
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the web app: capture, correct and score games in a browser",
+        description="Serve the sushicam web app (waitress; werkzeug with TLS for --https).",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    where.add_argument(
+        "--lan", action="store_true",
+        help="listen on every interface, so phones on the same network can connect",
+    )
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument(
+        "--data", type=Path, default=None,
+        help="folder for the games database, photos and training labels (default: instance/)",
+    )
+    parser.add_argument(
+        "--https", action="store_true",
+        help="serve HTTPS with a self-signed certificate (phones allow the live camera only then)",
+    )
+    parser.add_argument("--threads", type=int, default=4, help="worker threads (default 4)")
+    parser.set_defaults(handler=serve)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, if it has one (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def certificate(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
+    """A self-signed certificate and key in ``folder``, made on first use."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    if cert.exists() and key.exists():
+        return cert, key
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        _certificate_with_cryptography(cert, key, hosts)
+    except ImportError:
+        _certificate_with_openssl(cert, key, hosts)
+    key.chmod(0o600)
+    return cert, key
+
+
+def _subject_alt_names(hosts: list[str]) -> list[str]:
+    names = []
+    for host in dict.fromkeys(["localhost", "127.0.0.1", *hosts]):
+        try:
+            ipaddress.ip_address(host)
+            names.append(f"IP:{host}")
+        except ValueError:
+            names.append(f"DNS:{host}")
+    return names
+
+
+def _certificate_with_openssl(cert: Path, key: Path, hosts: list[str]) -> None:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise CommandError("--https needs the 'cryptography' package or the 'openssl' command")
+    command = [
+        openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256",
+        "-days", str(CERT_DAYS), "-subj", "/CN=sushicam",
+        "-addext", "subjectAltName=" + ",".join(_subject_alt_names(hosts)),
+        "-keyout", str(key), "-out", str(cert),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["unknown error"])[-1]
+        raise CommandError(f"openssl could not make a certificate: {reason}")
+
+
+def _certificate_with_cryptography(cert: Path, key: Path, hosts: list[str]) -> None:
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import NameOID
+
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "sushicam")])
+    alt: list[x509.GeneralName] = []
+    for entry in _subject_alt_names(hosts):
+        kind, value = entry.split(":", 1)
+        alt.append(x509.IPAddress(ipaddress.ip_address(value)) if kind == "IP" else x509.DNSName(value))
+    now = datetime.datetime.now(datetime.UTC)
+    certificate_ = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(private.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=CERT_DAYS))
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .sign(private, hashes.SHA256())
+    )
+    key.write_bytes(
+        private.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    cert.write_bytes(certificate_.public_bytes(serialization.Encoding.PEM))
+
+
+def serve(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise CommandError(f"--port must be 1-65535, not {args.port}")
+    if args.threads < 1:
+        raise CommandError("--threads must be at least 1")
+    from web.app import create_app
+    from web.recognition import warm_up
+
+    app = create_app(None if args.data is None else {"DATA_DIR": str(args.data.resolve())})
+    warm_up(app)
+    host = "0.0.0.0" if args.lan else args.host
+    lan = lan_address() if host in ("0.0.0.0", "::") else None
+    scheme = "https" if args.https else "http"
+    print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
+    print(f"sushicam: open {scheme}://{'localhost' if lan or host in ('0.0.0.0', '::') else host}:{args.port}/", flush=True)
+    if lan:
+        print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
+    if args.https:
+        from werkzeug.serving import make_server
+
+        hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
+        cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
+        print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
+        server = make_server(host, args.port, app, threaded=True, ssl_context=(str(cert), str(key)))
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+        return 0
+    import waitress
+
+    waitress.serve(app, host=host, port=args.port, threads=args.threads, ident="sushicam")
+    return 0
+

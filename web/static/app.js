@@ -1,0 +1,83 @@
+// Small enhancements for every page; each page works without them (plain forms).
+"use strict";
+
+document.addEventListener("DOMContentLoaded", () => {
+  // Forms that ask before doing something that cannot be undone.
+  for (const form of document.querySelectorAll("form[data-confirm]")) {
+    form.addEventListener("submit", (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+
+  setupNewGame(document.getElementById("setup-form"));
+  setupCapture(document.getElementById("capture-form"));
+});
+
+// New game: show the menu and variants of the chosen edition only, and disable the hidden
+// inputs so that they are not sent.
+function setupNewGame(form) {
+  if (!form) return;
+  const customMenu = document.getElementById("custom-menu");
+  const sync = () => {
+    const edition = form.querySelector('input[name="edition"]:checked')?.value;
+    for (const block of form.querySelectorAll(".edition-only")) {
+      const shown = block.dataset.edition === edition;
+      block.hidden = !shown;
+      for (const input of block.querySelectorAll("input")) input.disabled = !shown;
+    }
+    for (const row of form.querySelectorAll(".party-only")) {
+      row.hidden = edition !== "party" && !row.querySelector("input").value;
+    }
+    const custom = form.querySelector('input[name="menu"][value="custom"]');
+    if (customMenu) {
+      const open = Boolean(custom && custom.checked && !custom.disabled);
+      customMenu.hidden = !open;
+      for (const input of customMenu.querySelectorAll("input")) input.disabled = !open;
+    }
+    for (const group of form.querySelectorAll(".kind-group")) {
+      const wanted = Number(group.dataset.pick);
+      const picked = group.querySelectorAll("input:checked").length;
+      const counter = group.querySelector(".pick-count");
+      counter.textContent = picked === wanted ? `${picked} of ${wanted} ✓` : `pick ${wanted} (${picked} picked)`;
+      counter.classList.toggle("ok", picked === wanted);
+    }
+  };
+  form.addEventListener("change", sync);
+  sync();
+}
+
+// Capture: one panel per mode, previews of the chosen photos, and a busy screen while the
+// server reads the cards (a few seconds on a small computer).
+function setupCapture(form) {
+  if (!form) return;
+  const sync = () => {
+    const mode = form.querySelector('input[name="mode"]:checked')?.value || "table";
+    for (const panel of form.querySelectorAll(".mode-panel")) {
+      const shown = panel.dataset.mode === mode;
+      panel.hidden = !shown;
+      for (const input of panel.querySelectorAll("input")) input.disabled = !shown;
+    }
+  };
+  form.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input.classList.contains("photo-input")) {
+      const preview = input.closest("label").querySelector(".preview");
+      const file = input.files && input.files[0];
+      if (preview && file) {
+        preview.src = URL.createObjectURL(file);
+        preview.hidden = false;
+        input.closest("label").classList.add("has-photo");
+      }
+    }
+    sync();
+  });
+  form.addEventListener("submit", () => {
+    const busy = document.getElementById("busy");
+    if (busy) busy.hidden = false;
+  });
+  window.addEventListener("pageshow", () => {
+    const busy = document.getElementById("busy");
+    if (busy) busy.hidden = true;
+  });
+  sync();
+}

@@ -1,0 +1,178 @@
+// The live view: send camera frames (or follow a server camera), draw the read-out, keep
+// the scoreboard and the turn log current. One frame is in flight at a time, so a slow
+// server lowers the frame rate instead of building a queue.
+"use strict";
+
+const SEAT_COLOURS = ["#e4572e", "#2a9d8f", "#e9a800", "#6a4c93", "#3a86c8", "#76a832", "#d6457b", "#8a5a33"];
+const MAX_WIDTH = 960; // frames are sent at most this wide: enough to read cards, cheap to send
+
+document.addEventListener("DOMContentLoaded", () => {
+  const root = document.getElementById("live");
+  if (!root) return;
+  const view = new LiveView(root);
+  if (root.dataset.source === "browser") view.setupCamera();
+  else view.poll();
+});
+
+class LiveView {
+  constructor(root) {
+    this.root = root;
+    this.players = JSON.parse(root.dataset.players);
+    this.csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+    this.status = document.getElementById("live-status");
+    this.fps = document.getElementById("live-fps");
+    this.running = false;
+    this.times = [];
+  }
+
+  setupCamera() {
+    this.video = document.getElementById("live-video");
+    this.overlay = document.getElementById("live-overlay");
+    this.grab = document.createElement("canvas");
+    const start = document.getElementById("live-start");
+    const stop = document.getElementById("live-stop");
+    start.addEventListener("click", async () => {
+      try {
+        if (!this.video.srcObject) {
+          this.video.srcObject = await navigator.mediaDevices.getUserMedia({
+            video: { facingMode: "environment", width: { ideal: 1280 }, height: { ideal: 960 } },
+            audio: false,
+          });
+          await this.video.play();
+        }
+      } catch (error) {
+        this.say(`The camera did not start: ${error.message}. Allow the camera (HTTPS or localhost is needed).`);
+        return;
+      }
+      this.running = true;
+      this.started = this.started ?? performance.now();
+      start.hidden = true;
+      stop.hidden = false;
+      this.say("Following the table…");
+      this.loop();
+    });
+    stop.addEventListener("click", () => {
+      this.running = false;
+      start.hidden = false;
+      stop.hidden = true;
+      this.say("Paused.");
+    });
+  }
+
+  async loop() {
+    while (this.running) {
+      const width = this.video.videoWidth;
+      if (!width) { await sleep(100); continue; }
+      const scale = Math.min(1, MAX_WIDTH / width);
+      this.grab.width = Math.round(width * scale);
+      this.grab.height = Math.round(this.video.videoHeight * scale);
+      this.grab.getContext("2d").drawImage(this.video, 0, 0, this.grab.width, this.grab.height);
+      const blob = await new Promise((resolve) => this.grab.toBlob(resolve, "image/jpeg", 0.8));
+      const at = (performance.now() - this.started) / 1000;
+      try {
+        const response = await fetch(this.root.dataset.frameUrl, {
+          method: "POST",
+          headers: { "Content-Type": "image/jpeg", "X-Frame-Time": at.toFixed(3), "X-CSRFToken": this.csrf, Accept: "application/json" },
+          body: blob,
+        });
+        const state = await response.json();
+        if (!response.ok) { this.say(state.error || `The server answered ${response.status}.`); await sleep(1000); continue; }
+        this.tick();
+        this.draw(state, this.grab.width, this.grab.height);
+        this.show(state);
+      } catch (error) {
+        this.say(`Lost the server: ${error.message}`);
+        await sleep(1000);
+      }
+    }
+  }
+
+  async poll() {
+    for (;;) {
+      try {
+        const response = await fetch(this.root.dataset.stateUrl, { headers: { Accept: "application/json" } });
+        if (response.ok) this.show(await response.json());
+      } catch (error) {
+        this.say(`Lost the server: ${error.message}`);
+      }
+      await sleep(400);
+    }
+  }
+
+  tick() {
+    const now = performance.now();
+    this.times.push(now);
+    while (this.times.length > 1 && now - this.times[0] > 3000) this.times.shift();
+    if (this.times.length > 1) {
+      const rate = (this.times.length - 1) / ((now - this.times[0]) / 1000);
+      this.fps.textContent = `${rate.toFixed(1)} frames/s`;
+    }
+  }
+
+  say(text) { this.status.textContent = text; }
+
+  // Boxes come in the pixels of the frame sent; the overlay matches the video as shown.
+  draw(state, width, height) {
+    const canvas = this.overlay;
+    canvas.width = this.video.clientWidth;
+    canvas.height = this.video.clientHeight;
+    const sx = canvas.width / width;
+    const sy = canvas.height / height;
+    const ctx = canvas.getContext("2d");
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.font = "13px system-ui, sans-serif";
+    for (const card of state.cards) {
+      const [x1, y1, x2, y2] = card.box;
+      const colour = card.seat >= 0 ? SEAT_COLOURS[card.seat % SEAT_COLOURS.length] : "#bbb";
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = card.visible ? 3 : 1;
+      ctx.setLineDash(card.visible ? [] : [4, 4]);
+      ctx.strokeRect(x1 * sx, y1 * sy, (x2 - x1) * sx, (y2 - y1) * sy);
+      const tag = card.status === "pending" ? `${card.text} (new)` : card.text;
+      ctx.fillStyle = "rgba(0, 0, 0, .6)";
+      ctx.fillRect(x1 * sx, y1 * sy, ctx.measureText(tag).width + 6, 17);
+      ctx.fillStyle = "#fff";
+      ctx.fillText(tag, x1 * sx + 3, y1 * sy + 13);
+    }
+  }
+
+  show(state) {
+    const scores = state.scores;
+    for (const row of this.root.querySelectorAll("tr[data-player]")) {
+      const result = scores?.players?.[row.dataset.player];
+      for (let n = 0; n < 3; n += 1) {
+        const cell = row.querySelector(`[data-round="${n + 1}"]`);
+        cell.textContent = result && n < result.rounds.length ? result.rounds[n] : "–";
+      }
+      row.querySelector('[data-col="dessert"]').textContent = result && scores.complete ? result.dessert : "–";
+      row.querySelector('[data-col="total"]').textContent = result ? result.total : 0;
+    }
+    const error = document.getElementById("live-score-error");
+    error.hidden = !state.score_error;
+    error.textContent = state.score_error ? `Not scorable yet: ${state.score_error}` : "";
+
+    const list = document.getElementById("live-turns");
+    list.replaceChildren();
+    (state.record?.rounds || []).forEach((round, r) => {
+      round.turns.forEach((turn, t) => {
+        const item = document.createElement("li");
+        const reveals = Object.entries(turn.reveals).map(([p, cards]) => `${p}: ${cards.join(" + ")}`).join(" · ");
+        const events = (turn.events || []).map((e) => `${e.player} ${e.event}${e.cards ? ` (${e.cards.join(", ")})` : ""}`);
+        item.textContent = `Round ${r + 1}, turn ${t + 1} — ${reveals}${events.length ? ` — ${events.join("; ")}` : ""}`;
+        list.append(item);
+      });
+    });
+    const waiting = Object.entries(state.pending || {}).filter(([, cards]) => cards.length);
+    document.getElementById("live-pending").textContent = waiting.length
+      ? `This turn so far: ${waiting.map(([p, cards]) => `${p} ${cards.join(" + ")}`).join(", ")}`
+      : "";
+    const notes = document.getElementById("live-notes");
+    notes.replaceChildren(...(state.notes || []).map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }));
+  }
+}
+
+function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }

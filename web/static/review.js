@@ -1,0 +1,868 @@
+// The review page: the round's photos with every card read on them, corrected by hand.
+//
+// The review is a list of cards {id, label, seat, photo, box, confidence, on}: `on` names the
+// card directly below (a nigiri on a wasabi, a special order on the card it copies). Every
+// change goes through change(), which keeps undo history, redraws, and asks /api/score for the
+// round's scores with the record as it now stands. Confirm sends the review to the server,
+// which checks it again and commits it.
+"use strict";
+
+(() => {
+  const state = JSON.parse(document.getElementById("review-state").textContent);
+  const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
+  const players = state.game.players;
+  const catalogue = new Map(state.cards.map((c) => [c.slug, c]));
+  const hotkeys = new Map(state.cards.filter((c) => c.hotkey).map((c) => [String(c.hotkey), c.slug]));
+  const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
+  const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
+  const SVG = "http://www.w3.org/2000/svg";
+  const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
+  const serverFingerprint = JSON.stringify(state.review);
+
+  let review = normalise(state.review);
+  let undoStack = [];
+  let redoStack = [];
+  let mode = "select"; // "draw": drag adds a card; "areas": drag sets a seat area
+  let areaSeat = 0;
+  let seatAreas = state.game.seatAreas ? state.game.seatAreas.map((a) => a.slice()) : null;
+  let picker = null; // {id} of the card being edited, or {pending: card} for a drawn one
+  let lastScores = null;
+  let unsureCursor = -1;
+
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key === "style") node.style.cssText = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  };
+  const svg = (tag, attrs = {}) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+    return node;
+  };
+
+  // ---- the review value ------------------------------------------------------------------
+
+  function normalise(value) {
+    const cards = (value.cards || []).map((c) => ({
+      id: String(c.id),
+      label: c.label,
+      seat: c.seat,
+      photo: c.photo ?? null,
+      box: c.box ? c.box.map(Number) : null,
+      confidence: c.confidence ?? null,
+      on: c.on ?? null,
+    }));
+    return { cards, scored_during_round: (value.scored_during_round || []).map((d) => ({ ...d })) };
+  }
+
+  const byId = (id) => review.cards.find((c) => c.id === id);
+  const cardAbove = (id) => review.cards.find((c) => c.on === id);
+  const info = (slug) => catalogue.get(slug) || { slug, name: slug, colour: "#999999", family: "other", kind: slug };
+  const isNigiri = (card) => info(card.label).kind === "nigiri";
+  const isUnsure = (card) => card.confidence !== null && card.confidence < UNSURE;
+
+  function newId() {
+    let n = review.cards.length + 1;
+    while (review.cards.some((c) => c.id === `n${n}`)) n += 1;
+    return `n${n}`;
+  }
+
+  function stackOf(card) {
+    // bottom card first
+    let bottom = card;
+    const seen = new Set();
+    while (bottom.on && byId(bottom.on) && !seen.has(bottom.id)) {
+      seen.add(bottom.id);
+      bottom = byId(bottom.on);
+    }
+    const chain = [bottom];
+    let above = cardAbove(bottom.id);
+    while (above && !chain.includes(above)) {
+      chain.push(above);
+      above = cardAbove(above.id);
+    }
+    return chain;
+  }
+
+  function tableaux() {
+    const result = Object.fromEntries(players.map((p) => [p, []]));
+    for (const card of review.cards) {
+      if (card.on) continue;
+      const labels = stackOf(card).map((c) => c.label);
+      result[players[card.seat]].push(labels.length > 1 ? labels : labels[0]);
+    }
+    return result;
+  }
+
+  function currentRound() {
+    const round = { tableaux: tableaux() };
+    const during = review.scored_during_round.filter((d) => d.player && d.for);
+    if (during.length) round.scored_during_round = during.map((d) => ({ ...d, points: Number(d.points) || 0 }));
+    return round;
+  }
+
+  function currentRecord() {
+    const byNumber = new Map(state.rounds.map((r) => [r.number, r.record]));
+    byNumber.set(state.round, currentRound());
+    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
+    const record = { edition: state.game.edition, players, rounds: numbers.map((n) => byNumber.get(n)) };
+    if (state.game.menu !== null && state.game.menu !== undefined) record.menu = state.game.menu;
+    if (state.game.variants && state.game.variants.length) record.variants = state.game.variants;
+    return { record, index: numbers.indexOf(state.round) };
+  }
+
+  // ---- changes and history ---------------------------------------------------------------
+
+  function change(mutate) {
+    const before = JSON.stringify(review);
+    mutate();
+    if (JSON.stringify(review) === before) return;
+    undoStack.push(before);
+    redoStack = [];
+    afterChange();
+  }
+
+  function undo() {
+    if (!undoStack.length) return;
+    redoStack.push(JSON.stringify(review));
+    review = JSON.parse(undoStack.pop());
+    afterChange();
+  }
+
+  function redo() {
+    if (!redoStack.length) return;
+    undoStack.push(JSON.stringify(review));
+    review = JSON.parse(redoStack.pop());
+    afterChange();
+  }
+
+  function afterChange() {
+    scheduleScore(); // first: the scores drawn next are marked as out of date
+    render();
+    try {
+      localStorage.setItem(draftKey, JSON.stringify({ from: serverFingerprint, review }));
+    } catch (_) {
+      /* private mode: the draft just isn't kept */
+    }
+  }
+
+  function setLabel(card, slug) {
+    card.label = slug;
+    card.confidence = null; // a person chose it
+    const kind = info(slug).kind;
+    if (card.on && kind !== "nigiri" && kind !== "special-order") card.on = null;
+    const above = cardAbove(card.id);
+    if (above && kind !== "wasabi" && isNigiri(above)) above.on = null;
+  }
+
+  function removeCard(card) {
+    const above = cardAbove(card.id);
+    if (above) above.on = card.on; // the stack closes over the gap
+    review.cards = review.cards.filter((c) => c !== card);
+  }
+
+  function moveToSeat(card, seat) {
+    // a stack moves as a whole; a card lifted off a stack leaves it
+    const chain = stackOf(card);
+    const moving = chain.slice(chain.indexOf(card));
+    if (moving[0].on) {
+      const below = byId(moving[0].on);
+      if (below && below.seat !== seat) moving[0].on = null;
+    }
+    for (const c of moving) c.seat = seat;
+  }
+
+  function centre(box) {
+    return [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
+  }
+
+  function freeWasabis(card) {
+    const wasabis = review.cards.filter(
+      (c) => c.seat === card.seat && info(c.label).kind === "wasabi" && !cardAbove(c.id) && c !== card,
+    );
+    if (card.box) {
+      const [x, y] = centre(card.box);
+      const distance = (c) => (c.box && c.photo === card.photo ? Math.hypot(centre(c.box)[0] - x, centre(c.box)[1] - y) : 1e12);
+      wasabis.sort((a, b) => distance(a) - distance(b));
+    }
+    return wasabis;
+  }
+
+  // ---- drawing the photos ----------------------------------------------------------------
+
+  const photosHost = $("#photos");
+  const stages = new Map(); // photo id -> {stage, svgRoot, photo}
+
+  function makiIcon() {
+    const icon = svg("svg", { viewBox: "0 0 40 40", class: "no-photo-icon", "aria-hidden": "true" });
+    for (const [r, fill] of [[18, "#1f2a24"], [13, "#fbf4e6"], [7, "#f07f5a"]]) icon.append(svg("circle", { cx: 20, cy: 20, r, fill }));
+    return icon;
+  }
+
+  function buildPhotos() {
+    photosHost.replaceChildren();
+    $("#zoom").hidden = $("#draw").hidden = !state.photos.length;
+    if (!state.photos.length) {
+      photosHost.append(
+        el("div", { class: "no-photo panel" },
+          makiIcon(),
+          el("p", { text: "No photo for this round." }),
+          el("p", { class: "hint", text: "Add each player's cards with “+ Add card”." })),
+      );
+      return;
+    }
+    for (const photo of state.photos) {
+      const img = el("img", { src: photo.url, alt: photo.seat === null ? "Photo of the table" : `Photo of ${players[photo.seat]}'s cards`, width: photo.width, height: photo.height, draggable: "false" });
+      const overlay = svg("svg", { viewBox: `0 0 ${photo.width} ${photo.height}`, class: "overlay", "data-photo": photo.id, role: "img", "aria-label": "Cards found on the photo" });
+      const stage = el("div", { class: "stage" }, img, overlay);
+      const caption = el("figcaption", {},
+        photo.seat === null ? "Whole table" : [el("span", { class: `seat-dot seat-${photo.seat}` }), `${players[photo.seat]}'s cards`]);
+      photosHost.append(el("figure", { class: "photo-frame" }, stage, caption));
+      stages.set(photo.id, { stage, overlay, photo });
+      attachPointer(overlay, photo);
+      new ResizeObserver(() => drawOverlay(photo.id)).observe(stage);
+    }
+    $("#seat-areas").hidden = !state.photos.some((p) => p.seat === null) || players.length < 2;
+  }
+
+  function contrastText(hex) {
+    const value = parseInt(hex.replace("#", ""), 16);
+    const r = (value >> 16) & 255, g = (value >> 8) & 255, b = value & 255;
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#2b1a12" : "#ffffff";
+  }
+
+  function drawOverlay(photoId) {
+    const entry = stages.get(photoId);
+    if (!entry) return;
+    const { stage, overlay, photo } = entry;
+    const k = photo.width / Math.max(1, stage.clientWidth); // photo pixels per screen pixel
+    overlay.style.setProperty("--k", k);
+    overlay.replaceChildren();
+    overlay.classList.toggle("drawing", mode === "draw");
+    overlay.classList.toggle("areas", mode === "areas" && photo.seat === null);
+
+    if (photo.seat === null && seatAreas && (mode === "areas" || seatAreas.length)) {
+      const areas = svg("g", { class: mode === "areas" ? "seat-areas editing" : "seat-areas" });
+      seatAreas.forEach((area, seat) => {
+        if (!area) return;
+        const [x1, y1, x2, y2] = [area[0] * photo.width, area[1] * photo.height, area[2] * photo.width, area[3] * photo.height];
+        areas.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: `seat-area seat-${seat}` }));
+        if (mode === "areas") {
+          const label = svg("text", { x: x1 + 8 * k, y: y1 + 22 * k, class: "seat-area-label" });
+          label.textContent = players[seat];
+          areas.append(label);
+        }
+      });
+      overlay.append(areas);
+    }
+
+    // bigger boxes first: a small box (the visible strip of a covered card) lies on top, so
+    // it can still be tapped where it overlaps a bigger neighbour
+    const area = (c) => (c.box[2] - c.box[0]) * (c.box[3] - c.box[1]);
+    const mine = review.cards.filter((c) => c.photo === photo.id && c.box).sort((a, b) => area(b) - area(a));
+    for (const card of mine) {
+      if (!card.on) continue;
+      const below = byId(card.on);
+      if (!below || !below.box || below.photo !== photo.id) continue;
+      const [x1, y1] = centre(below.box);
+      const [x2, y2] = centre(card.box);
+      overlay.append(svg("line", { x1, y1, x2, y2, class: "stack-link" }));
+    }
+    // boxes first, then every name tag above all boxes, so no box hides a tag
+    const boxes = svg("g", { class: "boxes" });
+    const tags = svg("g", { class: "tags" });
+    overlay.append(boxes, tags);
+    for (const card of mine) {
+      const [x1, y1, x2, y2] = card.box;
+      const c = info(card.label);
+      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
+      const group = svg("g", {
+        class: classes,
+        "data-id": card.id,
+        tabindex: "0",
+        role: "button",
+        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}`,
+      });
+      group.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "box" }));
+      boxes.append(group);
+      const below = card.on ? byId(card.on) : null;
+      const text = `${isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
+      const tag = svg("g", { class: `tag ${classes}`, "data-id": card.id });
+      const bg = svg("rect", { class: "tag-bg", rx: 4 * k, fill: c.colour });
+      const label = svg("text", { class: "tag-text", fill: contrastText(c.colour) });
+      label.textContent = text;
+      tag.append(bg, label);
+      tags.append(tag);
+      // size the tag once its text can be measured; keep it inside the photo
+      const textBox = label.getBBox();
+      const padX = 5 * k, height = textBox.height + 4 * k;
+      const width = textBox.width + 2 * padX;
+      const tx = Math.min(Math.max(0, x1), photo.width - width);
+      let ty = y1 - height - 2 * k;
+      if (ty < 0) ty = y1 + 2 * k;
+      bg.setAttribute("x", tx);
+      bg.setAttribute("y", ty);
+      bg.setAttribute("width", width);
+      bg.setAttribute("height", height);
+      label.setAttribute("x", tx + padX);
+      label.setAttribute("y", ty + height / 2);
+    }
+    // the selected card's tag goes on top of its neighbours'
+    const selected = tags.querySelector(".selected");
+    if (selected) tags.append(selected);
+  }
+
+  function drawAllOverlays() {
+    for (const id of stages.keys()) drawOverlay(id);
+  }
+
+  function toPhoto(overlay, event) {
+    const point = overlay.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const p = point.matrixTransform(overlay.getScreenCTM().inverse());
+    return [p.x, p.y];
+  }
+
+  function attachPointer(overlay, photo) {
+    let start = null;
+    let ghost = null;
+    overlay.addEventListener("click", (event) => {
+      if (mode !== "select") return;
+      const group = event.target.closest("[data-id]");
+      if (group) openPicker({ id: group.dataset.id });
+    });
+    overlay.addEventListener("keydown", (event) => {
+      const group = event.target.closest && event.target.closest(".card-box");
+      if (group && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        openPicker({ id: group.dataset.id });
+      }
+    });
+    overlay.addEventListener("pointerdown", (event) => {
+      if (mode === "select" || (mode === "areas" && photo.seat !== null)) return;
+      event.preventDefault();
+      overlay.setPointerCapture(event.pointerId);
+      start = toPhoto(overlay, event);
+      ghost = svg("rect", { class: mode === "draw" ? "ghost" : `ghost seat-area seat-${areaSeat}` });
+      overlay.append(ghost);
+    });
+    overlay.addEventListener("pointermove", (event) => {
+      if (!start || !ghost) return;
+      const [x, y] = toPhoto(overlay, event);
+      ghost.setAttribute("x", Math.min(start[0], x));
+      ghost.setAttribute("y", Math.min(start[1], y));
+      ghost.setAttribute("width", Math.abs(x - start[0]));
+      ghost.setAttribute("height", Math.abs(y - start[1]));
+    });
+    const finish = (event) => {
+      if (!start) return;
+      const [x, y] = toPhoto(overlay, event);
+      const box = [Math.min(start[0], x), Math.min(start[1], y), Math.max(start[0], x), Math.max(start[1], y)]
+        .map((v, i) => Math.max(0, Math.min(v, i % 2 ? photo.height : photo.width)));
+      start = null;
+      ghost?.remove();
+      ghost = null;
+      const k = photo.width / Math.max(1, overlay.clientWidth || overlay.getBoundingClientRect().width);
+      if (box[2] - box[0] < MIN_BOX_PX * k || box[3] - box[1] < MIN_BOX_PX * k) return;
+      if (mode === "draw") addDrawnCard(photo, box.map((v) => Math.round(v * 10) / 10));
+      else if (mode === "areas") setArea(photo, box);
+    };
+    overlay.addEventListener("pointerup", finish);
+    overlay.addEventListener("pointercancel", () => {
+      start = null;
+      ghost?.remove();
+      ghost = null;
+    });
+  }
+
+  function seatForBox(photo, box) {
+    if (photo.seat !== null) return photo.seat;
+    const [x, y] = centre(box);
+    if (seatAreas) {
+      const inside = seatAreas.findIndex((a) => a && x >= a[0] * photo.width && x <= a[2] * photo.width && y >= a[1] * photo.height && y <= a[3] * photo.height);
+      if (inside >= 0) return inside;
+    }
+    let best = null;
+    let bestDistance = Infinity;
+    for (const card of review.cards) {
+      if (card.photo !== photo.id || !card.box) continue;
+      const [cx, cy] = centre(card.box);
+      const distance = Math.hypot(cx - x, cy - y);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = card.seat;
+      }
+    }
+    return best ?? 0;
+  }
+
+  function addDrawnCard(photo, box) {
+    const card = { id: newId(), label: null, seat: seatForBox(photo, box), photo: photo.id, box, confidence: null, on: null };
+    openPicker({ pending: card });
+  }
+
+  // ---- seat areas ------------------------------------------------------------------------
+
+  function setMode(next) {
+    mode = mode === next ? "select" : next;
+    $("#draw").setAttribute("aria-pressed", String(mode === "draw"));
+    $("#seat-areas").setAttribute("aria-pressed", String(mode === "areas"));
+    $("#seat-area-bar").hidden = mode !== "areas";
+    document.body.classList.toggle("mode-draw", mode === "draw");
+    if (mode === "areas") {
+      if (!seatAreas) seatAreas = players.map(() => null);
+      renderAreaPlayers();
+    }
+    drawAllOverlays();
+  }
+
+  function renderAreaPlayers() {
+    const host = $("#seat-area-players");
+    host.replaceChildren(...players.map((name, seat) =>
+      el("button", {
+        type: "button",
+        class: `seat-chip seat-${seat}${seat === areaSeat ? " active" : ""}${seatAreas && seatAreas[seat] ? " done" : ""}`,
+        "aria-pressed": String(seat === areaSeat),
+        onclick: () => { areaSeat = seat; renderAreaPlayers(); },
+      }, el("span", { class: `seat-dot seat-${seat}` }), name)));
+  }
+
+  function setArea(photo, box) {
+    seatAreas[areaSeat] = [box[0] / photo.width, box[1] / photo.height, box[2] / photo.width, box[3] / photo.height]
+      .map((v) => Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000);
+    const missing = players.findIndex((_, seat) => !seatAreas[seat]);
+    if (missing >= 0) areaSeat = missing;
+    renderAreaPlayers();
+    drawAllOverlays();
+  }
+
+  async function saveAreas(clear) {
+    if (!clear && (!seatAreas || seatAreas.some((a) => !a))) {
+      showError("Draw an area for every player first.");
+      return;
+    }
+    const response = await postJSON(state.urls.seats, { areas: clear ? null : seatAreas });
+    if (!response.ok) {
+      showError(response.data.error || "The seat areas were not saved.");
+      return;
+    }
+    seatAreas = response.data.areas;
+    if (seatAreas) {
+      change(() => {
+        for (const card of review.cards) {
+          const photo = state.photos.find((p) => p.id === card.photo);
+          if (!photo || photo.seat !== null || !card.box || card.on) continue;
+          const [x, y] = centre(card.box);
+          const seat = seatAreas.findIndex((a) => x >= a[0] * photo.width && x <= a[2] * photo.width && y >= a[1] * photo.height && y <= a[3] * photo.height);
+          if (seat >= 0) moveToSeat(card, seat);
+        }
+      });
+    }
+    showError(null);
+    if (mode === "areas") setMode("areas"); // done: back to picking cards
+    showToast(seatAreas ? "Seat areas saved: the next photos are split by them." : "Seat areas forgotten.");
+    drawAllOverlays();
+  }
+
+  let toastTimer = null;
+  function showToast(message) {
+    const toast = $("#toast");
+    toast.textContent = message;
+    toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { toast.hidden = true; }, 4000);
+  }
+
+  // ---- the seats panel: each player's cards and live scores ------------------------------
+
+  const seatsHost = $("#seats");
+
+  function chip(card) {
+    const c = info(card.label);
+    return el("button", {
+      type: "button",
+      class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}`,
+      style: `--family: ${c.colour}; --on-family: ${contrastText(c.colour)}`,
+      title: card.box ? "Change this card" : "Card entered by hand: change it",
+      "data-id": card.id,
+      onclick: () => openPicker({ id: card.id }),
+    }, `${isUnsure(card) ? "? " : ""}${c.name}`);
+  }
+
+  function renderSeats() {
+    const scores = lastScores;
+    const rows = players.map((name, seat) => {
+      const roots = review.cards.filter((c) => c.seat === seat && !c.on);
+      const chips = roots.map((card) => {
+        const chain = stackOf(card);
+        if (chain.length === 1) return chip(card);
+        const parts = [];
+        chain.forEach((c, i) => {
+          if (i) parts.push(el("span", { class: "stack-join", "aria-label": "under", text: "▸" }));
+          parts.push(chip(c));
+        });
+        return el("span", { class: "stack" }, parts);
+      });
+      const player = scores && scores.data && scores.data.players ? scores.data.players[name] : null;
+      const roundPoints = player ? player.rounds[scores.index] : null;
+      const breakdown = player && player.breakdown ? player.breakdown[scores.index] || [] : [];
+      const cardCount = review.cards.filter((c) => c.seat === seat).length;
+      return el("section", { class: `seat-card seat-${seat}`, "data-seat": seat, "data-player": name },
+        el("header", { class: "seat-head" },
+          el("span", { class: `seat-dot seat-${seat}` }),
+          el("h2", { text: name }),
+          el("span", { class: "seat-count", text: `${cardCount} card${cardCount === 1 ? "" : "s"}` }),
+          el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: "Points this round" }, roundPoints ?? "–"),
+        ),
+        el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted", text: "No cards yet" })),
+        el("div", { class: "seat-foot" },
+          el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, "+ Add card"),
+          player && state.rounds.length ? el("span", { class: "game-total", text: `Game total ${player.total}` }) : null,
+        ),
+        breakdown.length
+          ? el("ul", { class: "breakdown" }, breakdown.map((line) =>
+            el("li", {},
+              el("span", { class: "cat", text: line.category }),
+              el("span", { class: "detail", text: line.detail || "" }),
+              el("span", { class: `pts${line.points < 0 ? " neg" : ""}`, text: `${line.points > 0 ? "+" : ""}${line.points}` }))))
+          : null,
+      );
+    });
+    seatsHost.replaceChildren(...rows);
+  }
+
+  // ---- points scored during the round ----------------------------------------------------
+
+  function renderDuring() {
+    const section = $("#during-round");
+    const relevant = state.game.edition === "anniversary" || state.cards.some((c) => c.in_game && c.kind === "uramaki");
+    section.hidden = !relevant && !review.scored_during_round.length;
+    const list = $("#during-list");
+    list.replaceChildren(...review.scored_during_round.map((entry, index) => {
+      const update = (key, value) => change(() => { review.scored_during_round[index][key] = value; });
+      return el("li", { class: "during-row" },
+        el("select", { "aria-label": "Player", onchange: (e) => update("player", e.target.value) },
+          players.map((p) => el("option", { value: p, selected: p === entry.player }, p))),
+        el("select", { "aria-label": "For", onchange: (e) => update("for", e.target.value) },
+          ["uramaki", "strawberry-pudding"].map((f) => el("option", { value: f, selected: f === entry.for }, f.replace("-", " ")))),
+        el("input", { type: "number", inputmode: "numeric", "aria-label": "Points", value: entry.points, onchange: (e) => update("points", Number(e.target.value)) }),
+        el("button", { type: "button", class: "icon-btn", "aria-label": "Remove", onclick: () => change(() => review.scored_during_round.splice(index, 1)) }, "✕"));
+    }));
+  }
+
+  // ---- the picker ------------------------------------------------------------------------
+
+  const dialog = $("#picker");
+  const search = $("#picker-search");
+
+  function pickerCard() {
+    return picker && (picker.pending || byId(picker.id));
+  }
+
+  function openPicker(target) {
+    picker = target;
+    const card = pickerCard();
+    if (!card) return;
+    search.value = "";
+    dialog.returnValue = ""; // only this opening's "Done" counts
+    renderPicker();
+    drawAllOverlays();
+    if (!dialog.open) dialog.showModal();
+    // a phone's keyboard would cover the list: focus the search field only with a mouse
+    if (window.matchMedia("(pointer: fine)").matches) search.focus();
+    else dialog.focus();
+  }
+
+  function closePicker() {
+    if (dialog.open) dialog.close();
+  }
+
+  dialog.addEventListener("close", () => {
+    const card = pickerCard();
+    if (card && !picker.pending && isUnsure(card) && dialog.returnValue === "done") {
+      change(() => { card.confidence = null; }); // looked at and kept as it is
+    }
+    picker = null;
+    drawAllOverlays();
+  });
+
+  function choose(slug) {
+    const card = pickerCard();
+    if (!card) return;
+    if (picker.pending) {
+      const pending = picker.pending;
+      change(() => {
+        pending.label = slug;
+        review.cards.push(pending);
+      });
+    } else {
+      change(() => setLabel(card, slug));
+    }
+    picker = null;
+    closePicker();
+  }
+
+  function renderPicker() {
+    const card = pickerCard();
+    const current = card.label ? info(card.label) : null;
+    $("#picker-title").textContent = picker.pending
+      ? `Which card is this? (${players[card.seat]})`
+      : `${current.name}${card.confidence !== null ? ` · ${Math.round(card.confidence * 100)}% sure` : ""}`;
+    const query = search.value.trim().toLowerCase();
+    const matches = state.cards.filter((c) => !query || c.name.toLowerCase().includes(query) || c.slug.includes(query) || c.family.includes(query));
+    const button = (c) => el("button", {
+      type: "button",
+      class: `pick${card.label === c.slug ? " current" : ""}${c.in_game ? "" : " off-menu"}`,
+      style: `--family: ${c.colour}; --on-family: ${contrastText(c.colour)}`,
+      "data-slug": c.slug,
+      role: "option",
+      "aria-selected": String(card.label === c.slug),
+      onclick: () => choose(c.slug),
+    }, c.hotkey && !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
+    const inGame = matches.filter((c) => c.in_game);
+    const others = matches.filter((c) => !c.in_game);
+    $("#picker-cards").replaceChildren(...[
+      ...inGame.map(button),
+      others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
+      ...others.map(button),
+      matches.length ? null : el("p", { class: "muted", text: "No card matches." }),
+    ].filter(Boolean));
+
+    const seatButtons = players.map((name, seat) => el("button", {
+      type: "button",
+      class: `seat-chip seat-${seat}${card.seat === seat ? " active" : ""}`,
+      "aria-pressed": String(card.seat === seat),
+      onclick: () => {
+        if (picker.pending) picker.pending.seat = seat;
+        else change(() => moveToSeat(card, seat));
+        renderPicker();
+      },
+    }, el("span", { class: `seat-dot seat-${seat}` }), name));
+    $("#picker-seats .picker-seat-buttons").replaceChildren(...seatButtons);
+
+    const stackRow = $("#picker-stack");
+    stackRow.replaceChildren();
+    if (!picker.pending && card.label) {
+      const kind = info(card.label).kind;
+      if (kind === "nigiri") {
+        if (card.on) {
+          stackRow.append(el("button", { type: "button", class: "btn btn-small toggle on", id: "stack-toggle", onclick: () => { change(() => { card.on = null; }); renderPicker(); } }, `On ${info(byId(card.on)?.label).name}: take it off`));
+        } else {
+          const wasabi = freeWasabis(card)[0];
+          stackRow.append(wasabi
+            ? el("button", { type: "button", class: "btn btn-small toggle", id: "stack-toggle", onclick: () => { change(() => { card.on = wasabi.id; }); renderPicker(); } }, "Put it on a wasabi")
+            : el("span", { class: "muted", text: `${players[card.seat]} has no free wasabi` }));
+        }
+      } else if (kind === "special-order") {
+        const options = review.cards.filter((c) => c.seat === card.seat && c !== card && (!cardAbove(c.id) || cardAbove(c.id) === card));
+        stackRow.append(el("label", { class: "picker-label", for: "copies" }, "Copies"),
+          el("select", { id: "copies", onchange: (e) => { change(() => { card.on = e.target.value || null; }); renderPicker(); } },
+            el("option", { value: "", text: "nothing (yet)" }),
+            options.map((c) => el("option", { value: c.id, selected: card.on === c.id, text: info(c.label).name }))));
+      }
+    }
+    $("#picker-delete").textContent = picker.pending ? "Cancel" : "Delete";
+    $("#picker-delete").append(" ", el("kbd", { text: "Del" }));
+  }
+
+  search.addEventListener("input", renderPicker);
+  search.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      const first = $("#picker-cards .pick");
+      if (first) choose(first.dataset.slug);
+    }
+  });
+
+  function deleteFromPicker() {
+    const card = pickerCard();
+    if (card && !picker.pending) change(() => removeCard(card));
+    picker = null;
+    closePicker();
+  }
+  $("#picker-delete").addEventListener("click", deleteFromPicker);
+
+  dialog.addEventListener("keydown", (event) => {
+    const typing = search.value !== "";
+    if (!typing && /^[1-9]$/.test(event.key) && hotkeys.has(event.key) && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      choose(hotkeys.get(event.key));
+    } else if (event.key === "Delete") {
+      event.preventDefault();
+      deleteFromPicker();
+    }
+  });
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) closePicker(); // a click on the backdrop
+  });
+
+  // ---- keyboard ---------------------------------------------------------------------------
+
+  document.addEventListener("keydown", (event) => {
+    if (dialog.open) return;
+    const inField = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName);
+    const ctrl = event.ctrlKey || event.metaKey;
+    if (ctrl && event.key.toLowerCase() === "z" && !inField) {
+      event.preventDefault();
+      if (event.shiftKey) redo();
+      else undo();
+    } else if (ctrl && event.key.toLowerCase() === "y" && !inField) {
+      event.preventDefault();
+      redo();
+    } else if (event.key === "Escape" && mode !== "select") {
+      setMode(mode);
+    } else if (!inField && !ctrl) {
+      // a card focused with Tab (a box or its chip): Delete removes it, 1-9 renames it
+      const focused = document.activeElement?.closest?.("[data-id]");
+      const card = focused && byId(focused.dataset.id);
+      if (!card) return;
+      if (event.key === "Delete" || event.key === "Backspace") {
+        event.preventDefault();
+        change(() => removeCard(card));
+      } else if (hotkeys.has(event.key)) {
+        event.preventDefault();
+        change(() => setLabel(card, hotkeys.get(event.key)));
+        document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`)?.focus();
+      }
+    }
+  });
+
+  // ---- scores -----------------------------------------------------------------------------
+
+  let scoreTimer = null;
+  let scoreSeq = 0;
+
+  function scheduleScore() {
+    clearTimeout(scoreTimer);
+    if (lastScores) lastScores.stale = true;
+    scoreTimer = setTimeout(score, 200);
+  }
+
+  async function score() {
+    const seq = ++scoreSeq;
+    const { record, index } = currentRecord();
+    const response = await postJSON(state.urls.score, record, false);
+    if (seq !== scoreSeq) return; // a newer change is being scored
+    if (response.ok) {
+      lastScores = { data: response.data, index, stale: false };
+      showError(null);
+    } else {
+      lastScores = lastScores ? { ...lastScores, stale: true } : null;
+      showError(response.data.error || "The round cannot be scored.");
+    }
+    renderSeats();
+    document.body.dataset.scored = String(seq); // lets tests wait for the live scores
+  }
+
+  async function postJSON(url, body, withToken = true) {
+    const headers = { "Content-Type": "application/json", Accept: "application/json" };
+    if (withToken) headers["X-CSRFToken"] = csrfToken;
+    try {
+      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin" });
+      let data = {};
+      try {
+        data = await response.json();
+      } catch (_) {
+        data = { error: `The server answered ${response.status}.` };
+      }
+      return { ok: response.ok, data };
+    } catch (error) {
+      return { ok: false, data: { error: "The server cannot be reached. Check the connection and try again." } };
+    }
+  }
+
+  function showError(message) {
+    const box = $("#review-error");
+    box.hidden = !message;
+    box.textContent = message || "";
+  }
+
+  async function confirmRound() {
+    const button = $("#confirm");
+    button.disabled = true;
+    button.textContent = "Saving…";
+    const response = await postJSON(state.urls.confirm, review);
+    if (response.ok) {
+      try { localStorage.removeItem(draftKey); } catch (_) { /* nothing kept */ }
+      window.location.assign(response.data.redirect);
+      return;
+    }
+    showError(response.data.error || "The round was not saved.");
+    button.disabled = false;
+    button.textContent = `Confirm round ${state.round}`;
+  }
+
+  // ---- unsure cards ----------------------------------------------------------------------
+
+  function renderUnsure() {
+    const unsure = review.cards.filter(isUnsure);
+    const button = $("#next-unsure");
+    button.hidden = !unsure.length;
+    $(".count", button).textContent = unsure.length;
+  }
+
+  function nextUnsure() {
+    const unsure = review.cards.filter(isUnsure);
+    if (!unsure.length) return;
+    unsureCursor = (unsureCursor + 1) % unsure.length;
+    const card = unsure[unsureCursor];
+    const group = document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`);
+    if (group) group.scrollIntoView({ block: "center", behavior: "smooth" });
+    openPicker({ id: card.id });
+  }
+
+  // ---- wiring -----------------------------------------------------------------------------
+
+  function render() {
+    drawAllOverlays();
+    renderSeats();
+    renderDuring();
+    renderUnsure();
+    $("#undo").disabled = !undoStack.length;
+    $("#redo").disabled = !redoStack.length;
+  }
+
+  let zoom = 1;
+  $("#zoom").addEventListener("click", () => {
+    zoom = zoom >= 3 ? 1 : zoom + 1; // a whole table on a phone: enlarge, then scroll around
+    photosHost.style.setProperty("--zoom", zoom);
+    photosHost.classList.toggle("zoomed", zoom > 1);
+    $("#zoom .zoom-level").textContent = `${zoom}×`;
+  });
+  $("#undo").addEventListener("click", undo);
+  $("#redo").addEventListener("click", redo);
+  $("#draw").addEventListener("click", () => setMode("draw"));
+  $("#seat-areas").addEventListener("click", () => setMode("areas"));
+  $("#save-seat-areas").addEventListener("click", () => saveAreas(false));
+  $("#clear-seat-areas").addEventListener("click", () => {
+    seatAreas = null;
+    saveAreas(true);
+  });
+  $("#next-unsure").addEventListener("click", nextUnsure);
+  $("#confirm").addEventListener("click", confirmRound);
+  $("#add-during").addEventListener("click", () => change(() => review.scored_during_round.push({ player: players[0], for: "uramaki", points: 8 })));
+
+  // A draft kept by this browser (a reload, a phone that slept) wins over the server's copy,
+  // as long as the server's copy is the one it started from.
+  try {
+    const kept = JSON.parse(localStorage.getItem(draftKey) || "null");
+    if (kept && kept.from === serverFingerprint) review = normalise(kept.review);
+    else localStorage.removeItem(draftKey);
+  } catch (_) {
+    /* no draft */
+  }
+
+  buildPhotos();
+  render();
+  score();
+})();

@@ -1,0 +1,309 @@
+"""Teaching sushicam a deck: the guided page, face uploads, retraining with progress, models.
+
+The page lists the cards of the chosen edition and which the model in use cannot name yet; the
+player photographs each missing card (1-3 photos), confirms its name, sees the flattened face,
+and presses *Retrain*. Retraining runs as a separate ``sushicam retrain`` process (minutes of
+CPU; a crash there cannot take the app down), writing its progress to a JSON file the page
+polls. Every route also answers JSON (``Accept: application/json``) for scripts and the page.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+
+from scorer.cards import CARDS
+from scorer.editions import EDITIONS
+from web.errors import error_response, json_view, wants_json
+from web.uploads import NoImageError, UploadError, read_image
+
+bp = Blueprint("teach", __name__, url_prefix="/teach")
+
+MAX_PHOTOS = 3
+REPO_ROOT = Path(__file__).resolve().parent.parent
+_DETECTORS = "sushicam.teach.detectors"
+_LOCK = threading.Lock()
+
+
+def _data_dir() -> Path:
+    return Path(current_app.config["DATA_DIR"])
+
+
+def _bundled() -> Path:
+    return Path(current_app.config["MODEL_DIR"])
+
+
+def _store():
+    from vision.retrain import ModelStore
+
+    return ModelStore(_data_dir(), _bundled())
+
+
+def _edition() -> str:
+    edition = request.values.get("edition") or "anniversary"
+    if edition not in EDITIONS:
+        abort(400, f"unknown edition {edition!r}: use {', '.join(EDITIONS)}")
+    return edition
+
+
+def _card_boxes():
+    """The active model's card detector (cached per model folder), or None without a model.
+
+    ``TEACH_DETECTOR`` in the config set to False finds cards by segmentation only.
+    """
+    if current_app.config.get("TEACH_DETECTOR") is False:
+        return None
+    from vision.teach_cli import card_boxes
+
+    try:
+        model_dir = _store().active().path
+    except ValueError:
+        return None
+    cache = current_app.extensions.setdefault(_DETECTORS, {})
+    with _LOCK:
+        if model_dir not in cache:
+            cache.clear()
+            cache[model_dir] = card_boxes(model_dir)
+        return cache[model_dir]
+
+
+def _forget_models() -> None:
+    """After a switch of model: the next photo is read (and the next card found) with the new one."""
+    current_app.extensions.pop(_DETECTORS, None)
+    try:
+        from web import recognition
+
+        reset = getattr(recognition, "forget_recognizer", None)
+        if reset:
+            reset()
+    except ImportError:
+        pass
+
+
+# --- retraining status ----------------------------------------------------------------------
+
+
+def _pid_alive(pid: Any) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except (OSError, ValueError, TypeError):
+        return False
+    return True
+
+
+def retrain_status() -> dict[str, Any]:
+    """The last retraining's state: idle, running (stage, fraction), done or failed."""
+    from vision.retrain import StatusFile
+
+    status = StatusFile(_data_dir()).read()
+    if status.get("state") == "running" and not _pid_alive(status.get("pid")) and not _store().busy():
+        status = {**status, "state": "failed",
+                  "message": "the retraining stopped before it finished; the model in use did not change"}
+    seen = current_app.extensions.setdefault("sushicam.teach.seen", set())
+    if status.get("state") == "done" and status.get("accepted") and status.get("version") not in seen:
+        seen.add(status.get("version"))
+        _forget_models()
+    return status
+
+
+# --- the page -------------------------------------------------------------------------------
+
+
+def _page_state(edition: str) -> dict[str, Any]:
+    from vision.retrain import edition_status
+    from vision.teach import FaceLibrary
+
+    rows = edition_status(_data_dir(), edition, _bundled())
+    faces: dict[str, list[str]] = {}
+    for face in FaceLibrary(_data_dir()).faces():
+        faces.setdefault(face.slug, []).append(face.name)
+    for row in rows:
+        row["faces"] = faces.get(row["slug"], [])
+    store = _store()
+    try:
+        versions, active = store.versions(), store.active().name
+    except ValueError:
+        versions, active = [], None
+    return {"edition": edition, "cards": rows, "versions": versions, "active": active,
+            "retrain": retrain_status(), "taught_total": sum(len(v) for v in faces.values()),
+            "missing": [r["slug"] for r in rows if r["state"] == "missing"]}
+
+
+def _render(edition: str, error: str | None = None, status: int = 200, card: str | None = None):
+    state = _page_state(edition)
+    if wants_json():
+        body = {k: v for k, v in state.items() if k != "versions"}
+        body["versions"] = [v.name for v in state["versions"]]
+        if error:
+            body["error"] = error
+        return jsonify(body), status
+    chosen = card or request.values.get("card") or (state["missing"][0] if state["missing"] else None)
+    return render_template("teach.html", **state, editions=EDITIONS, chosen=chosen, error=error,
+                           max_photos=MAX_PHOTOS), status
+
+
+@bp.get("")
+def page():
+    return _render(_edition())
+
+
+@bp.post("/faces")
+def add_faces():
+    """Teach one card from 1-3 photos; each photo must show that card alone."""
+    from vision.teach import FaceLibrary, TeachError, teach
+
+    edition = _edition()
+    slug = (request.form.get("card") or "").strip()
+    files = [f for f in request.files.getlist("photos") if f and f.filename]
+    try:
+        if not slug:
+            raise TeachError("choose which card the photos show")
+        if not files:
+            raise NoImageError(f"choose 1 to {MAX_PHOTOS} photos of the card")
+        if len(files) > MAX_PHOTOS:
+            raise NoImageError(f"{len(files)} photos: send 1 to {MAX_PHOTOS} photos of one card at a time")
+        max_pixels = current_app.config["MAX_IMAGE_PIXELS"]
+        photos = [(f.filename, read_image(f.read(), max_pixels, f.filename).pixels) for f in files]
+        taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
+    except (TeachError, UploadError) as exc:
+        return _render(edition, str(exc), getattr(exc, "status", 400), card=slug or None)
+    if wants_json():
+        return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
+                               "url": url_for("teach.face_image", name=f.name)} for f in taught]), 201
+    name = CARDS[slug].name
+    flash(f"Learned {len(taught)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    return redirect(url_for("teach.page", edition=edition) + f"#card-{slug}")
+
+
+@bp.get("/faces/<name>.jpg")
+def face_image(name: str):
+    from vision.teach import FaceLibrary, FaceNotFoundError
+
+    try:
+        path = FaceLibrary(_data_dir()).image_path(name)
+    except FaceNotFoundError as exc:
+        abort(404, str(exc))
+    return send_file(path, mimetype="image/jpeg", max_age=0)
+
+
+def _face_action(name: str, action: str):
+    from vision.teach import FaceLibrary, FaceNotFoundError
+
+    library = FaceLibrary(_data_dir())
+    try:
+        if action == "remove":
+            library.remove(name)
+        else:
+            library.turn(name)
+    except FaceNotFoundError as exc:
+        abort(404, str(exc))
+    if wants_json():
+        return jsonify(face=name, done=action)
+    flash(f"{'Removed' if action == 'remove' else 'Turned'} {name}.", "ok")
+    return redirect(url_for("teach.page", edition=_edition()) + f"#card-{name.split('__')[0]}")
+
+
+@bp.post("/faces/<name>/remove")
+def remove_face(name: str):
+    return _face_action(name, "remove")
+
+
+@bp.post("/faces/<name>/turn")
+def turn_face(name: str):
+    """Turn a face upside down (when the upright guess was wrong)."""
+    return _face_action(name, "turn")
+
+
+# --- retraining and models ------------------------------------------------------------------
+
+
+@bp.post("/retrain")
+@json_view
+def start_retrain():
+    """Start ``sushicam retrain`` in the background; 202, or 409 while one runs."""
+    from vision.retrain import StatusFile
+    from vision.teach import FaceLibrary
+
+    store = _store()
+    if store.busy() or retrain_status().get("state") == "running":
+        return error_response("a retraining is already running; wait for it to finish", 409)
+    if not FaceLibrary(_data_dir()).faces() and not (_data_dir() / "training" / "classes.txt").exists():
+        return error_response("nothing to learn yet: teach some cards or confirm some rounds first", 400)
+    log = store.root / "retrain.log"
+    store.root.mkdir(parents=True, exist_ok=True)
+    status = StatusFile(_data_dir())
+    token = os.urandom(8).hex()
+    # written before the process starts, so a poll never sees the previous run's state
+    status.write(state="running", stage="start", fraction=0.0, message="starting", token=token)
+    command = [sys.executable, "-m", "web.cli", "retrain", "--data", str(_data_dir()),
+               "--models", str(_bundled()), "--status", *current_app.config.get("RETRAIN_ARGS", [])]
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    if status.read().get("token") == token:  # the process has not written its own state yet
+        status.write(state="running", stage="start", fraction=0.0, message="starting", pid=process.pid)
+    threading.Thread(target=_reap, args=(process, status, log), daemon=True).start()
+    return jsonify(state="running", pid=process.pid, status_url=url_for("teach.status")), 202
+
+
+def _reap(process: subprocess.Popen, status, log: Path) -> None:
+    """Wait for the retraining process; if it died without a word, say so in its status."""
+    code = process.wait()
+    last = status.read()
+    if last.get("state") == "running" and last.get("pid") in (process.pid, None):
+        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()] if log.exists() else []
+        status.write(state="failed", pid=process.pid,
+                     message=f"the retraining process stopped (exit status {code})"
+                     + (f": {lines[-1][:200]}" if lines else ""))
+
+
+@bp.get("/retrain/status")
+@json_view
+def status():
+    return jsonify(retrain_status())
+
+
+@bp.post("/models/use")
+def use_model():
+    version = (request.form.get("version") or "").strip()
+    if not version:
+        abort(400, "choose a model version")
+    try:
+        used = _store().use(version)
+    except ValueError as exc:
+        abort(404, str(exc))
+    return _switched(used.name)
+
+
+@bp.post("/models/rollback")
+def rollback_model():
+    try:
+        used = _store().rollback()
+    except ValueError as exc:
+        abort(409, str(exc))
+    return _switched(used.name)
+
+
+def _switched(name: str):
+    _forget_models()
+    if wants_json():
+        return jsonify(active=name)
+    flash(f"Now reading cards with model {name}.", "ok")
+    return redirect(url_for("teach.page", edition=_edition()) + "#models")

@@ -1,0 +1,92 @@
+"""Confirmed rounds kept as YOLO training data in the data folder, ready for retraining.
+
+Layout (what ultralytics reads)::
+
+    <data>/training/images/<photo>.jpg
+    <data>/training/labels/<photo>.txt     one "class cx cy w h" line per card, fractions of the photo
+    <data>/training/classes.txt            one slug per line; the line number is the class index
+    <data>/training/data.yaml              the dataset file for ``yolo train data=...``
+
+Class indices never change once written: a card first seen later is appended, so labels written
+earlier stay right. Correcting a round rewrites its photos' labels.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+
+def training_dir(data_dir: str | Path) -> Path:
+    return Path(data_dir) / "training"
+
+
+def _write_text(path: Path, text: str) -> None:
+    partial = path.with_name(f".{path.name}.part")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def load_classes(data_dir: str | Path) -> list[str]:
+    path = training_dir(data_dir) / "classes.txt"
+    if not path.exists():
+        return []
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def ensure_classes(data_dir: str | Path, labels: Iterable[str], initial: Sequence[str]) -> list[str]:
+    """The class list, started from ``initial`` and extended with any new ``labels``."""
+    classes = load_classes(data_dir) or list(initial)
+    new = [label for label in dict.fromkeys(labels) if label not in classes]
+    folder = training_dir(data_dir)
+    if new or not (folder / "classes.txt").exists():
+        classes += new
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_text(folder / "classes.txt", "".join(f"{c}\n" for c in classes))
+        names = "".join(f"  {i}: {c}\n" for i, c in enumerate(classes))
+        _write_text(
+            folder / "data.yaml",
+            f"# Confirmed sushicam rounds (written by the web app).\npath: {folder.resolve()}\n"
+            f"train: images\nval: images\nnames:\n{names}",
+        )
+    return classes
+
+
+def yolo_lines(
+    boxes: Iterable[tuple[str, Sequence[float]]], width: int, height: int, classes: Sequence[str]
+) -> str:
+    """YOLO label lines for pixel boxes.
+
+    >>> print(yolo_lines([("tofu", [10, 20, 30, 60])], 100, 200, ["wasabi", "tofu"]), end="")
+    1 0.200000 0.200000 0.200000 0.200000
+    """
+    index = {c: i for i, c in enumerate(classes)}
+    lines = []
+    for label, (x1, y1, x2, y2) in boxes:
+        cx, cy = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height
+        w, h = (x2 - x1) / width, (y2 - y1) / height
+        lines.append(f"{index[label]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n")
+    return "".join(lines)
+
+
+def save_example(
+    data_dir: str | Path,
+    photo_path: Path,
+    boxes: Sequence[tuple[str, Sequence[float]]],
+    width: int,
+    height: int,
+    initial_classes: Sequence[str],
+) -> Path:
+    """Write one photo and its confirmed boxes as a training example; returns the label file."""
+    classes = ensure_classes(data_dir, (label for label, _ in boxes), initial_classes)
+    folder = training_dir(data_dir)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    (folder / "labels").mkdir(parents=True, exist_ok=True)
+    image = folder / "images" / photo_path.name
+    if not image.exists():
+        shutil.copyfile(photo_path, image)
+    label_file = folder / "labels" / f"{photo_path.stem}.txt"
+    _write_text(label_file, yolo_lines(boxes, width, height, classes))
+    return label_file
