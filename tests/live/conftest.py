@@ -1,0 +1,128 @@
+"""Scripted games for the live tests, and the detection-level run of a filmed game.
+
+Each script is a whole game as its turn log; the film of it (``vision.live_render``) shows
+the cards laid turn by turn, hands crossing, a card covered for a while, nigiri laid on their
+wasabi, cards the rules discard, the table cleared between rounds. A recogniser is stood in
+for by ``simulate_detections`` (jitter, misses, misreads, ghosts) so these tests run in
+seconds; ``test_model.py`` runs a short film through the real model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.live import LiveGame
+from vision.live_render import GameScript, plan_film, simulate_detections
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL_DIR = REPO / "models"
+
+
+def turn(events=None, **reveals):
+    out = {"reveals": reveals}
+    if events:
+        out["events"] = events
+    return out
+
+
+#: Two players, one round: a nigiri on its wasabi, miso soups in different turns (both
+#: stay), chopsticks used to play two cards, an uramaki race, a special order copying tempura.
+#: Scores by hand (Party rules): Ann wasabi+squid 9, three tempura (two + a copy) 5, her 5
+#: uramaki icons take the next place 5 = 19; Ben two lone miso soups 6, reached 10 uramaki
+#: icons first 8, one sashimi 0 (pudding scores after round 3) = 14.
+DUEL = GameScript(
+    ("Ann", "Ben"), "party",
+    ((turn(Ann=["wasabi"], Ben=["miso-soup"]),
+      turn(Ann=["tempura"], Ben=["miso-soup"]),
+      turn(Ann=["squid-nigiri"], Ben=["chopsticks"]),
+      turn(Ann=["tempura"], Ben=["uramaki-5"]),
+      turn(Ann=["uramaki-5"], Ben=["uramaki-5", "sashimi"], events=[{"player": "Ben", "event": "chopsticks-used"}]),
+      turn(Ann=["special-order:tempura"], Ben=["pudding"])),),
+    face_down=frozenset({(0, 1)}), covered=frozenset({(0, 3)}),
+)
+DUEL_ROUNDS = {"Ann": [19], "Ben": [14]}
+
+#: Three players, three rounds: two miso soups in one turn (both discarded), a take-out box
+#: played for nothing and one that flips two nigiri, uramaki scored, puddings kept for the
+#: end of the game, face-down turns, hands resting on cards.
+TRIO = GameScript(
+    ("Ann", "Ben", "Cid"), "party",
+    ((turn(Ann=["wasabi"], Ben=["miso-soup"], Cid=["miso-soup"]),
+      turn(Ann=["tempura"], Ben=["takeout-box"], Cid=["uramaki-4"]),
+      turn(Ann=["squid-nigiri"], Ben=["tempura"], Cid=["uramaki-4"]),
+      turn(Ann=["tempura"], Ben=["eel"], Cid=["uramaki-3"]),
+      turn(Ann=["pudding"], Ben=["eel"], Cid=["miso-soup"])),
+     (turn(Ann=["salmon-nigiri"], Ben=["eel"], Cid=["tempura"]),
+      turn(Ann=["egg-nigiri"], Ben=["uramaki-5"], Cid=["pudding"]),
+      turn(Ann=["takeout-box"], Ben=["wasabi"], Cid=["tempura"],
+           events=[{"player": "Ann", "event": "takeout-flip", "cards": ["salmon-nigiri", "egg-nigiri"]}]),
+      turn(Ann=["eel"], Ben=["egg-nigiri"], Cid=["tempura"])),
+     (turn(Ann=["wasabi"], Ben=["pudding"], Cid=["uramaki-3"]),
+      turn(Ann=["tempura"], Ben=["eel"], Cid=["miso-soup"]),
+      turn(Ann=["salmon-nigiri"], Ben=["miso-soup"], Cid=["pudding"]))),
+    face_down=frozenset({(0, 2), (1, 1)}), covered=frozenset({(0, 3), (2, 0)}),
+)
+#: Per round, desserts, total: computed with the scorer from the script (the log above).
+TRIO_SCORES = {"Ann": ([14, 1, 6], -6, 15), "Ben": ([7, 8, 0], -6, 9), "Cid": ([11, 5, 11], 6, 33)}
+
+
+def follow_detections(script: GameScript, seed: int, *, anchors: bool = False, fps: float = 10.0,
+                      **noise) -> LiveGame:
+    """Film ``script``, read each frame as an imperfect recogniser would, follow the game."""
+    film = plan_film(script, fps=fps, seed=seed)
+    game = LiveGame(script.players, script.edition,
+                    seat_anchors=film.seat_anchors() if anchors else None)
+    rng = np.random.default_rng([seed, 99])
+    for index in range(film.n_frames):
+        detections = simulate_detections(film.truth(index), rng, **noise)
+        game.update(detections, film.time(index))
+    return game
+
+
+@pytest.fixture(scope="session")
+def duel() -> tuple[GameScript, dict]:
+    """The two-player script and its scores computed by hand."""
+    return DUEL, DUEL_ROUNDS
+
+
+@pytest.fixture(scope="session")
+def trio() -> tuple[GameScript, dict]:
+    """The three-player, three-round script and its (rounds, dessert, total) per player."""
+    return TRIO, TRIO_SCORES
+
+
+@pytest.fixture(scope="session")
+def follow():
+    return follow_detections
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # a camera that needs no permission prompt and shows a test pattern
+    "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium with a fake camera (Playwright cannot download its own here)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def model_dir() -> Path:
+    if not (MODEL_DIR / "meta.json").exists():
+        pytest.skip("no trained model in models/ yet")
+    return MODEL_DIR

@@ -1,0 +1,77 @@
+"""``sushicam live --video`` and ``sushicam bench-live`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import live_cli
+from vision.live_render import plan_film, simulate_detections
+from web.cli import main
+
+
+@pytest.fixture
+def duel_video(tmp_path, duel):
+    """A video file with one frame per frame of the filmed duel (5 frames/s)."""
+    script, _ = duel
+    film = plan_film(script, fps=5.0, seed=1)
+    path = tmp_path / "duel.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (64, 48))
+    assert writer.isOpened()
+    for _ in range(film.n_frames):
+        writer.write(np.full((48, 64, 3), 80, np.uint8))
+    writer.release()
+    return path, film
+
+
+def read_by_film(film):
+    """A detector that reads, frame after frame, what the film shows (the picture is blank)."""
+    rng = np.random.default_rng(4)
+    calls = iter(range(10**9))
+
+    def detect(image_bgr):
+        return simulate_detections(film.truth(next(calls)), rng)
+
+    return detect
+
+
+def test_live_on_a_video_prints_each_turn_then_the_record_and_scores(duel_video, duel, monkeypatch, capsys, tmp_path):
+    script, by_hand = duel
+    path, film = duel_video
+    monkeypatch.setattr(live_cli, "_load_detector", lambda model, threads=2, refresh=4: read_by_film(film))
+    out = tmp_path / "game.json"
+    assert main(["live", "--video", str(path), "--players", "Ann,Ben", "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    latest = {}  # a turn is printed when read, and again when an event joins it later
+    for line in lines[:-1]:
+        if line["event"] in ("turn", "turn-amended"):
+            latest[(line["round"], line["turn"])] = line["log"]
+    assert [latest[k] for k in sorted(latest)] == list(script.rounds[0])
+    assert sum(line["event"] == "turn" for line in lines[:-1]) == len(script.rounds[0])
+    assert [line["event"] for line in lines[:-1]][-1] == "round-end"
+    final = lines[-1]
+    assert final["record"]["rounds"] == script.record()["rounds"]
+    assert {p: v["rounds"] for p, v in final["scores"]["players"].items()} == by_hand
+    assert json.loads(out.read_text()) == final["record"]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["live", "--video", "missing.avi", "--players", "Ann,Ben"], "no video file"),
+    (["live", "--camera", "0", "--players", "Ann"], "at least two"),
+    (["live", "--camera", "0", "--players", "Ann,Ben", "--seat-points", "1,2"], "--seat-points"),
+    (["live", "--camera", "0", "--players", "Ann,Ben", "--edition", "original", "--seat-points", "1,2;3"],
+     "--seat-points"),
+])
+def test_live_errors_are_one_line_and_status_2(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_bench_live_without_a_model_is_one_line_and_status_2(tmp_path, capsys):
+    assert main(["bench-live", "--model", str(tmp_path), "--frames", "5"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "meta.json" in err

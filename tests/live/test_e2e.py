@@ -1,0 +1,67 @@
+"""The live page in a real headless Chromium: camera on, frames sent, turns and scores shown."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+
+pytestmark = pytest.mark.e2e
+SHOTS = os.environ.get("SUSHICAM_SCREENSHOTS")  # a folder to keep a screenshot in, if set
+
+
+class TwoCardsRecognizer:
+    """Whatever the fake camera shows: an empty table at first (the game has not started),
+    then Ann (bottom) lays a tempura and Ben (top) an eel."""
+
+    def __init__(self):
+        self.started = None
+
+    def detect(self, image_bgr):
+        self.started = self.started or time.monotonic()
+        if time.monotonic() - self.started < 2.0:
+            return Detections.empty()
+        h, w = image_bgr.shape[:2]
+        boxes = [[0.4 * w, 0.6 * h, 0.5 * w, 0.9 * h], [0.4 * w, 0.1 * h, 0.5 * w, 0.4 * h]]
+        return Detections(xyxy=np.array(boxes, np.float32), confidence=np.array([0.9, 0.9]),
+                          data={"label": np.array(["tempura", "eel"], dtype=object)})
+
+
+@pytest.fixture
+def live_url(tmp_path):
+    from waitress.server import create_server
+
+    from web.app import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "RECOGNIZER_FACTORY": TwoCardsRecognizer})
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(timeout=5)
+
+
+def test_the_page_streams_the_camera_and_shows_the_turn_and_the_scores(browser, live_url):
+    page = browser.new_page()
+    page.goto(f"{live_url}/live/")
+    page.fill("input[name=players]", "Ann, Ben")
+    page.check("input[name=edition][value=party]")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/live/*")
+    page.click("#live-start")
+    # the turn is read once both cards have lain still for a couple of seconds
+    page.wait_for_selector("#live-turns li", timeout=20_000)
+    assert "Ann: tempura · Ben: eel" in page.inner_text("#live-turns")
+    assert page.inner_text('tr[data-player="Ben"] [data-col="total"]') == "-3"
+    assert page.inner_text('tr[data-player="Ann"] [data-round="1"]') == "0"
+    assert "frames/s" in page.inner_text("#live-fps")
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/live-page.png", full_page=True)
+    page.click("#live-stop")
+    page.close()

@@ -1,0 +1,118 @@
+"""The tracker stage on hand-made frames: ids stay, names settle, hidden cards are kept."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.tracker import CardTracker, SeatMemory
+
+CARD = (100.0, 100.0, 200.0, 255.0)  # a card about 100 x 155 px
+
+
+def frame(*cards: tuple[str, tuple[float, float, float, float]], confidence: float = 0.9) -> Detections:
+    return Detections(
+        xyxy=np.array([box for _, box in cards], np.float32).reshape(-1, 4),
+        confidence=np.full(len(cards), confidence),
+        data={"label": np.array([label for label, _ in cards], dtype=object)},
+    )
+
+
+def run(tracker: CardTracker, frames: list[Detections], fps: float = 10.0) -> list[Detections]:
+    return [tracker.update(d, i / fps) for i, d in enumerate(frames)]
+
+
+def ids_by_label(tracked: Detections) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for label, track_id in zip(tracked.labels, tracked.data["track_id"].tolist(), strict=True):
+        out.setdefault(label, []).append(track_id)
+    return out
+
+
+def test_a_card_under_a_hand_for_three_seconds_keeps_its_id():
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("tempura", CARD))] * 10 + [frame()] * 30 + [frame(("tempura", CARD))] * 3)
+    assert seen[9].data["track_id"].tolist() == seen[-1].data["track_id"].tolist()
+    hidden = seen[25]
+    assert hidden.data["visible"].tolist() == [False] and hidden.labels == ["tempura"]
+
+
+def test_a_card_gone_for_longer_than_the_memory_leaves_the_table():
+    tracker = CardTracker(keep_hidden_s=5.0)
+    seen = run(tracker, [frame(("tempura", CARD))] * 10 + [frame()] * 60)
+    assert len(seen[-1]) == 0
+
+
+def test_a_one_frame_ghost_never_becomes_a_card():
+    tracker = CardTracker()
+    frames = [frame(("tempura", CARD))] * 5 + [frame(("tempura", CARD), ("eel", (400, 100, 500, 255)))]
+    frames += [frame(("tempura", CARD))] * 15
+    seen = run(tracker, frames)
+    assert [t.labels for t in seen[:2]] == [[], []]  # a card counts from its third sighting
+    assert all(tracked.labels == ["tempura"] for tracked in seen[2:])
+
+
+def test_a_misread_frame_does_not_rename_a_card():
+    tracker = CardTracker()
+    frames = [frame(("tempura", CARD)), frame(("tempura", CARD)), frame(("tempura", CARD)),
+              frame(("sashimi", CARD)), frame(("tempura", CARD)), frame(("sashimi", CARD))]
+    seen = run(tracker, frames)
+    assert [t.labels for t in seen[2:]] == [["tempura"]] * 4
+    assert len({int(t.data["track_id"][0]) for t in seen[2:]}) == 1
+
+
+def test_a_nigiri_laid_on_a_wasabi_is_a_new_card_and_the_wasabi_strip_keeps_its_id():
+    x1, y1, x2, y2 = CARD
+    strip = (x1, y1, x2, y1 + 0.24 * (y2 - y1))  # what the nigiri leaves of the wasabi
+    nigiri = (x1, y1 + 0.24 * (y2 - y1), x2, y2 + 0.24 * (y2 - y1))
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("wasabi", CARD))] * 5 + [frame(("wasabi", strip), ("squid-nigiri", nigiri))] * 5)
+    before, after = ids_by_label(seen[4]), ids_by_label(seen[-1])
+    assert after["wasabi"] == before["wasabi"]
+    assert after["squid-nigiri"][0] not in before["wasabi"]
+
+
+def test_another_card_laid_where_one_went_out_of_sight_is_a_new_card():
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("chopsticks", CARD))] * 5 + [frame()] * 30 + [frame(("pudding", CARD))] * 5)
+    labels = ids_by_label(seen[-1])
+    assert set(labels) == {"chopsticks", "pudding"}  # the chopsticks are kept a while, not renamed
+    assert labels["chopsticks"] != labels["pudding"]
+
+
+def test_a_face_down_card_turned_up_keeps_its_id_and_takes_its_name():
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("card-back", CARD))] * 10 + [frame(("maki-3", CARD))] * 12)
+    assert seen[-1].labels == ["maki-3"]
+    assert seen[-1].data["track_id"].tolist() == seen[9].data["track_id"].tolist()
+    assert seen[-1].data["label_since"][0] > seen[9].data["label_since"][0]
+
+
+def test_a_card_pushed_up_a_column_keeps_its_id():
+    x1, y1, x2, y2 = CARD
+    moved = (x1 + 4, y1 - 37, x2 + 4, y2 - 37)
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("eel", CARD))] * 5 + [frame()] * 4 + [frame(("eel", moved))] * 5)
+    assert seen[-1].data["track_id"].tolist() == seen[4].data["track_id"].tolist()
+
+
+def test_seats_are_learned_from_the_first_cards_bottom_first_then_clockwise():
+    # four cards around a table: bottom, left, top, right as the picture shows them
+    cards = [("eel", (450, 600, 550, 755)), ("eel", (50, 300, 150, 455)),
+             ("eel", (450, 0, 550, 155)), ("eel", (850, 300, 950, 455))]
+    memory = SeatMemory(4)
+    tracked = CardTracker(confirm_hits=1).update(frame(*cards), 0.0)
+    assert memory.update(tracked).data["seat"].tolist() == [0, 1, 2, 3]
+
+
+def test_a_new_card_goes_to_the_seat_whose_cards_are_nearest():
+    memory = SeatMemory(2, anchors=[(500, 700), (500, 50)])
+    tracker = CardTracker(confirm_hits=1)
+    seated = memory.update(tracker.update(frame(("eel", (600, 620, 700, 775)), ("tofu", (420, 0, 520, 155))), 0.0))
+    assert dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True)) == {"eel": 0, "tofu": 1}
+
+
+def test_seat_points_must_match_the_players():
+    with pytest.raises(ValueError, match="3 seat points given for 2 players"):
+        SeatMemory(2, anchors=[(0, 0), (1, 1), (2, 2)])

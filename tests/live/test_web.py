@@ -1,0 +1,176 @@
+"""The live page and its JSON: frames POSTed as JPEG, the read-out and scoreboard answered."""
+
+from __future__ import annotations
+
+import re
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.live_render import plan_film, simulate_detections
+from web.app import create_app
+
+
+class FilmRecognizer:
+    """Answers, call after call, what a recogniser would read in the film's frames."""
+
+    def __init__(self, film, seed: int = 0):
+        self.film = film
+        self.rng = np.random.default_rng(seed)
+        self.calls = 0
+
+    def detect(self, image_bgr):
+        detections = simulate_detections(self.film.truth(self.calls), self.rng)
+        self.calls += 1
+        return detections
+
+
+def jpeg(width: int = 64, height: int = 48) -> bytes:
+    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), 90, np.uint8))
+    assert ok
+    return data.tobytes()
+
+
+@pytest.fixture
+def film(duel):
+    script, _ = duel
+    return plan_film(script, fps=5.0, seed=2)
+
+
+def make_app(tmp_path, recognizer, csrf: bool = False):
+    config = {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+              "RECOGNIZER_FACTORY": lambda: recognizer}
+    if not csrf:
+        config["WTF_CSRF_ENABLED"] = False
+    return create_app(config)
+
+
+@pytest.fixture
+def client(tmp_path, film):
+    return make_app(tmp_path, FilmRecognizer(film)).test_client()
+
+
+def start(client, players="Ann, Ben", edition="party") -> str:
+    response = client.post("/live/", json={"players": players, "edition": edition})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def post_frame(client, session: str, at: float, body: bytes | None = None, **headers):
+    return client.post(f"/live/{session}/frame", data=jpeg() if body is None else body,
+                       headers={"Content-Type": "image/jpeg", "X-Frame-Time": f"{at:.3f}", **headers})
+
+
+def test_frames_posted_by_the_page_read_the_whole_game_and_score_it(client, film, duel):
+    script, by_hand = duel
+    session = start(client)
+    turns_seen = []
+    for index in range(film.n_frames):
+        response = post_frame(client, session, film.time(index))
+        assert response.status_code == 200
+        state = response.get_json()
+        turns_seen += [e for e in state["events"] if e["kind"] == "turn"]
+    assert state["record"]["rounds"] == script.record()["rounds"]
+    assert {p: v["rounds"] for p, v in state["scores"]["players"].items()} == by_hand
+    assert len(turns_seen) == len(script.rounds[0])  # each turn announced once, as it happened
+    page = client.get(f"/live/{session}")
+    assert page.status_code == 200 and b"live-scoreboard" in page.data
+    assert client.get(f"/live/{session}/state").get_json()["record"] == state["record"]
+
+
+def test_a_followed_game_is_saved_with_its_turns(client, film, duel):
+    script, by_hand = duel
+    session = start(client)
+    for index in range(film.n_frames):
+        post_frame(client, session, film.time(index))
+    response = client.post(f"/live/{session}/save", headers={"Accept": "application/json"})
+    assert response.status_code == 201
+    record = client.get(response.get_json()["url"] + "/record.json").get_json()
+    assert record["rounds"][0]["turns"] == list(script.rounds[0])
+
+
+@pytest.mark.parametrize(("body", "headers", "status", "words"), [
+    (b"", {}, 400, "empty"),
+    (b"GIF89a....", {}, 415, "not a JPEG"),
+    (b"\xff\xd8\xff\xe0broken", {}, 400, "could not be decoded"),
+    (None, {"X-Frame-Time": "soon"}, 400, "X-Frame-Time"),
+])
+def test_a_bad_frame_is_a_4xx_naming_the_problem(client, body, headers, status, words):
+    session = start(client)
+    response = post_frame(client, session, 0.0, body, **headers)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+
+
+def test_frames_out_of_time_order_are_refused(client):
+    session = start(client)
+    assert post_frame(client, session, 2.0).status_code == 200
+    response = post_frame(client, session, 1.0)
+    assert response.status_code == 409 and "time order" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize(("players", "edition", "words"), [
+    ("Ann", "party", "at least two"),
+    ("Ann, Ann", "party", "different name"),
+    ("A, B, C, D, E, F", "original", "2-5"),
+    ("Ann, Ben", "deluxe", "unknown edition"),
+])
+def test_a_game_that_cannot_start_is_a_400(client, players, edition, words):
+    response = client.post("/live/", json={"players": players, "edition": edition})
+    assert response.status_code == 400 and words in response.get_json()["error"]
+
+
+def test_an_unknown_live_game_is_a_404(client):
+    assert post_frame(client, "nope", 0.0).status_code == 404
+    assert client.get("/live/nope/state").status_code == 404
+
+
+def test_the_setup_form_starts_a_game_and_the_page_needs_its_token(tmp_path, film):
+    client = make_app(tmp_path, FilmRecognizer(film), csrf=True).test_client()
+    page = client.get("/live/")
+    assert page.status_code == 200
+    token = re.search(rb'name="csrf-token" content="([^"]+)"', page.data).group(1).decode()
+    started = client.post("/live/", data={"players": "Ann, Ben", "edition": "party", "csrf_token": token})
+    assert started.status_code == 302
+    session = started.headers["Location"].rstrip("/").split("/")[-1]
+    assert post_frame(client, session, 0.0).status_code == 400  # no token
+    assert post_frame(client, session, 0.0, **{"X-CSRFToken": token}).status_code == 200
+
+
+def test_a_server_camera_game_shows_its_annotated_stream_and_state(tmp_path, film, duel):
+    from vision.live import LiveGame
+    from web.live import LiveSession, init_app
+
+    script, _ = duel
+    app = make_app(tmp_path, FilmRecognizer(film))
+    game = LiveGame(script.players, script.edition)
+    session = init_app(app).add(LiveSession("cam", game, "server"))
+    rng = np.random.default_rng(0)
+    picture = np.zeros((720, 960, 3), np.uint8)
+    for index in range(60):  # the first turns, as the capture thread would publish them
+        session.publish(game.update(simulate_detections(film.truth(index), rng), film.time(index)), picture)
+    client = app.test_client()
+    state = client.get("/live/cam/state").get_json()
+    assert state["frame"] == 60 and state["record"]["rounds"][0]["turns"][0] == script.rounds[0][0]
+    stream = client.get("/live/cam/stream.mjpg", buffered=False)
+    assert stream.mimetype == "multipart/x-mixed-replace"
+    first = next(stream.response)
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and b"\xff\xd8" in first
+    session.stopped = True
+    stream.close()
+    assert post_frame(client, "cam", 30.0).status_code == 409  # it takes no frames from pages
+
+
+def test_a_frame_larger_than_the_pixel_limit_is_a_413(tmp_path, film):
+    app = make_app(tmp_path, FilmRecognizer(film))
+    app.config["MAX_IMAGE_PIXELS"] = 1000
+    client = app.test_client()
+    session = start(client)
+    response = post_frame(client, session, 0.0)  # 64 x 48 = 3072 pixels
+    assert response.status_code == 413 and "64x48" in response.get_json()["error"]
+
+
+def test_a_setup_that_is_not_an_object_is_a_400(client):
+    response = client.post("/live/", json=["Ann", "Ben"])
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]

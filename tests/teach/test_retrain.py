@@ -1,0 +1,175 @@
+"""Retraining: versions, the active pointer, and a failed or worse run never replacing the model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.retrain import (
+    BUNDLED,
+    ModelStore,
+    ModelStoreError,
+    NothingToLearnError,
+    RetrainBusyError,
+    RetrainPlan,
+    TrainingFailed,
+    active_model_dir,
+    retrain,
+)
+from vision.teach import FaceLibrary, teach
+
+#: A retraining small enough for a test: a few small photos, one epoch.
+TINY = RetrainPlan(photos=6, val_photos=4, epochs=1, size=(640, 480), workers=1)
+
+
+def fake_model(folder: Path, classes=("tofu", "eel")) -> Path:
+    folder.mkdir(parents=True)
+    for name in ("detector.onnx", "classifier.onnx"):
+        (folder / name).write_bytes(b"onnx")
+    (folder / "meta.json").write_text(json.dumps({"classes": list(classes)}))
+    return folder
+
+
+def test_use_and_rollback_walk_the_history_and_never_lose_the_bundled_model(tmp_path):
+    bundled = fake_model(tmp_path / "bundled")
+    store = ModelStore(tmp_path / "data", bundled)
+    assert store.active().name == BUNDLED
+    assert active_model_dir(tmp_path / "data", bundled) == bundled
+    fake_model(store.root / "20250101-000000", ("tofu", "eel", "gyoza"))
+    fake_model(store.root / "20250102-000000", ("tofu", "eel", "gyoza", "mochi"))
+
+    store.use("20250101-000000")
+    store.use("20250102-000000")
+    assert store.active().classes == ("tofu", "eel", "gyoza", "mochi")
+    assert [v.name for v in store.versions()] == [BUNDLED, "20250101-000000", "20250102-000000"]
+    assert store.rollback().name == "20250101-000000"
+    assert store.rollback().name == BUNDLED
+    with pytest.raises(ModelStoreError, match="nothing to roll back to"):
+        store.rollback()
+    with pytest.raises(ModelStoreError, match="no model version '2030'"):
+        store.use("2030")
+
+
+def test_a_damaged_active_version_falls_back_to_the_bundled_model(tmp_path):
+    bundled = fake_model(tmp_path / "bundled")
+    store = ModelStore(tmp_path / "data", bundled)
+    version = fake_model(store.root / "20250101-000000")
+    store.use("20250101-000000")
+    (version / "classifier.onnx").unlink()  # a disk accident
+    assert store.active().name == BUNDLED
+    assert [v.name for v in store.versions()] == [BUNDLED]
+    (store.root / "active").write_text("{not json")
+    assert store.active().name == BUNDLED
+
+
+def test_only_one_retraining_at_a_time(tmp_path):
+    store = ModelStore(tmp_path / "data", fake_model(tmp_path / "bundled"))
+    with store.lock():
+        assert store.busy()
+        with pytest.raises(RetrainBusyError, match="already running"), store.lock():
+            pass
+    assert not store.busy()
+
+
+def test_nothing_to_learn_is_refused(tmp_path, bundled_copy):
+    with pytest.raises(NothingToLearnError, match="nothing to learn"):
+        retrain(tmp_path / "data", TINY, bundled=bundled_copy)
+
+
+@pytest.fixture()
+def taught_data(tmp_path, tofu_photos) -> Path:
+    data = tmp_path / "data"
+    teach(FaceLibrary(data), "gyoza", [("a.jpg", tofu_photos[0])])
+    return data
+
+
+def _in_use(data: Path, bundled: Path) -> tuple[str, list[str]]:
+    store = ModelStore(data, bundled)
+    return store.active().name, [v.name for v in store.versions()]
+
+
+def test_a_training_run_that_crashes_leaves_the_model_in_use(taught_data, bundled_copy):
+    store = ModelStore(taught_data, bundled_copy)
+    shutil.copytree(bundled_copy, store.root / "20250101-000000")
+    store.use("20250101-000000")
+    before = _in_use(taught_data, bundled_copy)
+
+    def crash(*_args):
+        raise TrainingFailed("killed in the middle of epoch 3")
+
+    with pytest.raises(TrainingFailed, match="epoch 3"):
+        retrain(taught_data, TINY, bundled=bundled_copy, trainer=crash)
+    assert _in_use(taught_data, bundled_copy) == before
+    assert not list(store.root.glob(".staging-*"))  # nothing half-written stays behind
+    assert not store.busy()  # and the next run may start
+
+
+def test_a_worse_model_is_kept_out(taught_data, bundled_copy):
+    """A run whose model reads the known cards worse is refused, and says why."""
+    import torch
+
+    def scrambled(widened: Path, data: Path, run_dir: Path, plan, progress) -> Path:
+        checkpoint = torch.load(widened, map_location="cpu", weights_only=False)
+        head = checkpoint["model"].model[-1].linear
+        with torch.no_grad():  # every card now reads as the next one in the list
+            head.weight.copy_(torch.roll(head.weight, 1, 0))
+            head.bias.copy_(torch.roll(head.bias, 1, 0))
+        run_dir.mkdir(parents=True)
+        torch.save(checkpoint, run_dir / "best.pt")
+        return run_dir / "best.pt"
+
+    before = _in_use(taught_data, bundled_copy)
+    result = retrain(taught_data, TINY, bundled=bundled_copy, trainer=scrambled)
+    assert not result.accepted and result.version is None
+    assert result.reason.startswith("worse on the held-out tables: card F1")
+    assert result.added == ("gyoza",)
+    assert _in_use(taught_data, bundled_copy) == before
+
+
+@pytest.mark.slow
+def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bundled_copy, tofu_photos):
+    """The real thing, tiny: fine-tune, export, evaluate, switch; then roll back."""
+    from vision.recognizer import Recognizer
+
+    result = retrain(taught_data, RetrainPlan(photos=16, val_photos=6, epochs=1, size=(640, 480), workers=1,
+                                              tolerance=1.0), bundled=bundled_copy)
+    store = ModelStore(taught_data, bundled_copy)
+    assert result.accepted, result.reason
+    assert store.active().name == result.version
+    assert "gyoza" in store.active().classes
+    info = json.loads((store.active().path / "version.json").read_text())
+    assert info["parent"] == BUNDLED and info["added"] == ["gyoza"]
+    recognizer = Recognizer.load(store.active().path)
+    assert "gyoza" in recognizer.classes
+    recognizer.detect(tofu_photos[0])
+    assert store.rollback().name == BUNDLED
+
+
+def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
+    """The web app's training examples (YOLO labels) are read back, one crop folder per card."""
+    from vision.retrain import correction_crops
+    from vision.synth import compose_table
+    from web.training import save_example
+
+    image, truth = compose_table(3, [["tofu", "eel", "tofu"]], size=(640, 480),
+                                 layout="loose", clutter=False)
+    photos = []
+    for i in range(6):  # enough photos that some are held out for evaluation
+        photo = tmp_path / f"photo{i}.jpg"
+        cv2.imwrite(str(photo), image)
+        photos.append(photo)
+        boxes = [("mochi" if c["label"] == "eel" else c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]]
+        save_example(tmp_path / "data", photo, boxes, 640, 480, ["wasabi", "tofu"])
+    counts = correction_crops(tmp_path / "data" / "training", tmp_path / "crops")
+    train = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "train").iterdir()}
+    val = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "val").iterdir()} \
+        if (tmp_path / "crops" / "val").exists() else {}
+    assert set(train) | set(val) == {"tofu", "mochi"}  # a card named by hand (mochi) is a class too
+    assert counts["train"] + counts["val"] == sum(train.values()) + sum(val.values()) > 0
+    assert counts["val"] > 0 and counts["train"] > 0
+    crop = cv2.imread(str(next((tmp_path / "crops" / "train" / "tofu").glob("*.jpg"))))
+    assert crop.shape == (96, 96, 3)

@@ -1,0 +1,76 @@
+"""``sushicam teach / faces / models``: JSON out, and one line on stderr with status 2 for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from web.cli import main
+
+from .conftest import save
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_teach_prints_one_json_line_per_face_and_keeps_the_faces(capsys, tmp_path, tofu_photos):
+    photos = [save(tmp_path / f"p{i}.jpg", image) for i, image in enumerate(tofu_photos)]
+    status, out, err = run(capsys, "teach", *map(str, photos), "--card", "gyoza", "--data",
+                           str(tmp_path / "data"), "--no-detector")
+    assert status == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(line["face"], line["card"]) for line in lines] == [("gyoza__1", "gyoza"), ("gyoza__2", "gyoza")]
+    assert sorted(p.name for p in (tmp_path / "data" / "faces").glob("*.jpg")) == ["gyoza__1.jpg", "gyoza__2.jpg"]
+
+    status, out, _ = run(capsys, "faces", "--data", str(tmp_path / "data"), "--edition", "anniversary")
+    assert status == 0
+    assert "gyoza__2" in out
+    assert "still to teach" in out and "gyoza," not in out.split("still to teach")[1]
+
+
+@pytest.mark.parametrize(
+    ("photo", "card", "message"),
+    [
+        ("empty", "gyoza", "empty.jpg: no card found in the photo"),
+        ("two", "gyoza", "two.jpg: 2 cards found in the photo"),
+        ("blurry", "gyoza", "blurry.jpg: the (photo|card) is too blurry"),
+        ("empty", "gyozza", "unknown card 'gyozza' \\(did you mean gyoza\\?\\)"),
+        ("missing", "gyoza", "missing.jpg: no such file"),
+        ("text", "gyoza", "text.jpg: not an image"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(capsys, tmp_path, empty_table_photo, two_cards_photo,
+                                                       blurry_photo, photo, card, message):
+    images = {"empty": empty_table_photo, "two": two_cards_photo, "blurry": blurry_photo}
+    path = tmp_path / f"{photo}.jpg"
+    if photo in images:
+        save(path, images[photo])
+    elif photo == "text":
+        path.write_text("not a photo")
+    status, out, err = run(capsys, "teach", str(path), "--card", card, "--data", str(tmp_path / "data"),
+                           "--no-detector")
+    assert status == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith("sushicam teach: error: ")
+    assert __import__("re").search(message, err), err
+    assert not list((tmp_path / "data").glob("faces/*.jpg"))
+
+
+def test_models_commands_refuse_what_cannot_be_done(capsys, tmp_path):
+    status, _, err = run(capsys, "models", "use", "20990101-000000", "--data", str(tmp_path))
+    assert status == 2 and len(err.splitlines()) == 1 and "no model version '20990101-000000'" in err
+    status, _, err = run(capsys, "models", "rollback", "--data", str(tmp_path))
+    assert status == 2 and len(err.splitlines()) == 1 and "nothing to roll back to" in err
+    status, _, err = run(capsys, "faces", "--remove", "tofu__9", "--data", str(tmp_path))
+    assert status == 2 and len(err.splitlines()) == 1 and "no taught face 'tofu__9'" in err
+
+
+def test_retrain_with_nothing_to_learn_says_so(capsys, tmp_path, bundled_copy):
+    status, _, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--models", str(bundled_copy))
+    assert status == 2
+    assert len(err.splitlines()) == 1 and "nothing to learn" in err

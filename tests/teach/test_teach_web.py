@@ -1,0 +1,153 @@
+"""The guided teach page: which cards are missing, uploading photos, faces, retraining, models."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.retrain import StatusFile
+from web.app import create_app
+
+
+def jpeg(image) -> io.BytesIO:
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    return io.BytesIO(data.tobytes())
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                       "WTF_CSRF_ENABLED": False, "TEACH_DETECTOR": False,
+                       "MODEL_DIR": str(tmp_path / "no-model")})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+JSON = {"Accept": "application/json"}
+
+
+def test_the_page_lists_the_anniversary_cards_still_to_teach(client):
+    page = client.get("/teach?edition=anniversary")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    for name in ("Futomaki (2)", "Gyoza", "Mochi", "Bubble Tea (5)", "Old-Fashioned Pudding"):
+        assert name in html
+    state = client.get("/teach?edition=anniversary", headers=JSON).get_json()
+    assert {"futomaki-1", "gyoza", "mochi", "strawberry-pudding-3"} <= set(state["missing"])
+    assert "tofu" not in {row["slug"] for row in state["cards"]}  # not an anniversary card
+
+
+def test_teaching_a_card_from_a_photo_moves_it_out_of_the_missing_list(client, tofu_photos):
+    response = client.post("/teach/faces?edition=anniversary", headers=JSON,
+                           data={"card": "mochi", "photos": [(jpeg(tofu_photos[0]), "one.jpg"),
+                                                             (jpeg(tofu_photos[1]), "two.jpg")]})
+    assert response.status_code == 201, response.get_json()
+    faces = response.get_json()["faces"]
+    assert [f["face"] for f in faces] == ["mochi__1", "mochi__2"]
+    image = client.get(faces[0]["url"])
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+    decoded = cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape[:2] == (523, 336)
+
+    state = client.get("/teach?edition=anniversary", headers=JSON).get_json()
+    mochi = next(row for row in state["cards"] if row["slug"] == "mochi")
+    assert mochi["state"] == "taught" and mochi["faces"] == ["mochi__1", "mochi__2"]
+    assert "mochi" not in state["missing"]
+
+    # a browser's form post lands back on the page, with the faces shown
+    page = client.post("/teach/faces?edition=anniversary", follow_redirects=True,
+                       data={"card": "mochi", "photos": [(jpeg(tofu_photos[0]), "three.jpg")]})
+    assert page.status_code == 200 and "mochi__3" in page.get_data(as_text=True)
+
+
+def test_turn_and_remove_a_face(client, tofu_photos):
+    client.post("/teach/faces", headers=JSON, data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]})
+    assert client.post("/teach/faces/gyoza__1/turn", headers=JSON).get_json() == {"face": "gyoza__1", "done": "turn"}
+    assert client.post("/teach/faces/gyoza__1/remove", headers=JSON).status_code == 200
+    assert client.get("/teach/faces/gyoza__1.jpg").status_code == 404
+    assert client.post("/teach/faces/gyoza__1/remove", headers=JSON).status_code == 404
+    assert client.get("/teach/faces/..__1.jpg").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("card", "photos", "status", "message"),
+    [
+        ("mochi", ["empty"], 400, "no card found in the photo"),
+        ("mochi", ["two"], 400, "2 cards found in the photo"),
+        ("mochi", ["blurry"], 400, "too blurry"),
+        ("mochii", ["tofu"], 400, "unknown card 'mochii' (did you mean mochi?)"),
+        ("", ["tofu"], 400, "choose which card the photos show"),
+        ("mochi", [], 400, "choose 1 to 3 photos of the card"),
+        ("mochi", ["tofu"] * 4, 400, "4 photos: send 1 to 3 photos of one card at a time"),
+        ("mochi", ["text"], 415, "not a JPEG, PNG or WebP image"),
+    ],
+)
+def test_bad_uploads_are_refused_with_the_reason(client, tofu_photos, empty_table_photo, two_cards_photo,
+                                                 blurry_photo, card, photos, status, message):
+    images = {"tofu": tofu_photos[0], "empty": empty_table_photo, "two": two_cards_photo, "blurry": blurry_photo}
+    files = [(io.BytesIO(b"hello") if p == "text" else jpeg(images[p]), f"{p}.jpg") for p in photos]
+    response = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": card, "photos": files})
+    assert response.status_code == status
+    assert message in response.get_json()["error"]
+    assert client.get("/teach", headers=JSON).get_json()["taught_total"] == 0
+    # the page shows the same reason beside the form
+    page = client.post("/teach/faces?edition=anniversary", data={"card": card, "photos": [
+        (io.BytesIO(b"hello") if p == "text" else jpeg(images[p]), f"{p}.jpg") for p in photos]})
+    assert page.status_code == status and message.replace("'", "&#39;") in page.get_data(as_text=True)
+
+
+def test_an_unknown_edition_is_a_400(client):
+    response = client.get("/teach?edition=deluxe", headers=JSON)
+    assert response.status_code == 400 and "unknown edition 'deluxe'" in response.get_json()["error"]
+
+
+def test_retrain_needs_something_to_learn(client):
+    response = client.post("/teach/retrain")
+    assert response.status_code == 400 and "nothing to learn" in response.get_json()["error"]
+
+
+def test_retrain_status_reports_a_run_that_died_as_failed(app, client):
+    with app.app_context():
+        StatusFile(app.config["DATA_DIR"]).write(state="running", stage="train", fraction=0.4,
+                                                 message="epoch 2 of 5", pid=2**22 + 12345)
+    status = client.get("/teach/retrain/status").get_json()
+    assert status["state"] == "failed" and "did not change" in status["message"]
+
+
+def test_a_second_retrain_is_refused_while_one_runs(app, client, tofu_photos):
+    client.post("/teach/faces", headers=JSON, data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]})
+    with app.app_context():
+        StatusFile(app.config["DATA_DIR"]).write(state="running", stage="train", fraction=0.4,
+                                                 message="epoch 2 of 5", pid=os.getpid())
+    response = client.post("/teach/retrain")
+    assert response.status_code == 409 and "already running" in response.get_json()["error"]
+
+
+def test_retrain_in_the_background_without_a_model_fails_cleanly(app, client, tofu_photos):
+    """The button starts `sushicam retrain`; its failure is reported, and nothing else changes."""
+    client.post("/teach/faces", headers=JSON, data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]})
+    started = client.post("/teach/retrain")
+    assert started.status_code == 202 and started.get_json()["state"] == "running"
+    deadline = time.time() + 60
+    while (status := client.get("/teach/retrain/status").get_json())["state"] == "running":
+        assert time.time() < deadline, status
+        time.sleep(0.2)
+    assert status["state"] == "failed"
+    assert "incomplete" in status["message"]  # the model folder given has no model in it
+    assert client.get("/teach", headers=JSON).get_json()["versions"] == []
+
+
+def test_models_use_and_rollback_refuse_what_is_not_there(client):
+    assert client.post("/teach/models/use", headers=JSON, data={"version": "nope"}).status_code == 404
+    assert client.post("/teach/models/use", headers=JSON, data={}).status_code == 400
+    response = client.post("/teach/models/rollback", headers=JSON)
+    assert response.status_code == 409 and "nothing to roll back to" in response.get_json()["error"]

@@ -1,0 +1,87 @@
+"""The committed models load and read a generated photo (CI trains nothing)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.describe import describe_image
+from vision.recognizer import Recognizer
+from vision.stacks import canonical
+from vision.synth import compose_table
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLEAU = [["wasabi", "salmon-nigiri"], "tempura", "tempura", "maki-3", ["eel", "special-order"], "pudding"]
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return Recognizer.load(ROOT / "models")
+
+
+@pytest.fixture(scope="module")
+def photo(faces):
+    return compose_table(20, [TABLEAU], layout="columns", size=(1280, 960), fill=0.85, clutter=False)
+
+
+def test_the_committed_model_reads_a_generated_tableau(recognizer, photo):
+    image, truth = photo
+    described = describe_image(recognizer, image)
+    assert canonical(described["tableau"]) == canonical(TABLEAU)
+    assert sorted(c["label"] for c in described["cards"]) == sorted(c["label"] for c in truth["cards"])
+    for card in described["cards"]:
+        x1, y1, x2, y2 = card["box"]
+        assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 960 and 0 < card["confidence"] <= 1
+
+
+def test_two_seats_are_split_and_read(recognizer, faces):
+    tableaux = [["tofu", "tofu", ["wasabi", "egg-nigiri"]], ["sashimi", "sashimi", "sashimi"]]
+    image, _ = compose_table(21, tableaux, layout="columns", fill=0.85, clutter=False)
+    described = describe_image(recognizer, image, seats=2)
+    assert [canonical(s["tableau"]) for s in described["seats"]] == [canonical(t) for t in tableaux]
+
+
+def test_an_empty_table_has_no_cards(recognizer):
+    table = np.full((480, 640, 3), (60, 100, 140), np.uint8)
+    assert describe_image(recognizer, table) == {"image": None, "cards": [], "tableau": []}
+
+
+def test_a_folder_without_models_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="meta.json"):
+        Recognizer.load(tmp_path)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "web.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_detect_cli_prints_a_line_per_image_and_an_error_line_for_a_bad_file(photo, tmp_path):
+    image, _ = photo
+    good = tmp_path / "table.jpg"
+    cv2.imwrite(str(good), image)
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    result = run_cli("detect", str(good), str(bad), str(tmp_path / "missing.png"))
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(good), str(bad), str(tmp_path / "missing.png")]
+    assert canonical(lines[0]["tableau"]) == canonical(TABLEAU)
+    assert "not a readable image" in lines[1]["error"] and "no such file" in lines[2]["error"]
+    assert result.returncode == 2
+
+
+def test_detect_cli_with_seats_and_a_bad_model_folder(photo, tmp_path):
+    image, _ = photo
+    good = tmp_path / "table.png"
+    cv2.imwrite(str(good), image)
+    result = run_cli("detect", "--seats", "1", str(good))
+    assert result.returncode == 0
+    line = json.loads(result.stdout)
+    assert [s["seat"] for s in line["seats"]] == [0]
+    broken = run_cli("detect", "--model", str(tmp_path), str(good))
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert len(broken.stderr.strip().splitlines()) == 1 and "meta.json" in broken.stderr

@@ -1,0 +1,78 @@
+import json
+
+import numpy as np
+import pytest
+
+from vision.stacks import canonical
+from vision.synth import compose_table
+from vision.synth.dataset import RECIPES, generate, yolo_label_lines
+
+SMALL = (480, 360)
+
+
+def test_same_seed_same_photo_and_truth(faces):
+    a_img, a_truth = compose_table(5, size=SMALL)
+    b_img, b_truth = compose_table(5, size=SMALL)
+    assert np.array_equal(a_img, b_img) and a_truth == b_truth
+    c_img, _ = compose_table(6, size=SMALL)
+    assert not np.array_equal(a_img, c_img)
+
+
+def test_asked_tableaux_are_laid_out_and_labelled(faces):
+    tableaux = [[["wasabi", "squid-nigiri"], "tempura", "tempura", ["eel", "special-order"]],
+                ["card-back", "pudding"]]
+    image, truth = compose_table(3, tableaux, layout="columns", size=(960, 720))
+    assert image.shape == (720, 960, 3)
+    assert [canonical(s["tableau"]) for s in truth["seats"]] == [canonical(t) for t in tableaux]
+    labels = sorted(c["label"] for c in truth["cards"])
+    assert labels == sorted(["wasabi", "squid-nigiri", "tempura", "tempura", "eel", "special-order",
+                             "card-back", "pudding"])
+    by_label = {c["label"]: c for c in truth["cards"]}
+    wasabi, nigiri = by_label["wasabi"], by_label["squid-nigiri"]
+    assert wasabi["covered"] and truth["cards"][wasabi["covered_by"]]["label"] == "squid-nigiri"
+    assert not nigiri["covered"]
+
+
+def test_visible_boxes_are_strips_for_covered_cards_and_inside_the_photo(faces):
+    _, truth = compose_table(11, [["maki-2", "maki-2", "maki-2"]], layout="columns", size=(960, 720),
+                             effects=False, clutter=False, fill=0.8)
+    for card in truth["cards"]:
+        x1, y1, x2, y2 = card["box"]
+        assert 0 <= x1 < x2 <= 960 and 0 <= y1 < y2 <= 720
+        ratio = (y2 - y1) / (x2 - x1)
+        assert ratio < 0.6 if card["covered"] else ratio > 1.2
+    assert sum(c["covered"] for c in truth["cards"]) == 2
+
+
+def test_unknown_slug_and_layout_are_refused():
+    with pytest.raises(ValueError, match="unknown card slug"):
+        compose_table(1, [["sushi-pizza"]])
+    with pytest.raises(ValueError, match="unknown layout"):
+        compose_table(1, layout="spiral")
+
+
+def test_print_faces_are_used_on_request(faces):
+    digital, _ = compose_table(2, [["tempura"]], faces="digital", effects=False, clutter=False, size=SMALL)
+    printed, truth = compose_table(2, [["tempura"]], faces="print", effects=False, clutter=False, size=SMALL)
+    assert truth["faces"].startswith("print")
+    assert not np.array_equal(digital, printed)
+
+
+def test_tiny_dataset_is_written_in_yolo_format_with_truth(tmp_path, faces):
+    root = generate(RECIPES["tiny"], tmp_path / "tiny", workers=1, progress=False)
+    images = sorted((root / "det/images/train").glob("*.jpg"))
+    assert len(images) == RECIPES["tiny"].train
+    assert "names:\n  0: card" in (root / "det/data.yaml").read_text()
+    for image in images:
+        truth = json.loads((root / "truth/train" / f"{image.stem}.json").read_text())
+        lines = (root / "det/labels/train" / f"{image.stem}.txt").read_text().split()
+        assert len(lines) == 5 * sum(not c["hidden"] for c in truth["cards"])
+        assert lines[:5] == yolo_label_lines(truth)[0].split() if lines else True
+        values = np.array(lines, float).reshape(-1, 5)
+        assert ((values[:, 1:] > 0) & (values[:, 1:] <= 1)).all()
+    crops = list((root / "cls/train").glob("*/*.jpg"))
+    assert crops, "classifier crops are written per slug"
+    # a second run finds everything done and writes nothing new
+    before = {p: p.stat().st_mtime_ns for p in images}
+    generate(RECIPES["tiny"], root, workers=1, progress=False)
+    assert {p: p.stat().st_mtime_ns for p in images} == before

@@ -1,0 +1,105 @@
+"""``sushicam detect``, ``eval``, ``train`` and ``generate``.
+
+Heavy libraries (onnxruntime, torch, ultralytics) are imported inside the handlers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODELS = ROOT / "models"
+
+
+def register(subparsers) -> None:
+    detect = subparsers.add_parser(
+        "detect", help="name every card in photos; one JSON line per image",
+        description="Name every card in each photo and print one JSON object a line. A file that "
+                    "is not a readable image gets an {\"image\", \"error\"} line and the others "
+                    "still run; the exit status is then 2.")
+    detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
+    detect.add_argument("--seats", type=int, default=None, metavar="N",
+                        help="split a whole-table photo into N tableaux (seat 0 at the bottom, clockwise)")
+    detect.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
+                        help="folder with detector.onnx, classifier.onnx, meta.json (default: models/)")
+    detect.set_defaults(handler=_detect)
+
+    evaluate = subparsers.add_parser(
+        "eval", help="card F1, exact tableaux, stacks and ms/photo on generated test photos",
+        description="Generate (once) the test sets, run the recogniser on them and report card F1 "
+                    "(IoU >= 0.5 and right label), exact-tableau rate, stack accuracy and ms/photo.")
+    evaluate.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR")
+    evaluate.add_argument("--sets", nargs="+", default=["test-print", "test-digital"],
+                          help="recipes to evaluate (default: test-print test-digital)")
+    evaluate.add_argument("--limit", type=int, default=None, help="photos per set (default: all)")
+    evaluate.add_argument("--data", type=Path, default=ROOT / "datasets" / "build", metavar="DIR")
+    evaluate.add_argument("--json", type=Path, default=None, metavar="FILE",
+                          help="write the report there (default: <data>/eval-report.json)")
+    evaluate.set_defaults(handler=_eval)
+
+    train = subparsers.add_parser(
+        "train", help="reproduce models/ (generates data if missing, resumes from checkpoints)")
+    train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
+    train.add_argument("--det-epochs", type=int, default=15)
+    train.add_argument("--cls-epochs", type=int, default=12)
+    train.add_argument("--only", choices=["detector", "classifier"], default=None)
+    train.add_argument("--models", type=Path, default=DEFAULT_MODELS, metavar="DIR")
+    train.set_defaults(handler=_train)
+
+    gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
+    gen.add_argument("recipe", help="train, test-print, test-digital or tiny")
+    gen.add_argument("--out", type=Path, default=None, metavar="DIR",
+                     help="output folder (default: datasets/build/<recipe>)")
+    gen.add_argument("--workers", type=int, default=2)
+    gen.set_defaults(handler=_generate)
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from vision.describe import describe_image
+    from vision.recognizer import Recognizer
+
+    if args.seats is not None and not 1 <= args.seats <= 8:
+        raise ValueError(f"--seats must be between 1 and 8, not {args.seats}")
+    recognizer = Recognizer.load(args.model)
+    failed = 0
+    for path in args.images:
+        try:
+            line = describe_image(recognizer, path, seats=args.seats)
+        except (ValueError, OSError) as exc:
+            failed += 1
+            line = {"image": path, "error": str(exc)}
+        print(json.dumps(line), flush=True)
+    return 2 if failed else 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.evaluate import evaluate_sets, format_table
+
+    report = evaluate_sets(args.model, args.sets, data_root=args.data, limit=args.limit)
+    print(format_table(report))
+    target = args.json or args.data / "eval-report.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"report written to {target}", file=sys.stderr)
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from vision.train import TrainPlan, train_models
+
+    plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs)
+    print(json.dumps(train_models(plan, models=args.models, only=args.only)))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from vision.synth.dataset import RECIPES, generate
+
+    if args.recipe not in RECIPES:
+        raise ValueError(f"unknown recipe {args.recipe!r}: use one of {', '.join(RECIPES)}")
+    out = args.out or ROOT / "datasets" / "build" / args.recipe
+    print(generate(RECIPES[args.recipe], out, workers=args.workers))
+    return 0

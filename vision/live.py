@@ -1,0 +1,381 @@
+"""Follow a game live: frames from a camera, a video file or a browser, turns and scores out.
+
+One path for every source: ``frame → Recognizer.detect → CardTracker.update →
+SeatMemory.update → TurnDetector.update`` (:class:`LivePipeline` over :class:`LiveGame`), and
+each frame gives a :class:`LiveState`: the cards on the table now (box, name, seat, what the
+game made of them), the events of this frame, the per-turn log so far and the scores.
+
+:func:`open_source` reads a camera (``--camera N``) or a video file (``--video FILE``) with
+OpenCV; :func:`follow` runs the pipeline over it; :func:`annotate` draws the read-out on a
+frame (for the MJPEG stream and ``--show``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.detections import Detections, box_iou
+from vision.tracker import CardTracker, SeatMemory
+from vision.turns import TurnDetector, TurnEvent
+
+#: Seat colours (BGR) for the overlay; the page uses the same hues.
+SEAT_COLOURS = ((46, 87, 228), (143, 157, 42), (0, 168, 233), (147, 76, 106), (200, 134, 58),
+                (50, 168, 118), (123, 69, 214), (51, 90, 138))
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What the live view knows after one frame (``to_json`` is what the page receives)."""
+
+    frame: int
+    timestamp: float
+    cards: tuple[dict, ...]
+    events: tuple[TurnEvent, ...]
+    record: dict
+    pending: dict[str, list[str]]
+    scores: dict | None
+    score_error: str | None
+    notes: tuple[str, ...]
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "frame": self.frame,
+            "timestamp": round(self.timestamp, 3),
+            "cards": list(self.cards),
+            "events": [
+                {"kind": e.kind, "round": e.round, "turn": e.index,
+                 "log": e.turn.to_json() if e.turn else None, "text": str(e)}
+                for e in self.events
+            ],
+            "record": self.record,
+            "pending": self.pending,
+            "scores": self.scores,
+            "score_error": self.score_error,
+            "notes": list(self.notes),
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+        }
+
+
+class LiveGame:
+    """One game followed from its detections: tracking, seats, turns, scores.
+
+    ``players`` are the names in seat order: seat 0 is the player nearest the bottom of the
+    picture, then clockwise as the picture shows the table. ``seat_anchors`` (one point per
+    player, in pixels) fix the seats; left out, the first card each player lays does.
+
+    Whatever is found in the first ``background_s`` seconds is the table before the game (a
+    pattern on the cloth read as a card, cards of another game): it is shown, not played; so
+    is a new card until the recogniser's mean confidence in it reaches ``min_score``.
+    """
+
+    def __init__(self, players: Sequence[str], edition: str = "party", *,
+                 seat_anchors: Sequence[tuple[float, float]] | None = None,
+                 tracker: CardTracker | None = None, turns: TurnDetector | None = None,
+                 background_s: float = 1.0, min_score: float = 0.3) -> None:
+        from scorer.editions import EDITIONS
+
+        if edition not in EDITIONS:
+            raise ValueError(f"unknown edition {edition!r} (expected {', '.join(EDITIONS)})")
+        players = tuple(p.strip() for p in players)
+        if len(players) < 2 or any(not p for p in players):
+            raise ValueError("a live game needs at least two player names, in seat order")
+        low, high = EDITIONS[edition].players
+        if not low <= len(players) <= high:
+            raise ValueError(f"{len(players)} players, but {EDITIONS[edition].name} is for {low}-{high}")
+        self.players = players
+        self.edition = edition
+        self.tracker = tracker or CardTracker()
+        self.seats = SeatMemory(len(players), anchors=seat_anchors)
+        self.turns = turns or TurnDetector(players, edition)
+        self.frames = 0
+        self.background_s = background_s
+        self.min_score = min_score
+        self._start: float | None = None
+        self._background: set[int] = set()
+        self._background_boxes: list[np.ndarray] = []
+        self._known: set[int] = set()
+        self._scores: tuple[dict | None, str | None] = (None, None)
+        self._scored_version = -1
+        self._version = 0
+
+    def update(self, detections: Detections, timestamp: float) -> LiveState:
+        started = time.perf_counter()
+        if self._start is None:
+            self._start = float(timestamp)
+        everything = self.tracker.update(detections, timestamp)
+        ids = everything.data["track_id"]
+        early = everything.data["first_seen"] < self._start + self.background_s
+        fresh = {int(i) for i in ids[early]} - self._background
+        if fresh:
+            self._background |= fresh
+            self._background_boxes.extend(everything.xyxy[early])
+            self.turns.notes.append(f"{len(fresh)} thing(s) seen before the game started are taken "
+                                    "for the table, not cards in play")
+        elif self._background_boxes and len(ids):
+            # the same thing seen again later (it flickers in and out) is still the table
+            unknown = ~np.isin(ids, list(self._known | self._background))
+            if unknown.any():
+                overlap = box_iou(everything.xyxy[unknown], np.stack(self._background_boxes)).max(1)
+                self._background |= {int(i) for i in ids[unknown][overlap >= 0.5]}
+        # a new card counts once the recogniser is sure enough of it; a card in play stays
+        sure = everything.data["score"] >= self.min_score
+        self._known |= {int(i) for i in ids[sure]} - self._background
+        in_play = np.isin(ids, list(self._known))
+        tracked = self.seats.update(everything[in_play])
+        events = self.turns.update(tracked, timestamp)
+        if events:
+            self._version += 1
+        tracking = time.perf_counter() - started
+        self.frames += 1
+        scores, error = self.scores()
+        return LiveState(
+            frame=self.frames, timestamp=float(timestamp),
+            cards=tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background)),
+            events=tuple(events), record=self.record(), pending=self.turns.pending(),
+            scores=scores, score_error=error, notes=tuple(self.turns.notes),
+            seconds={"track": tracking},
+        )
+
+    def record(self) -> dict:
+        """The game record so far: what ``sushicam score`` and the web app store and score."""
+        return self.turns.record()
+
+    def scores(self) -> tuple[dict | None, str | None]:
+        """``(scores, None)`` from the scorer, or ``(None, why)`` while the log is not scorable."""
+        if self._scored_version != self._version:
+            from scorer import RecordError, score_record
+
+            try:
+                self._scores = (score_record(self.record()), None)
+            except RecordError as exc:
+                self._scores = (None, str(exc))
+            self._scored_version = self._version
+        return self._scores
+
+    @staticmethod
+    def _background_cards(found: Detections, background: set[int]) -> list[dict]:
+        """Boxes not in play: the table before the game, or a reading still too unsure."""
+        return [{"id": int(i), "box": [round(float(v), 1) for v in found.xyxy[k]],
+                 "label": str(found.data["label"][k]), "seat": -1, "player": None,
+                 "visible": bool(found.data["visible"][k]),
+                 "status": "background" if int(i) in background else "unsure", "turn": -1,
+                 "text": str(found.data["label"][k])} for k, i in enumerate(found.data["track_id"])]
+
+    def _cards(self, tracked: Detections) -> list[dict]:
+        states = self.turns.card_states()
+        out = []
+        for k in range(len(tracked)):
+            track_id = int(tracked.data["track_id"][k])
+            seat = int(tracked.data["seat"][k])
+            game = states.get(track_id, {})
+            out.append({
+                "id": track_id,
+                "box": [round(float(v), 1) for v in tracked.xyxy[k]],
+                "label": str(tracked.data["label"][k]),
+                "seat": seat,
+                "player": self.players[seat] if 0 <= seat < len(self.players) else None,
+                "visible": bool(tracked.data["visible"][k]),
+                "status": game.get("status", "new"),
+                "turn": game.get("turn", -1),
+                "text": game.get("text", str(tracked.data["label"][k])),
+            })
+        return out
+
+
+Detector = Callable[[np.ndarray], Detections]
+
+
+class LabelCache:
+    """A recogniser that names again only the regions that changed.
+
+    On a table most cards lie still from frame to frame: the region detector runs on every
+    frame, but a region whose box matches (IoU >= ``same_iou``) one named in the last
+    ``refresh`` frames keeps that name instead of going through the classifier again. Every
+    region is still re-read every ``refresh`` frames, so a card turned over or a misread
+    settles within a fraction of a second (the tracker votes over the readings anyway).
+
+    ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``detector``,
+    ``classifier``, ``classes``, ``crop_size`` and ``min_confidence``).
+    """
+
+    def __init__(self, recognizer, refresh: int = 4, same_iou: float = 0.9) -> None:
+        self.recognizer = recognizer
+        self.refresh = max(int(refresh), 1)
+        self.same_iou = same_iou
+        self._boxes = np.zeros((0, 4), np.float32)
+        self._labels: list[str] = []
+        self._scores = np.zeros(0, np.float32)
+        self._ages = np.zeros(0, int)
+        self.classified = 0  # regions sent to the classifier so far (for the benchmark)
+
+    def __call__(self, image_bgr: np.ndarray) -> Detections:
+        return self.detect(image_bgr)
+
+    def detect(self, image_bgr: np.ndarray) -> Detections:
+        from vision.detections import box_iou
+        from vision.faces import SLUGS
+        from vision.synth.dataset import square_crop
+        from vision.tracker import greedy_assignment
+
+        rec = self.recognizer
+        if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+            raise ValueError("expected a colour image (H, W, 3) in BGR order")
+        boxes, scores = rec.detector(image_bgr, conf=rec.min_confidence)
+        n = len(boxes)
+        labels: list[str] = [""] * n
+        label_scores = np.zeros(n, np.float32)
+        ages = np.zeros(n, int)
+        fresh = np.ones(n, bool)
+        if n and len(self._boxes):
+            iou = box_iou(boxes, self._boxes)
+            for d, c in greedy_assignment(iou, self.same_iou):
+                if self._ages[c] + 1 < self.refresh:
+                    labels[d], label_scores[d], ages[d] = self._labels[c], self._scores[c], self._ages[c] + 1
+                    fresh[d] = False
+        todo = np.flatnonzero(fresh)
+        if len(todo):
+            probabilities = rec.classifier([square_crop(image_bgr, boxes[i], rec.crop_size) for i in todo])
+            best = probabilities.argmax(1)
+            for k, i in enumerate(todo):
+                labels[i] = rec.classes[best[k]]
+                label_scores[i] = probabilities[k, best[k]]
+            self.classified += len(todo)
+        self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
+        if not n:
+            return Detections.empty()
+        return Detections(
+            xyxy=boxes,
+            class_id=np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels]),
+            confidence=scores * label_scores,
+            data={"label": np.array(labels), "region_score": scores, "label_score": label_scores},
+        )
+
+
+def live_detector(recognizer, refresh: int = 4) -> Detector:
+    """The recogniser's ``detect`` for a live game: a :class:`LabelCache` over it when it has the
+    two stages (regions, then names), else its own ``detect``."""
+    if refresh > 1 and all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
+        return LabelCache(recognizer, refresh)
+    return recognizer.detect
+
+
+class LivePipeline:
+    """Frames in, :class:`LiveState` out: ``detect`` (a recogniser's) then the live game."""
+
+    def __init__(self, detect: Detector, game: LiveGame) -> None:
+        self.detect = detect
+        self.game = game
+        self._started = time.monotonic()
+
+    def process(self, image_bgr: np.ndarray, timestamp: float | None = None) -> LiveState:
+        if timestamp is None:
+            timestamp = time.monotonic() - self._started
+        started = time.perf_counter()
+        detections = self.detect(image_bgr)
+        detecting = time.perf_counter() - started
+        state = self.game.update(detections, timestamp)
+        return LiveState(**{**state.__dict__, "seconds": {"detect": detecting, **state.seconds}})
+
+
+# --- frame sources ---------------------------------------------------------------------
+
+
+class SourceError(OSError):
+    """A camera that does not open or a video file that cannot be read."""
+
+
+def open_source(camera: int | None = None, video: str | Path | None = None,
+                *, fps: float | None = None) -> Iterator[tuple[float, np.ndarray]]:
+    """``(timestamp_s, frame_bgr)`` from a camera (wall clock) or a video file (its own clock).
+
+    A video plays as fast as it is processed; its timestamps are the video's, so the game
+    reads the same whatever the speed of this machine. ``fps`` overrides a file's frame rate.
+    """
+    import cv2
+
+    if (camera is None) == (video is None):
+        raise ValueError("give a camera number or a video file, not both")
+    if video is not None and not Path(video).is_file():
+        raise SourceError(f"no video file at {video}")
+    # OpenCV reports a missing camera on stderr line after line; the error below says it once
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        capture = cv2.VideoCapture(str(video)) if video is not None else cv2.VideoCapture(int(camera))
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+    if not capture.isOpened():
+        what = f"video {video}" if video is not None else f"camera {camera}"
+        raise SourceError(f"cannot open {what}")
+    rate = fps or capture.get(cv2.CAP_PROP_FPS) or 0.0
+    if not math.isfinite(rate) or rate <= 0:
+        rate = 10.0
+    return _frames(capture, video is not None, rate)
+
+
+def _frames(capture, is_file: bool, rate: float) -> Iterator[tuple[float, np.ndarray]]:
+    started = time.monotonic()
+    index = 0
+    try:
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                if is_file:
+                    return
+                raise SourceError("the camera stopped giving frames")
+            yield (index / rate if is_file else time.monotonic() - started), frame
+            index += 1
+    finally:
+        capture.release()
+
+
+def follow(pipeline: LivePipeline, frames: Iterator[tuple[float, np.ndarray]], *,
+           on_state: Callable[[LiveState, np.ndarray], None] | None = None,
+           max_frames: int | None = None, progress: bool = False) -> LiveState | None:
+    """Run ``pipeline`` over ``frames``; ``on_state(state, frame)`` after each; the last state."""
+    from tqdm import tqdm
+
+    state = None
+    bar = tqdm(total=max_frames, unit="frame", disable=not progress, leave=False)
+    try:
+        for index, (timestamp, frame) in enumerate(frames):
+            if max_frames is not None and index >= max_frames:
+                break
+            state = pipeline.process(frame, timestamp)
+            if on_state is not None:
+                on_state(state, frame)
+            bar.update(1)
+    finally:
+        bar.close()
+    return state
+
+
+def annotate(image_bgr: np.ndarray, state: LiveState) -> np.ndarray:
+    """The frame with every tracked card boxed in its seat's colour, named, and the turn."""
+    import cv2
+
+    out = image_bgr.copy()
+    for card in state.cards:
+        x1, y1, x2, y2 = (int(round(v)) for v in card["box"])
+        colour = SEAT_COLOURS[card["seat"] % len(SEAT_COLOURS)] if card["seat"] >= 0 else (200, 200, 200)
+        thickness = 2 if card["visible"] else 1
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+        tag = card["text"] + ("" if card["status"] != "pending" else " (new)")
+        cv2.putText(out, tag, (x1 + 2, max(y1 + 14, 14)), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, tag, (x1 + 2, max(y1 + 14, 14)), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    colour, 1, cv2.LINE_AA)
+    rounds = state.record.get("rounds", [])
+    line = f"round {max(len(rounds), 1)}, turns {len(rounds[-1]['turns']) if rounds else 0}"
+    if state.scores:
+        line += "  |  " + "  ".join(f"{p} {v['total']}" for p, v in state.scores["players"].items())
+    cv2.putText(out, line, (10, out.shape[0] - 12), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4, cv2.LINE_AA)
+    cv2.putText(out, line, (10, out.shape[0] - 12), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    return out

@@ -1,0 +1,899 @@
+"""Retrain the card classifier from the taught faces and the players' corrections, safely.
+
+``retrain(data_dir)`` builds a new model *version* beside the one in use:
+
+1. **data**: synthetic table photos are composed from the bundled faces and the taught ones
+   together (each photo also holds 1-4 taught cards), and their card regions cut out as
+   classifier crops; the rounds players confirmed in the app (``<data>/training``, YOLO
+   labels) add their own crops. A fifth of the corrected photos and a separate set of
+   composed photos are held out for evaluation.
+2. **fine-tune** the active classifier (ultralytics) rather than starting over. A card the
+   model never knew (an anniversary card, a taught slug) is a new class: the classifier's last
+   layer is widened, keeping every known class's weights.
+3. **evaluate** the old and the new model the way the app uses them (detector, then
+   classifier) on the held-out composed tables: the new one must run, read the tables at least
+   as well (card F1 within ``tolerance``) and name the cards the old one knew nearly as well
+   (within ``max_known_drop``); only then does it become the active model.
+
+Versions live in the data folder, the bundled model (``models/``) is never touched::
+
+    <data>/models/<YYYYmmdd-HHMMSS>/   detector.onnx, classifier.onnx, classifier.pt,
+                                       meta.json, version.json
+    <data>/models/active               {"active": name, "history": [older names]}
+
+Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
+``active`` pointer is replaced atomically last. A run that crashes, is killed or is refused
+leaves the active model as it was; ``rollback`` goes back to the version used before.
+
+How taught faces reach the photo generator without changing it: ``compose_table`` takes a
+:class:`~vision.faces.FaceSet` and validates tableau slugs against the bundled ones. A taught
+face of a known slug is simply one more variant of it; a slug the bundled set lacks is drawn
+*as* a bundled "carrier" slug kept out of that photo's tableau, whose face in that photo's
+FaceSet is the taught face, and the truth labels are renamed back afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import resource
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from vision.faces import SLUGS, FaceSet, digital_faces
+from vision.synth.dataset import CROP_SIZE, square_crop
+from vision.teach import FaceLibrary
+
+REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
+BUNDLED = "bundled"
+MODELS_DIR = "models"
+ACTIVE_FILE = "active"
+STATUS_FILE = "retrain-status.json"
+#: Bundled slugs a composed photo may draw as stand-ins for taught-only slugs (plain cards:
+#: never part of a stack rule, so the generator lays them like any other).
+CARRIERS = ("eel", "tofu", "edamame", "miso-soup", "tea", "soy-sauce", "temaki", "dumpling",
+            "tempura", "sashimi", "green-tea-ice-cream", "menu")
+#: The files a model folder needs (what ``Recognizer.load`` reads).
+MODEL_FILES = ("meta.json", "detector.onnx", "classifier.onnx")
+
+Progress = Callable[[str, float, str], None]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+class ModelStoreError(ValueError):
+    """A model version that does not exist or cannot be used."""
+
+
+class RetrainBusyError(ModelStoreError):
+    """Another retraining is running on this data folder."""
+
+
+class NothingToLearnError(ValueError):
+    """No taught face and no corrected round: retraining would learn nothing."""
+
+
+class TrainingFailed(RuntimeError):
+    """The training step itself failed (the active model is unchanged)."""
+
+
+# --- versions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelVersion:
+    """One model folder: the bundled one, or a retrained version in the data folder."""
+
+    name: str
+    path: Path
+    classes: tuple[str, ...]
+    created: str = ""
+    parent: str | None = None
+    summary: str = ""
+
+    @property
+    def bundled(self) -> bool:
+        return self.name == BUNDLED
+
+    def describe(self) -> str:
+        new = ""
+        if self.summary:
+            new = f"  {self.summary}"
+        return f"{self.name:<17} {len(self.classes):>3} cards  {self.created or '-':<20}{new}"
+
+
+def _read_classes(path: Path) -> tuple[str, ...]:
+    meta = json.loads((path / "meta.json").read_text())
+    return tuple(meta.get("classes", ()))
+
+
+def _timestamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+
+
+class ModelStore:
+    """The model versions of a data folder, and which one is active."""
+
+    def __init__(self, data_dir: str | Path, bundled: str | Path = REPO_MODELS):
+        self.data_dir = Path(data_dir)
+        self.root = self.data_dir / MODELS_DIR
+        self.bundled_path = Path(bundled)
+
+    # reading
+
+    def _version(self, name: str, path: Path) -> ModelVersion:
+        if not all((path / f).exists() for f in MODEL_FILES):
+            raise ModelStoreError(f"model {name!r} in {path} is incomplete (needs {', '.join(MODEL_FILES)})")
+        try:
+            classes = _read_classes(path)
+            info = json.loads((path / "version.json").read_text()) if (path / "version.json").exists() else {}
+        except (OSError, ValueError) as exc:
+            raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
+        return ModelVersion(name, path, classes, info.get("created", ""), info.get("parent"),
+                            info.get("summary", ""))
+
+    def get(self, name: str) -> ModelVersion:
+        if name == BUNDLED:
+            return self._version(BUNDLED, self.bundled_path)
+        path = self.root / name
+        if name.startswith(".") or "/" in name or not path.is_dir():
+            known = ", ".join(v.name for v in self.versions())
+            raise ModelStoreError(f"no model version {name!r} (known: {known})")
+        return self._version(name, path)
+
+    def versions(self) -> list[ModelVersion]:
+        """The bundled model first, then the retrained versions, oldest first (damaged ones left out)."""
+        found = []
+        with contextlib.suppress(ModelStoreError):
+            found.append(self._version(BUNDLED, self.bundled_path))
+        if self.root.is_dir():
+            for path in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+                with contextlib.suppress(ModelStoreError):
+                    found.append(self._version(path.name, path))
+        return found
+
+    def _pointer(self) -> dict[str, Any]:
+        path = self.root / ACTIVE_FILE
+        try:
+            pointer = json.loads(path.read_text())
+            if isinstance(pointer, dict) and isinstance(pointer.get("active"), str):
+                history = [h for h in pointer.get("history", []) if isinstance(h, str)]
+                return {"active": pointer["active"], "history": history}
+        except (OSError, ValueError):
+            pass
+        return {"active": BUNDLED, "history": []}
+
+    def active(self) -> ModelVersion:
+        """The version in use; the bundled model when none was chosen or the chosen one is gone."""
+        name = self._pointer()["active"]
+        try:
+            return self.get(name)
+        except ModelStoreError:
+            return self.get(BUNDLED)
+
+    # changing
+
+    def _write_pointer(self, pointer: dict[str, Any]) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        partial = self.root / f".{ACTIVE_FILE}.part"
+        partial.write_text(json.dumps(pointer) + "\n")
+        os.replace(partial, self.root / ACTIVE_FILE)
+
+    def use(self, name: str) -> ModelVersion:
+        """Make ``name`` the active version (the one before it can be rolled back to)."""
+        version = self.get(name)
+        pointer = self._pointer()
+        if pointer["active"] != name:
+            history = (pointer["history"] + [pointer["active"]])[-20:]
+            self._write_pointer({"active": name, "history": history})
+        return version
+
+    def rollback(self) -> ModelVersion:
+        """Go back to the version active before this one."""
+        pointer = self._pointer()
+        history = list(pointer["history"])
+        while history:
+            previous = history.pop()
+            try:
+                version = self.get(previous)
+            except ModelStoreError:
+                continue  # removed since: go further back
+            self._write_pointer({"active": previous, "history": history})
+            return version
+        raise ModelStoreError(f"nothing to roll back to: {pointer['active']!r} is the first model used")
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the data folder's retraining lock (released by the OS if the process dies)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle = open(self.root / ".retrain.lock", "a+")  # noqa: SIM115 - held for the block
+        try:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RetrainBusyError("a retraining is already running on this data folder") from None
+            yield
+        finally:
+            handle.close()
+
+    def busy(self) -> bool:
+        """Whether a retraining holds the lock now."""
+        path = self.root / ".retrain.lock"
+        if not path.exists():
+            return False
+        with open(path, "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+    @contextlib.contextmanager
+    def staging(self) -> Iterator[Path]:
+        """A fresh folder for a version being built; removed unless :meth:`commit` took it."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        for old in self.root.glob(".staging-*"):  # left by a run that died: nothing uses it
+            shutil.rmtree(old, ignore_errors=True)
+        path = self.root / f".staging-{os.getpid()}-{time.time_ns()}"
+        path.mkdir()
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def commit(self, staging: Path) -> ModelVersion:
+        """Give a finished staging folder its version name (not made active)."""
+        name = _timestamp()
+        n = 1
+        while (self.root / name).exists():
+            n += 1
+            name = f"{_timestamp()}-{n}"
+        info_path = staging / "version.json"
+        info = json.loads(info_path.read_text()) if info_path.exists() else {}
+        info["name"] = name
+        info_path.write_text(json.dumps(info, indent=1) + "\n")
+        os.replace(staging, self.root / name)
+        return self.get(name)
+
+
+def active_model_dir(data_dir: str | Path | None, bundled: str | Path = REPO_MODELS) -> Path:
+    """The folder of the model in use for a data folder (the bundled one by default)."""
+    if data_dir is None:
+        return Path(bundled)
+    return ModelStore(data_dir, bundled).active().path
+
+
+def edition_status(data_dir: str | Path, edition: str, bundled: str | Path = REPO_MODELS
+                   ) -> list[dict[str, Any]]:
+    """Each card of ``edition``: ``{"slug", "name", "family", "taught", "state"}``.
+
+    ``state`` is ``known`` (the model in use names it), ``taught`` (faces wait for the next
+    retraining) or ``missing`` (nobody taught it yet).
+    """
+    from scorer.cards import CARDS, display_name
+
+    if edition not in {e for card in CARDS.values() for e in card.editions}:
+        raise ValueError(f"unknown edition {edition!r}: use original, anniversary or party")
+    try:
+        known = set(ModelStore(data_dir, bundled).active().classes)
+    except ModelStoreError:  # no trained model at all: every card is still to teach
+        known = set()
+    taught = FaceLibrary(data_dir).counts()
+    rows = []
+    for slug, card in CARDS.items():
+        if not card.in_edition(edition):
+            continue
+        state = "known" if slug in known else "taught" if slug in taught else "missing"
+        rows.append({"slug": slug, "name": display_name(slug, edition), "family": card.family,
+                     "taught": taught.get(slug, 0), "state": state})
+    return rows
+
+
+# --- progress -----------------------------------------------------------------------------
+
+
+class StatusFile:
+    """Progress written as JSON for the web page to poll: ``<data>/models/retrain-status.json``."""
+
+    def __init__(self, data_dir: str | Path):
+        self.path = Path(data_dir) / MODELS_DIR / STATUS_FILE
+        self.started = time.time()
+
+    def write(self, **fields: Any) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.part")
+        partial.write_text(json.dumps({"pid": os.getpid(), "started": self.started, **fields}))
+        os.replace(partial, self.path)
+
+    def __call__(self, stage: str, fraction: float, message: str) -> None:
+        self.write(state="running", stage=stage, fraction=round(fraction, 3), message=message)
+
+    def read(self) -> dict[str, Any]:
+        try:
+            return json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {"state": "idle"}
+
+
+def _quiet(stage: str, fraction: float, message: str) -> None:
+    pass
+
+
+# --- data ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetrainPlan:
+    """Sizes of one retraining; the defaults fit in about ten minutes on two CPU cores."""
+
+    photos: int = 360  # composed training photos
+    val_photos: int = 80  # composed held-out photos
+    epochs: int = 6
+    imgsz: int = 64
+    batch: int = 64
+    size: tuple[int, int] = (1280, 960)
+    seed: int = 0
+    #: "not worse": card F1 on the held-out tables may drop this much (noise), and the share of
+    #: the known cards named right ``max_known_drop`` (a new look-alike card costs a little)
+    tolerance: float = 0.01
+    max_known_drop: float = 0.03
+    workers: int = 2
+    #: bundled slugs the generator must not draw from the bundled faces (to measure teaching
+    #: on cards whose digital faces exist: see ``vision.teach_eval``)
+    hidden: tuple[str, ...] = ()
+    lr0: float = 0.0005
+    #: layers kept as they are: 8 leaves the last feature block and the output layer to learn,
+    #: which kept the known cards' F1 (0.930 vs 0.928 before) at a third of the CPU time of
+    #: fine-tuning everything at lr0 1e-4 (0.924), new cards alike (0.94-1.0); 0 tunes all
+    freeze: int = 8
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What a retraining learns from."""
+
+    bundled: FaceSet
+    taught: FaceSet
+    corrections: Path | None
+
+    @property
+    def taught_only(self) -> tuple[str, ...]:
+        """Taught slugs with no bundled face: they need a carrier in composed photos."""
+        return tuple(s for s in self.taught.slugs() if s not in self.bundled)
+
+
+def load_sources(data_dir: str | Path, cards_dir: str | Path | None = None,
+                 hidden: Sequence[str] = ()) -> Sources:
+    bundled = digital_faces(cards_dir)
+    kept = {slug: faces for slug, faces in bundled.faces.items() if slug not in hidden}
+    corrections = Path(data_dir) / "training"
+    has_corrections = (corrections / "classes.txt").exists() and any((corrections / "labels").glob("*.txt"))
+    return Sources(FaceSet(bundled.name, kept), FaceLibrary(data_dir).face_set(),
+                   corrections if has_corrections else None)
+
+
+def _jitter(rng: np.random.Generator, box: Sequence[float], amount: float = 0.08) -> list[float]:
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    d = rng.uniform(-amount, amount, 4) * [w, h, w, h]
+    return [x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]]
+
+
+def compose_with_taught(seed: int, sources: Sources, size: tuple[int, int],
+                        taught_cards: tuple[int, int] = (1, 4)) -> tuple[np.ndarray, dict]:
+    """A composed table photo holding bundled cards and 1-4 taught ones, with its truth.
+
+    Taught faces of bundled slugs join their slug's variants (as often as the bundled ones);
+    taught-only slugs are drawn as carriers (see the module's notes) and renamed in the truth.
+    """
+    from vision.synth.compose import compose_table, random_tableau
+
+    rng = np.random.default_rng([seed, 77])
+    taught = sources.taught.slugs()
+    only = set(sources.taught_only)
+    faces = dict(sources.bundled.faces)
+    for slug in taught:
+        if slug not in only:
+            bundled = faces.get(slug, ())
+            extra = sources.taught.faces[slug]
+            # as many taught variants as bundled ones: the player's printing is seen half the time
+            faces[slug] = tuple(bundled) + tuple(extra[i % len(extra)] for i in range(max(len(bundled), len(extra))))
+    # the taught cards of this photo; each taught-only slug gets a carrier of its own
+    picks = [str(s) for s in rng.choice(taught, size=int(rng.integers(taught_cards[0], taught_cards[1] + 1)))] \
+        if taught else []
+    free = [c for c in CARRIERS if c in sources.bundled]
+    rng.shuffle(free)
+    renamed: dict[str, str] = {}  # carrier -> taught slug
+    placed: list[str] = []
+    for slug in picks:
+        if slug in only:
+            carrier = next((c for c, s in renamed.items() if s == slug), None)
+            if carrier is None:
+                if len(renamed) >= len(free):
+                    continue
+                carrier = free[len(renamed)]
+                renamed[carrier] = slug
+                faces[carrier] = sources.taught.faces[slug]
+            slug = carrier
+        placed.append(slug)
+    # no other card of the photo may be drawn as a carrier, nor as a face the set lacks
+    weights = {s: 0.0 for s in SLUGS if s not in sources.bundled or s in renamed}
+    n_seats = int(rng.choice([1, 2, 3], p=[0.5, 0.3, 0.2]))
+    tableaux = [random_tableau(rng, int(rng.integers(3, 9)), weights=weights) for _ in range(n_seats)]
+    # random_tableau adds wasabi+nigiri, special orders and card backs by its own rules: keep
+    # only what the bundled faces can draw
+    allowed = set(sources.bundled.slugs()) - set(renamed)
+    tableaux = [[e for e in t if all(s in allowed for s in ([e] if isinstance(e, str) else e))]
+                for t in tableaux]
+    for slug in placed:
+        seat = int(rng.integers(0, n_seats))
+        repeat = 1 + int(rng.random() < 0.3)  # a column of two: the lower shows its top strip
+        tableaux[seat].extend([slug] * repeat)
+    for seat, tableau in enumerate(tableaux):
+        if not tableau:
+            tableau.append(str(rng.choice(sorted(allowed))))
+        order = rng.permutation(len(tableau))
+        tableaux[seat] = [tableau[i] for i in order]
+    image, truth = compose_table(seed, tableaux, size=size, faces=FaceSet("retrain", faces))
+    for card in truth["cards"]:
+        card["label"] = renamed.get(card["label"], card["label"])
+    return image, truth
+
+
+_WORKER_SOURCES: Sources | None = None
+
+
+def tables_dir(crops_root: Path) -> Path:
+    """Where the held-out photos of a dataset are kept whole (beside its crops)."""
+    return crops_root.parent / "val-tables"
+
+
+def _init_worker(sources: Sources) -> None:
+    global _WORKER_SOURCES
+    _WORKER_SOURCES = sources
+
+
+def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
+    """Compose one photo and write its card crops under ``root/<split>/<slug>/``.
+
+    A held-out photo is also kept whole with its truth (``tables_dir(root)``), for reading
+    end to end with each model.
+    """
+    seed, split, root, size = job
+    assert _WORKER_SOURCES is not None
+    image, truth = compose_with_taught(seed, _WORKER_SOURCES, size)
+    if split == "val":
+        tables = tables_dir(root)
+        tables.mkdir(parents=True, exist_ok=True)
+        truth["image"] = f"s{seed}.jpg"
+        cv2.imwrite(str(tables / truth["image"]), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (tables / f"s{seed}.json").write_text(json.dumps(truth))
+    rng = np.random.default_rng([seed, 99])
+    written = 0
+    for k, card in enumerate(truth["cards"]):
+        if card["hidden"]:
+            continue
+        folder = root / split / card["label"]
+        folder.mkdir(parents=True, exist_ok=True)
+        crop = square_crop(image, _jitter(rng, card["box"]), CROP_SIZE)
+        cv2.imwrite(str(folder / f"s{seed}_{k:02d}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        written += 1
+    return written
+
+
+def _held_out(name: str) -> bool:
+    """One corrected photo in five is kept for evaluation (stable: by its name's hash)."""
+    return hashlib.sha1(name.encode()).digest()[0] % 5 == 0
+
+
+def correction_crops(corrections: Path, root: Path, seed: int = 0) -> dict[str, int]:
+    """Crops of every confirmed card in ``<data>/training`` -> ``root/{train,val}/<slug>/``."""
+    classes = [c.strip() for c in (corrections / "classes.txt").read_text().splitlines() if c.strip()]
+    rng = np.random.default_rng([seed, 5])
+    counts = {"train": 0, "val": 0}
+    for label_file in sorted((corrections / "labels").glob("*.txt")):
+        image_path = next((p for p in (corrections / "images").glob(f"{label_file.stem}.*")), None)
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR) if image_path else None
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        split = "val" if _held_out(label_file.stem) else "train"
+        for k, line in enumerate(label_file.read_text().splitlines()):
+            parts = line.split()
+            if len(parts) != 5 or not parts[0].isdigit() or int(parts[0]) >= len(classes):
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            box = [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
+            folder = root / split / classes[int(parts[0])]
+            folder.mkdir(parents=True, exist_ok=True)
+            # a real photo is worth more than a composed one: three jittered crops to train on
+            for j in range(3 if split == "train" else 1):
+                crop = square_crop(image, _jitter(rng, box) if j else box, CROP_SIZE)
+                cv2.imwrite(str(folder / f"c_{label_file.stem}_{k:03d}_{j}.jpg"), crop)
+                counts[split] += 1
+    return counts
+
+
+def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    """Crops of a lone face, slightly turned and tilted (for a class no photo showed)."""
+    h, w = face.shape[:2]
+    crops = []
+    for _ in range(n):
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = (src + rng.uniform(-0.06, 0.06, (4, 2)) * [w, h]).astype(np.float32)
+        warped = cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, dst), (w, h),
+                                     borderMode=cv2.BORDER_REPLICATE)
+        crops.append(cv2.resize(warped, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA))
+    return crops
+
+
+def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequence[str],
+                  progress: Progress = _quiet) -> dict[str, Any]:
+    """Write the classifier's crops for ``classes`` under ``root/{train,val}/<slug>/``.
+
+    Every class gets a folder with at least a few crops in both splits: ultralytics numbers
+    classes by their folders, which must match the widened classifier's rows.
+    """
+    jobs = [(plan.seed * 1_000_003 + i, "train", root, plan.size) for i in range(plan.photos)]
+    jobs += [(plan.seed * 1_000_003 + 700_000 + i, "val", root, plan.size) for i in range(plan.val_photos)]
+    done = 0
+    bar = tqdm(total=len(jobs), desc="compose photos", unit="photo", disable=None)
+    with ProcessPoolExecutor(max(1, plan.workers), initializer=_init_worker, initargs=(sources,)) as pool:
+        for _ in pool.map(_compose_crops, jobs, chunksize=4):
+            done += 1
+            bar.update()
+            if done % 10 == 0 or done == len(jobs):
+                progress("compose", done / len(jobs), f"composed {done} of {len(jobs)} photos")
+    bar.close()
+    corrected = correction_crops(sources.corrections, root, plan.seed) if sources.corrections else {}
+    rng = np.random.default_rng([plan.seed, 11])
+    for slug in classes:
+        for split, least in (("train", 8), ("val", 2)):
+            folder = root / split / slug
+            folder.mkdir(parents=True, exist_ok=True)
+            have = len(list(folder.glob("*.jpg")))
+            if have >= least:
+                continue
+            faces = sources.taught.faces.get(slug) or sources.bundled.faces.get(slug)
+            if faces:
+                crops = _face_crops(faces[int(rng.integers(len(faces)))], rng, least - have)
+            else:  # a class known only from the other split's crops
+                other = root / ("val" if split == "train" else "train") / slug
+                crops = [cv2.imread(str(p)) for p in sorted(other.glob("*.jpg"))[: least - have]]
+            for i, crop in enumerate(c for c in crops if c is not None):
+                cv2.imwrite(str(folder / f"f_{i:03d}.jpg"), crop)
+    counts = {split: {slug: len(list((root / split / slug).glob("*.jpg"))) for slug in classes}
+              for split in ("train", "val")}
+    return {"photos": plan.photos, "val_photos": plan.val_photos, "corrections": corrected,
+            "crops": {split: sum(c.values()) for split, c in counts.items()}}
+
+
+# --- the classifier -----------------------------------------------------------------------
+
+
+def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -> None:
+    """Save ``source_pt`` with one output per ``classes`` entry, in that order.
+
+    Rows of classes the source knew are copied (whatever their old position); a new class
+    starts from small random weights and the mean bias, so it begins as an unlikely guess.
+    """
+    import torch
+
+    from vision import yolo  # noqa: F401 - sets ultralytics up offline before unpickling
+
+    checkpoint = torch.load(source_pt, map_location="cpu", weights_only=False)
+    model = (checkpoint.get("ema") or checkpoint["model"]).float()
+    head = model.model[-1].linear
+    names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
+    old_index = {name: i for i, name in names.items()}
+    linear = torch.nn.Linear(head.in_features, len(classes))
+    with torch.no_grad():
+        linear.weight.normal_(0.0, float(head.weight.std()) * 0.5)
+        linear.bias.fill_(float(head.bias.mean()))
+        for row, name in enumerate(classes):
+            if name in old_index:
+                linear.weight[row] = head.weight[old_index[name]]
+                linear.bias[row] = head.bias[old_index[name]]
+    model.model[-1].linear = linear
+    model.names = dict(enumerate(classes))
+    model.nc = len(classes)
+    model.yaml["nc"] = len(classes)
+    torch.save({"model": model, "train_args": checkpoint.get("train_args", {}), "date": None,
+                "version": checkpoint.get("version")}, target_pt)
+
+
+def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan,
+                         progress: Progress = _quiet) -> Path:
+    """Fine-tune a (widened) classifier on ``data``; returns the best weights."""
+    from vision import yolo
+
+    model = yolo.YOLO(str(widened_pt), task="classify")
+
+    def epoch_done(trainer) -> None:
+        done = min(trainer.epoch + 1, trainer.epochs)  # called once more after the last epoch
+        progress("train", done / trainer.epochs, f"epoch {done} of {trainer.epochs}")
+
+    model.add_callback("on_fit_epoch_end", epoch_done)
+    settings = {**yolo.COMMON, "verbose": False}
+    model.train(data=str(data), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
+                project=str(run_dir.parent), name=run_dir.name, pretrained=True, lr0=plan.lr0,
+                optimizer="AdamW", warmup_epochs=0.5, cos_lr=True, fliplr=0.0, scale=0.15,
+                erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3, hsv_v=0.3, patience=100,
+                save_period=-1, freeze=plan.freeze or None, **settings)
+    best = run_dir / "weights" / "best.pt"
+    if not best.exists():
+        raise TrainingFailed(f"training wrote no weights in {run_dir}")
+    return best
+
+
+def export_classifier(weights: Path, imgsz: int, target: Path) -> Path:
+    from vision import yolo
+
+    return yolo.export_onnx(weights, imgsz, target)
+
+
+# --- evaluation ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Classifier scores on held-out crops whose truth is one of ``classes``."""
+
+    f1: float  # macro F1 over the classes
+    accuracy: float
+    crops: int
+    per_class: dict[str, float] = field(default_factory=dict)
+
+
+def score_classifier(classifier_onnx: Path, crops_root: Path, classes: Sequence[str]) -> Scores:
+    """Macro F1 of a classifier on ``crops_root/<slug>/*.jpg`` for the slugs in ``classes``.
+
+    A crop named as a class the model knows but the truth is not counts against that class's
+    precision; a class the model does not have scores 0.
+    """
+    from vision.runtime import OnnxClassifier
+
+    classifier = OnnxClassifier(classifier_onnx, threads=2)
+    names = list(classifier.names or [])
+    truths: list[str] = []
+    guesses: list[str] = []
+    for slug in classes:
+        paths = sorted((crops_root / slug).glob("*.jpg"))
+        for start in range(0, len(paths), 64):
+            crops = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in paths[start:start + 64]]
+            probabilities = classifier([c for c in crops if c is not None])
+            guesses += [names[i] for i in probabilities.argmax(1)]
+            truths += [slug] * len(probabilities)
+    per_class = {}
+    for slug in classes:
+        tp = sum(1 for t, g in zip(truths, guesses, strict=True) if t == slug and g == slug)
+        fp = sum(1 for t, g in zip(truths, guesses, strict=True) if t != slug and g == slug)
+        fn = sum(1 for t, g in zip(truths, guesses, strict=True) if t == slug and g != slug)
+        per_class[slug] = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
+    f1 = float(np.mean(list(per_class.values()))) if per_class else 0.0
+    accuracy = float(np.mean([t == g for t, g in zip(truths, guesses, strict=True)])) if truths else 0.0
+    return Scores(round(f1, 4), round(accuracy, 4), len(truths), {k: round(v, 4) for k, v in per_class.items()})
+
+
+@dataclass(frozen=True)
+class TableScores:
+    """How a model reads composed tables, for the cards whose truth is in a group of slugs.
+
+    ``f1``: a card counts when a detection overlaps it (IoU >= 0.5) with its name; a
+    detection named in the group but matching no such card is a false positive. ``named``:
+    the share of the group's cards the detector found that were named right (the classifier
+    alone).
+    """
+
+    f1: float
+    precision: float
+    recall: float
+    named: float
+    cards: int
+
+
+def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict]) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
+    """Each table read by the model: (predicted labels, visible truth cards, matched pairs)."""
+    from vision.evaluate import match_cards
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(model_dir)
+    read = []
+    for truth in truths:
+        pred = recognizer.detect(cv2.imread(str(folder / truth["image"]), cv2.IMREAD_COLOR))
+        pairs, visible = match_cards(pred, truth["cards"])
+        read.append((pred.labels, visible, pairs))
+    return read
+
+
+def score_tables(read: Sequence[tuple[list[str], list[dict], list[tuple[int, int]]]],
+                 group: set[str] | None = None) -> TableScores:
+    """:class:`TableScores` of tables read by :func:`read_tables`, for ``group`` (None: all)."""
+    tp = fp = fn = found = 0
+    inside = (lambda label: True) if group is None else (lambda label: label in group)  # noqa: E731
+    for labels, visible, pairs in read:
+        right = {(i, j) for i, j in pairs if labels[i] == visible[j]["label"]}
+        right_truths = {j for _, j in right}
+        right_preds = {i for i, _ in right}
+        for j, card in enumerate(visible):
+            if inside(card["label"]):
+                if j in right_truths:
+                    tp += 1
+                else:
+                    fn += 1
+        found += sum(1 for _, j in pairs if inside(visible[j]["label"]))
+        fp += sum(1 for i, label in enumerate(labels) if inside(label) and i not in right_preds)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return TableScores(round(f1, 4), round(precision, 4), round(recall, 4),
+                       round(tp / found, 4) if found else 0.0, tp + fn)
+
+
+def check_recognizer(model_dir: Path, sample: np.ndarray) -> None:
+    """Load a model folder as the app would and read one photo; raises if it cannot."""
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(model_dir)
+    recognizer.detect(sample)
+
+
+# --- the whole run ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RetrainResult:
+    """What a retraining did: the version it built, whether it is now active, and why."""
+
+    version: str | None
+    accepted: bool
+    reason: str
+    base: str
+    added: tuple[str, ...]
+    metrics: dict[str, Any]
+    wall_s: float
+    cpu_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+Trainer = Callable[[Path, Path, Path, RetrainPlan, Progress], Path]
+
+
+def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
+            bundled: str | Path = REPO_MODELS, cards_dir: str | Path | None = None,
+            base: str | None = None, progress: Progress = _quiet, activate: bool = True,
+            trainer: Trainer = fine_tune_classifier, keep_data: bool = False,
+            keep_refused: bool = False) -> RetrainResult:
+    """Fine-tune the active (or ``base``) model on taught faces and corrections; see the module.
+
+    Returns the result whether or not the new version was accepted; raises
+    :class:`NothingToLearnError` when there is nothing new, :class:`RetrainBusyError` when
+    another run holds the data folder, and lets a training crash through -- in every case the
+    active model is left as it was. ``keep_refused`` keeps a refused version (never made
+    active) for inspection; by default it is deleted.
+    """
+    started, cpu_started = time.time(), cpu_seconds()
+    store = ModelStore(data_dir, bundled)
+    with store.lock():
+        base_version = store.get(base) if base else store.active()
+        base_pt = base_version.path / "classifier.pt"
+        if not base_pt.exists():
+            raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
+        sources = load_sources(data_dir, cards_dir, plan.hidden)
+        correction_classes = []
+        if sources.corrections is not None:
+            correction_classes = [c.strip() for c in (sources.corrections / "classes.txt").read_text().splitlines()
+                                  if c.strip()]
+        if not sources.taught.faces and sources.corrections is None:
+            raise NothingToLearnError(
+                "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
+        known = list(base_version.classes)
+        classes = sorted(set(known) | set(sources.taught.slugs()) | set(correction_classes))
+        added = tuple(c for c in classes if c not in known)
+        progress("prepare", 0.0, f"fine-tuning {base_version.name} with {len(added)} new card(s)")
+        with store.staging() as staging:
+            work = staging / "work"
+            data = work / "cls"
+            summary = build_dataset(sources, data, plan, classes, progress)
+            progress("train", 0.0, "training")
+            widened = work / "widened.pt"
+            widen_classifier(base_pt, widened, classes)
+            best = trainer(widened, data, work / "run", plan, progress)
+            progress("export", 0.0, "exporting")
+            shutil.copyfile(best, staging / "classifier.pt")
+            export_classifier(staging / "classifier.pt", plan.imgsz, staging / "classifier.onnx")
+            meta = json.loads((base_version.path / "meta.json").read_text())
+            for name in ("detector.onnx", "detector.pt"):
+                if (base_version.path / name).exists():
+                    shutil.copyfile(base_version.path / name, staging / name)
+            meta["detector"]["file"] = "detector.onnx"
+            meta["classifier"] = {**meta.get("classifier", {}), "file": "classifier.onnx", "imgsz": plan.imgsz}
+            meta["classes"] = classes
+            (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+            progress("evaluate", 0.0, "comparing with the model in use")
+            old_classes = [c for c in known if c in classes]
+            crops_before = score_classifier(base_version.path / "classifier.onnx", data / "val", old_classes)
+            crops_after = score_classifier(staging / "classifier.onnx", data / "val", old_classes)
+            tables = tables_dir(data)
+            truths = [json.loads(p.read_text()) for p in sorted(tables.glob("*.json"))]
+            try:
+                check_recognizer(staging, cv2.imread(str(tables / truths[0]["image"])) if truths
+                                 else np.zeros((64, 64, 3), np.uint8))
+                runs, run_error = True, ""
+            except Exception as exc:  # a broken export must never become the active model
+                runs, run_error = False, str(exc)
+            read_before = read_tables(base_version.path, tables, truths)
+            read_after = read_tables(staging, tables, truths) if runs else []
+            scores = {
+                "all_before": score_tables(read_before), "all_after": score_tables(read_after),
+                "known_before": score_tables(read_before, set(known)),
+                "known_after": score_tables(read_after, set(known)),
+                "new_after": score_tables(read_after, set(added)) if added else None,
+            }
+            metrics = {name: asdict(value) if value else None for name, value in scores.items()}
+            metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
+                            "data": summary})
+            all_before, all_after = scores["all_before"], scores["all_after"]
+            known_before, known_after = scores["known_before"], scores["known_after"]
+            if not runs:
+                accepted, reason = False, f"the new model does not run: {run_error}"
+            elif all_after.f1 < all_before.f1 - plan.tolerance:
+                accepted, reason = False, (f"worse on the held-out tables: card F1 {all_after.f1:.3f} < "
+                                           f"{all_before.f1:.3f} - {plan.tolerance}")
+            elif known_after.named < known_before.named - plan.max_known_drop:
+                accepted, reason = False, (f"worse on the known cards: named right {known_after.named:.3f} < "
+                                           f"{known_before.named:.3f} - {plan.max_known_drop}")
+            else:
+                accepted, reason = True, (
+                    f"card F1 {all_before.f1:.3f} -> {all_after.f1:.3f}; known cards named right "
+                    f"{known_before.named:.3f} -> {known_after.named:.3f}"
+                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else ""))
+            if not keep_data:
+                shutil.rmtree(work, ignore_errors=True)
+            wall, cpu = time.time() - started, cpu_seconds() - cpu_started
+            info = {
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "parent": base_version.name, "classes": classes, "added": list(added),
+                "taught": FaceLibrary(data_dir).counts(), "accepted": accepted, "reason": reason,
+                "metrics": metrics, "plan": asdict(plan), "wall_s": round(wall), "cpu_s": round(cpu),
+                "summary": ("" if accepted else "refused: ")
+                + (f"+{len(added)} new, from {base_version.name}" if added else f"from {base_version.name}"),
+            }
+            (staging / "version.json").write_text(json.dumps(info, indent=1) + "\n")
+            if not accepted:
+                progress("done", 1.0, f"kept {base_version.name}: {reason}")
+                kept = store.commit(staging).name if keep_refused else None
+                return RetrainResult(kept, False, reason, base_version.name, added, metrics, round(wall), round(cpu))
+            version = store.commit(staging)
+        if activate:
+            store.use(version.name)
+        progress("done", 1.0, f"now using {version.name}: {reason}")
+        return RetrainResult(version.name, True, reason, base_version.name, added, metrics, round(wall), round(cpu))
+
+
+def plan_with(plan: RetrainPlan, **changes: Any) -> RetrainPlan:
+    return replace(plan, **{k: v for k, v in changes.items() if v is not None})

@@ -1,0 +1,135 @@
+"""The adapter to onnxruntime: runs the exported detector and classifier on the CPU.
+
+Pre- and post-processing match what ultralytics trains with: the detector sees the photo
+letterboxed to a square (grey 114 padding, RGB, 0-1), its output rows are
+``cx, cy, w, h, score``; the classifier sees a square RGB crop (0-1) and returns
+softmax probabilities.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+
+class ModelFileError(FileNotFoundError):
+    """A model file is missing or is not a model this code can run."""
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    if not path.exists():
+        raise ModelFileError(f"model file not found: {path} (run `sushicam train`)")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own types for a corrupt file
+        raise ModelFileError(f"cannot load model {path}: {exc}") from exc
+
+
+def _imgsz(session: ort.InferenceSession, default: int) -> int:
+    """The square input size: fixed in the graph, else ultralytics' ``imgsz`` metadata."""
+    shape = session.get_inputs()[0].shape
+    if isinstance(shape[2], int):
+        return int(shape[2])
+    meta = session.get_modelmeta().custom_metadata_map
+    if "imgsz" in meta:
+        return int(ast.literal_eval(meta["imgsz"])[0])
+    return default
+
+
+def _names(session: ort.InferenceSession) -> list[str] | None:
+    meta = session.get_modelmeta().custom_metadata_map
+    if "names" not in meta:
+        return None
+    names = ast.literal_eval(meta["names"])
+    return [names[i] for i in sorted(names)]
+
+
+def _overlap_suppression(xyxy: np.ndarray, scores: np.ndarray, share: float = 0.7,
+                         size_ratio: float = 2.5) -> np.ndarray:
+    """Indices kept after dropping a box that covers ``share`` of a similar-sized, better
+    scored box. Two strips of one column only touch; the detector's duplicates of one strip
+    overlap by half a strip, which IoU-based NMS (IoU about 1/3) lets through."""
+    order = np.argsort(-scores)
+    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    kept: list[int] = []
+    for i in order:
+        duplicate = False
+        for j in kept:
+            w = min(xyxy[i, 2], xyxy[j, 2]) - max(xyxy[i, 0], xyxy[j, 0])
+            h = min(xyxy[i, 3], xyxy[j, 3]) - max(xyxy[i, 1], xyxy[j, 1])
+            smaller, larger = sorted((area[i], area[j]))
+            if w > 0 and h > 0 and larger <= size_ratio * smaller and w * h >= share * smaller:
+                duplicate = True
+                break
+        if not duplicate:
+            kept.append(int(i))
+    return np.sort(np.array(kept, int))
+
+
+class OnnxDetector:
+    """Finds card regions: ``(boxes xyxy float32 (N, 4), scores (N,))`` in photo pixels."""
+
+    def __init__(self, path: Path, threads: int = 2):
+        self.session = _session(Path(path), threads)
+        self.imgsz = _imgsz(self.session, 416)
+        self.input = self.session.get_inputs()[0].name
+
+    def letterbox(self, image: np.ndarray) -> tuple[np.ndarray, float, tuple[int, int]]:
+        h, w = image.shape[:2]
+        scale = self.imgsz / max(h, w)
+        nw, nh = round(w * scale), round(h * scale)
+        resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
+        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
+        canvas[top:top + nh, left:left + nw] = resized
+        return canvas, scale, (left, top)
+
+    def __call__(self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        canvas, scale, (left, top) = self.letterbox(image)
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        out = self.session.run(None, {self.input: blob})[0][0]  # (4 + classes, anchors)
+        scores = out[4:].max(0)
+        keep = scores >= conf
+        cxcywh, scores = out[:4, keep].T, scores[keep]
+        xyxy = np.concatenate([cxcywh[:, :2] - cxcywh[:, 2:] / 2, cxcywh[:, :2] + cxcywh[:, 2:] / 2], 1)
+        xyxy = (xyxy - [left, top, left, top]) / scale
+        h, w = image.shape[:2]
+        xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+        if not len(xyxy):
+            return xyxy.reshape(0, 4), scores.astype(np.float32)
+        wh = xyxy[:, 2:] - xyxy[:, :2]
+        kept = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
+        kept = np.array(kept, int).reshape(-1)
+        kept = kept[_overlap_suppression(xyxy[kept], scores[kept])]
+        return xyxy[kept], scores[kept].astype(np.float32)
+
+
+class OnnxClassifier:
+    """Names square crops: ``probabilities (N, classes)`` for a batch of BGR crops."""
+
+    def __init__(self, path: Path, threads: int = 2):
+        self.session = _session(Path(path), threads)
+        self.imgsz = _imgsz(self.session, 64)
+        self.batched = not isinstance(self.session.get_inputs()[0].shape[0], int)
+        self.input = self.session.get_inputs()[0].name
+        self.names = _names(self.session)
+
+    def __call__(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
+            return np.zeros((0, len(self.names or [])), np.float32)
+        blob = np.stack([
+            cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA)[:, :, ::-1]
+            for c in crops
+        ]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        if self.batched:
+            return self.session.run(None, {self.input: blob})[0]
+        return np.concatenate([self.session.run(None, {self.input: b[None]})[0] for b in blob])

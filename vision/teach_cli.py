@@ -1,0 +1,225 @@
+"""``sushicam teach``, ``faces``, ``retrain``, ``models`` and ``eval-teach``.
+
+Teach sushicam cards from photos, retrain from the taught faces and the corrected rounds, and
+choose (or roll back) the model in use. Everything lives in the data folder the web app uses
+(``--data``, default ``instance/``). Heavy libraries are imported inside the handlers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT / "instance"
+
+
+def _data_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+                        help="the app's data folder (default: instance/, as `sushicam serve`)")
+
+
+def register(subparsers) -> None:
+    teach = subparsers.add_parser(
+        "teach", help="add photos of one card to the taught faces (for decks the model lacks)",
+        description="Find the one card in each photo, flatten it and keep it as a face of CARD in "
+                    "the data folder; `sushicam retrain` then learns it. Take 1-3 photos of each "
+                    "card, alone on a plain table, the whole card in the picture. Prints one JSON "
+                    "line per face. A bad photo (no card, two cards, blurry) stores nothing.")
+    teach.add_argument("photos", nargs="+", type=Path, metavar="PHOTO", help="photos of one card")
+    teach.add_argument("--card", required=True, metavar="SLUG",
+                       help="the card's name as in spec/cards.md, e.g. gyoza, futomaki-2, mochi")
+    _data_arg(teach)
+    teach.add_argument("--no-detector", action="store_true",
+                       help="find the card by image segmentation only (no trained detector)")
+    teach.set_defaults(handler=_teach)
+
+    faces = subparsers.add_parser(
+        "faces", help="list the taught faces, and the cards an edition still needs",
+        description="List the taught faces; with --edition, also which cards of that edition the "
+                    "model in use cannot name yet and nobody taught.")
+    _data_arg(faces)
+    faces.add_argument("--edition", choices=["original", "anniversary", "party"], default=None)
+    faces.add_argument("--remove", metavar="FACE", default=None,
+                       help="remove one taught face by name (e.g. gyoza__2)")
+    faces.set_defaults(handler=_faces)
+
+    retrain = subparsers.add_parser(
+        "retrain", help="fine-tune the card classifier on taught faces and corrected rounds",
+        description="Compose photos from the bundled and taught faces, add the rounds confirmed in "
+                    "the app, fine-tune the model in use, compare both on held-out crops and switch "
+                    "to the new model only if it is not worse on the cards already known. The old "
+                    "model stays available (`sushicam models rollback`).")
+    _data_arg(retrain)
+    retrain.add_argument("--photos", type=int, default=None, help="composed training photos (default 360)")
+    retrain.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default 6)")
+    retrain.add_argument("--base", default=None, metavar="VERSION",
+                         help="fine-tune this version instead of the active one")
+    retrain.add_argument("--no-switch", action="store_true", help="keep the new version but do not use it")
+    retrain.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
+                         help="the bundled model folder (default models/)")
+    retrain.add_argument("--status", action="store_true",
+                         help="also write progress to <data>/models/retrain-status.json (for the web page)")
+    retrain.set_defaults(handler=_retrain)
+
+    models = subparsers.add_parser(
+        "models", help="list the model versions, switch to one, or roll back",
+        description="`list` the model versions of the data folder (* marks the one in use), `use "
+                    "VERSION` to switch, `rollback` to go back to the one used before.")
+    models.add_argument("action", choices=["list", "use", "rollback"])
+    models.add_argument("version", nargs="?", default=None)
+    _data_arg(models)
+    models.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
+                        help="the bundled model folder (default models/)")
+    models.set_defaults(handler=_models)
+
+    evaluate = subparsers.add_parser(
+        "eval-teach", help="measure teaching: hold cards out, teach them from 3 photos, retrain, F1",
+        description="Hold some bundled cards out of the model, compose 3 teaching photos of each "
+                    "(one card on a table), teach them, retrain, and report card F1 on composed "
+                    "test tables for the held-out cards and for the rest, before and after, with "
+                    "the time it took.")
+    evaluate.add_argument("--hold", nargs="+", default=None, metavar="SLUG",
+                          help="cards to hold out (default: eel, onigiri-circle, soy-sauce, uramaki-4)")
+    evaluate.add_argument("--work", type=Path, default=ROOT / "datasets" / "build" / "eval-teach",
+                          metavar="DIR", help="scratch folder (default datasets/build/eval-teach)")
+    evaluate.add_argument("--test-photos", type=int, default=120)
+    evaluate.add_argument("--photos", type=int, default=None, help="composed training photos")
+    evaluate.add_argument("--epochs", type=int, default=None)
+    evaluate.add_argument("--model", type=Path, default=ROOT / "models", metavar="DIR",
+                          help="the model to start from (default models/)")
+    evaluate.set_defaults(handler=_eval_teach)
+
+
+def _read_photo(path: Path):
+    import cv2
+
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def card_boxes(model_dir: Path):
+    """The detector of the model in ``model_dir`` as a ``boxes(image)`` function, or None."""
+    from vision.recognizer import Recognizer
+    from vision.runtime import ModelFileError
+
+    try:
+        recognizer = Recognizer.load(model_dir)
+    except (ModelFileError, OSError, ValueError, KeyError):
+        return None
+    return lambda image: recognizer.detector(image, conf=0.4)[0]
+
+
+def _teach(args: argparse.Namespace) -> int:
+    from vision.retrain import active_model_dir
+    from vision.teach import FaceLibrary, check_slug, teach
+
+    check_slug(args.card)
+    if len(args.photos) > 10:
+        raise ValueError(f"{len(args.photos)} photos: 1 to 3 of one card are enough (at most 10)")
+    photos = [(str(p), _read_photo(p)) for p in args.photos]
+    boxes = None if args.no_detector else card_boxes(active_model_dir(args.data))
+    for face in teach(FaceLibrary(args.data), args.card, photos, boxes):
+        print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
+                          "sharpness": face.sharpness, "corners": face.quad}), flush=True)
+    return 0
+
+
+def _faces(args: argparse.Namespace) -> int:
+    from vision.retrain import edition_status
+    from vision.teach import FaceLibrary
+
+    library = FaceLibrary(args.data)
+    if args.remove:
+        library.remove(args.remove)
+        print(f"removed {args.remove}")
+        return 0
+    for face in library.faces():
+        print(f"{face.name:<28} sharpness {face.sharpness:>6.0f}  from {face.source or '-'}  {face.taught}")
+    if args.edition:
+        status = edition_status(args.data, args.edition)
+        missing = [row["slug"] for row in status if row["state"] == "missing"]
+        print(f"{args.edition}: {len(status) - len(missing)} of {len(status)} cards known"
+              + (f"; still to teach: {', '.join(missing)}" if missing else "; nothing missing"))
+    return 0
+
+
+def _progress_bar():
+    from tqdm import tqdm
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(stage: str, fraction: float, message: str) -> None:
+        if stage not in ("train",):
+            return
+        bar = bars.get(stage) or bars.setdefault(stage, tqdm(total=100, desc=stage, unit="%"))
+        bar.n = int(fraction * 100)
+        bar.set_postfix_str(message)
+        bar.refresh()
+
+    return progress
+
+
+def _retrain(args: argparse.Namespace) -> int:
+    from vision.retrain import RetrainPlan, StatusFile, plan_with, retrain
+
+    plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
+    bar = _progress_bar()
+    status = StatusFile(args.data) if args.status else None
+
+    def progress(stage: str, fraction: float, message: str) -> None:
+        bar(stage, fraction, message)
+        if status:
+            status(stage, fraction, message)
+
+    try:
+        result = retrain(args.data, plan, bundled=args.models, base=args.base, progress=progress,
+                         activate=not args.no_switch)
+    except BaseException as exc:
+        if status:
+            status.write(state="failed", message=str(exc).strip().splitlines()[0] if str(exc).strip()
+                         else type(exc).__name__)
+        raise
+    if status:
+        status.write(state="done", accepted=result.accepted, version=result.version,
+                     message=result.reason, result=result.to_dict())
+    print(json.dumps(result.to_dict()))
+    return 0
+
+
+def _models(args: argparse.Namespace) -> int:
+    from vision.retrain import ModelStore
+
+    store = ModelStore(args.data, args.models)
+    if args.action == "list":
+        active = store.active().name
+        for version in store.versions():
+            print(("* " if version.name == active else "  ") + version.describe())
+        return 0
+    if args.action == "use":
+        if not args.version:
+            raise ValueError("which version? `sushicam models use VERSION` (see `sushicam models list`)")
+        print(f"now using {store.use(args.version).name}")
+        return 0
+    if args.version:
+        raise ValueError("`sushicam models rollback` takes no version (use `models use VERSION`)")
+    print(f"now using {store.rollback().name}")
+    return 0
+
+
+def _eval_teach(args: argparse.Namespace) -> int:
+    from vision.teach_eval import DEFAULT_HELD_OUT, format_report, run
+
+    report = run(args.work, hold=tuple(args.hold or DEFAULT_HELD_OUT), model_dir=args.model,
+                 test_photos=args.test_photos, photos=args.photos, epochs=args.epochs)
+    print(format_report(report))
+    target = args.work / "report.json"
+    target.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"report written to {target}", file=sys.stderr)
+    return 0

@@ -1,0 +1,453 @@
+"""Follow the cards on a table across the frames of a live camera.
+
+Two one-verb stages over :class:`~vision.detections.Detections`:
+
+- :class:`CardTracker` ``.update(detections, timestamp) -> Detections``: every card keeps one
+  ``data["track_id"]`` for as long as it lies on the table; its name is settled by a
+  confidence-weighted vote over its recent sightings (``data["label"]``); a card hidden for a
+  few seconds (a hand over the table, a column being straightened) is kept, with
+  ``data["visible"]`` False, at the place it was last seen.
+- :class:`SeatMemory` ``.update(tracked) -> Detections``: each card gets the seat
+  (``data["seat"]``) whose remembered area it lies in, once, when it first appears.
+
+Why not ultralytics' ByteTrack: its Kalman motion model is made for things that move, and it
+drops a lost track after a fixed number of frames. Cards do not move; they get covered (by a
+hand, or by the next card of a column, which shrinks the visible box to a strip), so matching
+here compares boxes by overlap *and* containment and prefers the same name; a card seen again
+near where a same-named card vanished is the same card (a column straightened).
+
+>>> import numpy as np
+>>> from vision.detections import Detections
+>>> def frame(*cards):
+...     return Detections(xyxy=np.array([c[1] for c in cards], float).reshape(-1, 4),
+...                       class_id=np.zeros(len(cards), int), confidence=np.full(len(cards), 0.9),
+...                       data={"label": np.array([c[0] for c in cards], dtype=object)})
+>>> tracker = CardTracker(confirm_hits=2)
+>>> _ = tracker.update(frame(("tempura", (0, 0, 100, 150))), timestamp=0.0)
+>>> tracked = tracker.update(frame(("tempura", (2, 1, 101, 152))), timestamp=0.1)
+>>> tracked.data["track_id"].tolist(), tracked.data["label"].tolist()
+([1], ['tempura'])
+>>> tracked = tracker.update(frame(), timestamp=2.0)   # a hand over the card: kept
+>>> tracked.data["track_id"].tolist(), tracked.data["visible"].tolist()
+([1], [False])
+>>> len(tracker.update(frame(), timestamp=10.0))        # gone for good
+0
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.detections import Detections
+
+CARD_BACK = "card-back"
+
+
+def box_overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(iou, containment)`` of every box in ``a`` (M,4) against every box in ``b`` (N,4).
+
+    Containment is the intersection over the *smaller* of the two boxes: a card whose visible
+    part shrank to a strip (another card now covers it) still contains 100% of that strip.
+
+    >>> iou, inside = box_overlaps(np.array([[0, 0, 10, 10]]), np.array([[0, 0, 10, 5]]))
+    >>> float(iou[0, 0]), float(inside[0, 0])
+    (0.5, 1.0)
+    """
+    a = np.asarray(a, float).reshape(-1, 4)
+    b = np.asarray(b, float).reshape(-1, 4)
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = ((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]))[:, None]
+    area_b = ((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = np.where(inter > 0, inter / (area_a + area_b - inter), 0.0)
+        inside = np.where(inter > 0, inter / np.minimum(area_a, area_b), 0.0)
+    return iou, inside
+
+
+def greedy_assignment(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Pairs ``(row, col)`` taken best score first, each row and column at most once.
+
+    Cards barely move, so the best-overlap-first choice is what an optimal (Hungarian)
+    assignment would pick in practice, without needing scipy.
+
+    >>> greedy_assignment(np.array([[0.9, 0.5], [0.8, 0.1]]), 0.3)
+    [(0, 0)]
+    """
+    pairs: list[tuple[int, int]] = []
+    if score.size == 0:
+        return pairs
+    rows, cols = np.nonzero(score >= threshold)
+    order = np.argsort(-score[rows, cols], kind="stable")
+    used_rows: set[int] = set()
+    used_cols: set[int] = set()
+    for k in order:
+        r, c = int(rows[k]), int(cols[k])
+        if r in used_rows or c in used_cols:
+            continue
+        used_rows.add(r)
+        used_cols.add(c)
+        pairs.append((r, c))
+    return pairs
+
+
+def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
+    """Keep-mask dropping a box that lies inside a much larger box of the same name.
+
+    A recogniser trained on covered cards sometimes also reports the top strip of a card
+    lying in full view; the strip is that card again, not one under it (the card under a
+    strip lies above the covering card, outside its box).
+
+    >>> inner_duplicates(np.array([[0, 0, 10, 15], [0, 0, 10, 4], [0, 15, 10, 30]]),
+    ...                  ["eel", "eel", "eel"]).tolist()
+    [True, False, True]
+    """
+    keep = np.ones(len(boxes), bool)
+    if len(boxes) < 2:
+        return keep
+    _, inside = box_overlaps(boxes, boxes)
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    for small in range(len(boxes)):
+        for big in range(len(boxes)):
+            if (small != big and labels[small] == labels[big] and inside[small, big] >= 0.85
+                    and areas[small] <= ratio * areas[big]):
+                keep[small] = False
+    return keep
+
+
+def _box_area(box: np.ndarray) -> float:
+    return float(max(box[2] - box[0], 0) * max(box[3] - box[1], 0))
+
+
+@dataclass
+class _Track:
+    track_id: int
+    box: np.ndarray
+    first_seen: float
+    last_seen: float
+    votes: deque
+    hits: int = 1
+    confirmed: bool = False
+    label: str = ""
+    class_id: int = -1
+    label_since: float = 0.0
+    share: float = 0.0
+    score: float = 0.0  # mean recogniser confidence over the recent sightings
+    full_area: float = 0.0  # the largest box it has shown: the card in full view
+
+    def vote(self, label: str, class_id: int, confidence: float, timestamp: float) -> None:
+        """Add a sighting and settle the name: the label with the most confidence wins.
+
+        The current name keeps its place on a tie, so one odd frame cannot flip it.
+        """
+        self.votes.append((label, class_id, confidence))
+        weight: dict[str, float] = {}
+        ids: dict[str, int] = {}
+        for lab, cid, conf in self.votes:
+            weight[lab] = weight.get(lab, 0.0) + conf
+            ids[lab] = cid
+        best = max(weight, key=lambda lab: (weight[lab], lab == self.label))
+        if best != self.label:
+            self.label, self.label_since = best, timestamp
+        self.class_id = ids[self.label]
+        self.share = weight[self.label] / max(sum(weight.values()), 1e-9)
+        self.score = sum(conf for _, _, conf in self.votes) / len(self.votes)
+
+
+@dataclass
+class CardTracker:
+    """Give every card on the table a stable id and a settled name, frame after frame.
+
+    ``update(detections, timestamp)`` takes one frame's detections (``data["label"]`` holds
+    slugs) and returns the cards on the table now: ``xyxy`` where each was last seen,
+    ``class_id``/``data["label"]`` by vote, ``confidence`` the share of the vote,
+    ``data["score"]`` the mean recogniser confidence of the recent sightings, ``data["track_id"]``, ``data["visible"]`` (seen in this frame), ``data["first_seen"]``
+    and ``data["label_since"]`` (timestamps). Timestamps are seconds; left out, frames are
+    counted at ``frame_rate``.
+
+    - ``confirm_hits``: sightings before a new card counts (a one-frame false detection does
+      not), within ``tentative_s`` seconds.
+    - ``keep_hidden_s``: how long a card unseen is still on the table.
+    - ``label_penalty``: a detection with another name matches a card only with an overlap this
+      much higher (a nigiri laid on a wasabi is a new card, a misread frame is not; a face-down
+      card turned up pays only ``back_penalty``), and only
+      if the card was seen in the last ``misread_s`` seconds, or ``flip_s`` when one of the names
+      is the card back (a card revealed, or turned over under a hand).
+    """
+
+    match_threshold: float = 0.4
+    label_penalty: float = 0.4
+    confirm_hits: int = 3
+    tentative_s: float = 1.0
+    keep_hidden_s: float = 5.0
+    back_penalty: float = 0.15
+    contain_min: float = 0.8
+    strip_ratio: float = 0.6
+    still_iou: float = 0.7
+    double_iou: float = 0.7
+    misread_s: float = 0.5
+    flip_s: float = 2.0
+    vote_window: int = 15
+    reid_distance: float = 1.5
+    frame_rate: float = 10.0
+    _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
+    _next_id: int = field(default=1, init=False, repr=False)
+    _frames: int = field(default=0, init=False, repr=False)
+    _now: float = field(default=0.0, init=False, repr=False)
+
+    def reset(self) -> None:
+        """Forget every card (a new game)."""
+        self._tracks.clear()
+        self._next_id, self._frames, self._now = 1, 0, 0.0
+
+    def update(self, detections: Detections, timestamp: float | None = None) -> Detections:
+        now = self._frames / self.frame_rate if timestamp is None else float(timestamp)
+        self._frames += 1
+        self._now = now
+        boxes = np.asarray(detections.xyxy, float).reshape(-1, 4)
+        labels = [str(x) for x in detections.data.get("label", np.array([], dtype=object))]
+        class_ids = np.asarray(detections.class_id).reshape(-1)
+        confidence = (
+            np.ones(len(boxes)) if detections.confidence is None
+            else np.asarray(detections.confidence, float).reshape(-1)
+        )
+        keep = inner_duplicates(boxes, labels, self.strip_ratio)
+        if not keep.all():
+            boxes, class_ids, confidence = boxes[keep], class_ids[keep], confidence[keep]
+            labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
+        matched = self._match(boxes, labels)
+        unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
+        matched += self._reidentify(boxes, labels, unmatched, matched)
+        seen = set()
+        for t, d in matched:
+            track = self._tracks[t]
+            track.last_seen = now
+            track.hits += 1
+            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
+            iou, inside = box_overlaps(track.box[None], boxes[d][None])
+            # a misread frame, or a stray box that barely overlaps, does not move the card
+            if labels[d] == track.label and (iou[0, 0] >= 0.5 or inside[0, 0] >= self.contain_min):
+                track.box = boxes[d].copy()
+                track.full_area = max(track.full_area, _box_area(track.box))
+            if not track.confirmed and track.hits >= self.confirm_hits:
+                track.confirmed = True
+            seen.add(track.track_id)
+        self._drop_doubles(seen)
+        for d in sorted(set(range(len(boxes))) - {d for _, d in matched}):
+            track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
+            track.full_area = _box_area(track.box)
+            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
+            track.label_since = now
+            track.confirmed = self.confirm_hits <= 1
+            self._next_id += 1
+            self._tracks.append(track)
+            seen.add(track.track_id)
+        self._forget(now, seen)
+        return self._output(seen)
+
+    # --- stages of one update -------------------------------------------------------------
+
+    def _match(self, boxes: np.ndarray, labels: Sequence[str]) -> list[tuple[int, int]]:
+        if not self._tracks or not len(boxes):
+            return []
+        track_boxes = np.stack([t.box for t in self._tracks])
+        iou, inside = box_overlaps(track_boxes, boxes)
+        same = np.array([[t.label == lab for lab in labels] for t in self._tracks])
+        # another name is the same card only while it is in sight (a misread frame) or when
+        # one side is a card back (a card revealed, or turned face down by a take-out box);
+        # a different card laid where one went out of sight is a new card
+        unseen = np.array([self._now - t.last_seen for t in self._tracks])[:, None]
+        backs = np.array([[CARD_BACK in (t.label, lab) for lab in labels] for t in self._tracks])
+        # a face-down card turned up is the common case; a card turned face down (a take-out
+        # box) lies exactly where it was, so it needs the overlap of a misread
+        reveals = np.array([[t.label == CARD_BACK and lab != CARD_BACK for lab in labels]
+                            for t in self._tracks])
+        may_differ = (unseen <= self.misread_s) | (backs & (unseen <= self.flip_s))
+        # another name: plain overlap, less the penalty
+        penalty = np.where(reveals, self.back_penalty, self.label_penalty)
+        # same name: a box that shrank to a strip (covered, or a corner under a hand) or grew
+        # back matches by how much of the smaller lies in the larger. But a card lying in full
+        # view keeps its box to a few pixels: a box of the same full size that only partly
+        # overlaps it is the next card of its column, laid on it (its strip may go unseen)
+        full = np.array([t.full_area for t in self._tracks])[:, None]
+        areas_t = ((track_boxes[:, 2] - track_boxes[:, 0]) * (track_boxes[:, 3] - track_boxes[:, 1]))[:, None]
+        areas_d = ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))[None, :]
+        both_full = (areas_t >= 0.75 * full) & (areas_d >= 0.75 * full)
+        lenient = np.where(inside >= self.contain_min, np.maximum(iou, inside - 0.1), iou)
+        same_score = np.where(both_full, np.where(iou >= self.still_iou, iou, -1.0), lenient)
+        score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
+        # cards already on the table choose first; new cards still being confirmed get the rest
+        confirmed = np.array([t.confirmed for t in self._tracks])
+        first = greedy_assignment(np.where(confirmed[:, None], score, -1.0), self.match_threshold)
+        taken = {d for _, d in first}
+        score[:, sorted(taken)] = -1.0
+        return first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
+
+    def _drop_doubles(self, seen: set[int]) -> None:
+        """A new track lying on a card seen in the same frame is a second box for that card."""
+        shown = [t for t in self._tracks if t.confirmed and t.track_id in seen]
+        if not shown:
+            return
+        shown_boxes = np.stack([t.box for t in shown])
+        doubles = set()
+        for track in self._tracks:
+            if not track.confirmed and track.track_id in seen:
+                iou, _ = box_overlaps(track.box[None], shown_boxes)
+                if (iou >= self.double_iou).any():
+                    doubles.add(track.track_id)
+        if doubles:
+            self._tracks = [t for t in self._tracks if t.track_id not in doubles]
+            seen -= doubles
+
+    def _reidentify(self, boxes, labels, unmatched, matched) -> list[tuple[int, int]]:
+        """A detection near where a same-named card went out of sight is that card, moved.
+
+        Only a card moved off its place, or seen again as the strip a newer card left of it: a
+        same-named box of its size partly over the old one is the next card of its column, laid
+        on it while the strip it leaves goes unseen.
+        """
+        taken = {t for t, _ in matched}
+        hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed]
+        pairs: list[tuple[float, int, int]] = []
+        for d in unmatched:
+            centre = (boxes[d, :2] + boxes[d, 2:]) / 2
+            for t in hidden:
+                track = self._tracks[t]
+                if track.label != labels[d]:
+                    continue
+                size = max(track.box[2] - track.box[0], track.box[3] - track.box[1], 1.0)
+                dist = float(np.linalg.norm(centre - (track.box[:2] + track.box[2:]) / 2))
+                overlap, _ = box_overlaps(track.box[None], boxes[d][None])
+                area = (boxes[d, 2] - boxes[d, 0]) * (boxes[d, 3] - boxes[d, 1])
+                strip = area <= self.strip_ratio * (track.box[2] - track.box[0]) * (track.box[3] - track.box[1])
+                if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
+                    pairs.append((dist / size, t, d))
+        out: list[tuple[int, int]] = []
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        for _, t, d in sorted(pairs):
+            if t not in used_t and d not in used_d:
+                used_t.add(t)
+                used_d.add(d)
+                out.append((t, d))
+        return out
+
+    def _forget(self, now: float, seen: set[int]) -> None:
+        keep: list[_Track] = []
+        for track in self._tracks:
+            if track.track_id in seen:
+                keep.append(track)
+            elif not track.confirmed:
+                if now - track.first_seen <= self.tentative_s:
+                    keep.append(track)
+            elif now - track.last_seen <= self.keep_hidden_s:
+                keep.append(track)
+        self._tracks = keep
+
+    def _output(self, seen: set[int]) -> Detections:
+        tracks = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.track_id)
+        return Detections(
+            xyxy=np.array([t.box for t in tracks], float).reshape(-1, 4),
+            class_id=np.array([t.class_id for t in tracks], int),
+            confidence=np.array([t.share for t in tracks], float),
+            data={
+                "label": np.array([t.label for t in tracks], dtype=object),
+                "track_id": np.array([t.track_id for t in tracks], int),
+                "visible": np.array([t.track_id in seen for t in tracks], bool),
+                "first_seen": np.array([t.first_seen for t in tracks], float),
+                "label_since": np.array([t.label_since for t in tracks], float),
+                "score": np.array([t.score for t in tracks], float),
+            },
+        )
+
+
+@dataclass
+class SeatMemory:
+    """Give each card the seat it lies at, remembered from where each player's cards are.
+
+    Seat areas are remembered as the centres of each seat's cards: a new card belongs to the
+    seat of the nearest card already there (tableaux grow outwards from where they started).
+    Before any card is placed the seats are ``anchors`` (one point per seat in image pixels,
+    e.g. clicked by the user) or, left out, the first cards to appear, one per seat, ordered
+    like the players around the table: seat 0 nearest the bottom of the image, then clockwise
+    as the image shows it. A card keeps its seat for as long as it is tracked.
+
+    >>> import numpy as np
+    >>> from vision.detections import Detections
+    >>> seats = SeatMemory(2, anchors=[(50, 400), (50, 0)])
+    >>> cards = Detections(xyxy=np.array([[0, 0, 100, 150], [0, 300, 100, 450]], float),
+    ...                    class_id=np.zeros(2, int), confidence=np.ones(2),
+    ...                    data={"track_id": np.array([7, 8])})
+    >>> seats.update(cards).data["seat"].tolist()
+    [1, 0]
+    """
+
+    n_seats: int
+    anchors: Sequence[tuple[float, float]] | None = None
+    _seat_of: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _points: dict[int, list[np.ndarray]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.n_seats < 1:
+            raise ValueError(f"a table needs at least one seat, got {self.n_seats}")
+        if self.anchors is not None:
+            if len(self.anchors) != self.n_seats:
+                raise ValueError(f"{len(self.anchors)} seat points given for {self.n_seats} players")
+            self._points = {s: [np.asarray(p, float)] for s, p in enumerate(self.anchors)}
+
+    @property
+    def learned(self) -> bool:
+        """Whether every seat has a remembered area yet."""
+        return len(self._points) == self.n_seats
+
+    def update(self, tracked: Detections) -> Detections:
+        """``tracked`` with ``data["seat"]``: -1 for cards that came before the seats are known."""
+        ids = [int(i) for i in tracked.data["track_id"]]
+        centres = (np.asarray(tracked.xyxy, float)[:, :2] + np.asarray(tracked.xyxy, float)[:, 2:]) / 2
+        fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
+        if fresh and not self.learned:
+            self._learn([centres[k] for k in fresh], [ids[k] for k in fresh])
+        if self.learned:
+            for k in fresh:
+                if ids[k] in self._seat_of:
+                    continue
+                seat = self._nearest_seat(centres[k])
+                self._seat_of[ids[k]] = seat
+                self._points[seat].append(centres[k])
+        alive = set(ids)
+        for gone in [i for i in self._seat_of if i not in alive]:
+            del self._seat_of[gone]
+        seats = np.array([self._seat_of.get(i, -1) for i in ids], int)
+        return tracked.with_data(seat=seats)
+
+    def _nearest_seat(self, centre: np.ndarray) -> int:
+        best, best_d = 0, math.inf
+        for seat, points in self._points.items():
+            d = min(float(np.linalg.norm(centre - p)) for p in points)
+            if d < best_d:
+                best, best_d = seat, d
+        return best
+
+    def _learn(self, centres: list[np.ndarray], ids: list[int]) -> None:
+        """The first ``n_seats`` cards seen (one per player) found the seat areas."""
+        if len(centres) < self.n_seats:
+            return  # wait until every player has placed a first card
+        if self.n_seats == 1:
+            order = [0]
+        else:
+            middle = np.mean(centres, axis=0)
+            # angle measured from "straight down" (the bottom seat), growing clockwise on screen
+            angles = [math.atan2(-(c[0] - middle[0]), c[1] - middle[1]) % (2 * math.pi) for c in centres]
+            order = sorted(range(len(centres)), key=lambda k: angles[k])[: self.n_seats]
+        for seat, k in enumerate(order):
+            self._points[seat] = [centres[k]]
+            self._seat_of[ids[k]] = seat
+

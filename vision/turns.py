@@ -1,0 +1,522 @@
+"""Turn the tracked cards of a live table into the per-turn log the scorer replays.
+
+:class:`TurnDetector` ``.update(tracked, timestamp) -> list[TurnEvent]`` watches the cards
+that :class:`~vision.tracker.CardTracker` and :class:`~vision.tracker.SeatMemory` follow
+(``data["track_id"]``, ``data["label"]``, ``data["seat"]``, ``data["visible"]``,
+``data["label_since"]``) and reads the game from what appears and goes:
+
+- a **turn**: every seat has laid at least one new card, face up and named the same for
+  ``settle_s``, and nothing new has happened for ``quiet_s`` (players reveal together; a card
+  laid face down first waits for its reveal). Two new cards at one seat: chopsticks or spoon.
+- a **special order** names the card it lies on: ``"special-order:<slug>"``.
+- a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
+  (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
+  scored and miso soups played together need nothing (the scorer replays those rules); a
+  card turned **face down** is a take-out box flip (``takeout-flip``).
+- **round end**: every card revealed in the round, desserts aside, has left the table.
+
+The log is :attr:`TurnDetector.rounds` (``{"turns": [...]}`` per round, see
+``docs/turn-log.md``) and :meth:`TurnDetector.record` makes the whole game record.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.cards import CARD_BACK, is_dessert
+from scorer.errors import RecordError
+from scorer.turns import Turn, TurnLog, replay
+from scorer.turns import TurnEvent as LogEvent
+from vision.detections import Detections
+
+SPECIAL_ORDER = "special-order"
+#: Cards that go back to a hand when used, and the log event saying so.
+TOOLS = {"chopsticks": "chopsticks-used", "spoon": "spoon-used"}
+#: Cards whose leaving the table the scorer explains by itself (its rules discard them).
+SELF_DISCARDING = ("miso-soup", "uramaki-3", "uramaki-4", "uramaki-5", "menu", "takeout-box")
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    """Something the game did: ``kind`` is ``"turn"`` (a new turn, ``turn`` holds it),
+    ``"turn-amended"`` (an earlier turn gained an event or a better read card) or
+    ``"round-end"``. ``round`` and ``index`` count from 0.
+    """
+
+    kind: str
+    round: int
+    index: int
+    timestamp: float
+    turn: Turn | None = None
+
+    def __str__(self) -> str:
+        what = {"turn": "turn", "turn-amended": "amended turn", "round-end": "end of round"}[self.kind]
+        at = f"round {self.round + 1}" + (f", {what} {self.index + 1}" if self.turn else f": {what}")
+        return at if self.turn is None else f"{at}: {self.turn.to_json()}"
+
+
+@dataclass
+class _Card:
+    track_id: int
+    seat: int
+    first_seen: float
+    last_seen: float
+    label: str
+    label_since: float
+    box: np.ndarray
+    full_box: np.ndarray
+    face: str = ""  # the last settled face-up name
+    status: str = "pending"  # pending, played, gone
+    round: int = -1
+    turn: int = -1
+    gone_at: float | None = None
+    flipped: bool = False
+    text: str = ""  # what the log says it was revealed as
+    covered_by: int | None = None  # the card laid over it when it went out of sight
+
+    def settled(self, now: float, settle_s: float) -> bool:
+        """Face up and named the same for ``settle_s`` (while it was seen)."""
+        until = now if self.gone_at is None else self.gone_at
+        return self.label != CARD_BACK and until - self.label_since >= settle_s
+
+
+@dataclass(frozen=True)
+class _Held:
+    """An in-turn event waiting for its turn: it belongs to a turn after ``after``."""
+
+    seat: int
+    when: float
+    event: LogEvent
+    after: int
+    order: tuple = ()  # where a flipped card was in the order of play
+
+
+@dataclass
+class _TurnRecord:
+    start: float
+    cards: dict[int, list[int]]  # seat -> track ids in reveal order
+    events: list[LogEvent] = field(default_factory=list)  # tools going back to a hand
+    flips: dict[int, list[tuple[tuple, str]]] = field(default_factory=dict)  # seat -> (order, card)
+
+    def add(self, held: _Held) -> None:
+        if held.event.event == "takeout-flip":
+            self.flips.setdefault(held.seat, []).append((held.order, held.event.cards[0]))
+        else:
+            self.events.append(held.event)
+
+
+@dataclass
+class TurnDetector:
+    """Read turns, in-turn events and round ends from tracked, seated cards.
+
+    ``players`` are the names in seat order (seat 0 first, as :class:`SeatMemory` numbers
+    them); ``edition`` names the rules the log is checked against.
+    """
+
+    players: Sequence[str]
+    edition: str = "party"
+    settle_s: float = 0.6
+    quiet_s: float = 2.0
+    stall_s: float = 15.0
+    reid_distance: float = 2.0
+    flip_s: float = 2.0
+    _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
+    _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
+    _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
+    _held: list[_Held] = field(default_factory=list, init=False, repr=False)
+    _alias: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    notes: list[str] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        self.players = tuple(self.players)
+        if not self.players:
+            raise ValueError("a live game needs the players' names in seat order")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("player names must differ")
+
+    # --- the log ---------------------------------------------------------------------------
+
+    @property
+    def round_index(self) -> int:
+        return len(self._finished)
+
+    @property
+    def rounds(self) -> list[dict]:
+        """Every round so far as ``{"turns": [...]}`` (the current one last, once it has a turn)."""
+        logs = [*self._finished, self._log(self.round_index)]
+        return [{"turns": log.to_json()} for log in logs if log.turns]
+
+    def record(self, **extra) -> dict:
+        """The game record so far (``edition``, ``players``, ``rounds``), for ``score_record``."""
+        return {"edition": self.edition, "players": list(self.players), "rounds": self.rounds, **extra}
+
+    def turn(self, round_index: int, index: int) -> Turn:
+        if round_index < len(self._finished):
+            return self._finished[round_index].turns[index]
+        return self._turn(round_index, index)
+
+    def pending(self) -> dict[str, list[str]]:
+        """Per player, the cards laid since the last turn (face down shows as ``card-back``)."""
+        out: dict[str, list[str]] = {p: [] for p in self.players}
+        for card in sorted(self._cards.values(), key=lambda c: c.first_seen):
+            if card.status == "pending" and 0 <= card.seat < len(self.players):
+                out[self.players[card.seat]].append(card.label)
+        return out
+
+    def card_states(self) -> dict[int, dict]:
+        """What each tracked card is to the game now (by the id the tracker gave it)."""
+        out = {}
+        for track_id, card in self._cards.items():
+            out[track_id] = {"status": card.status, "round": card.round, "turn": card.turn,
+                             "text": card.text or card.label, "flipped": card.flipped}
+        for alias, original in self._alias.items():
+            if original in out:
+                out[alias] = out[original]
+        return out
+
+    def _log(self, round_index: int) -> TurnLog:
+        return TurnLog(tuple(self._turn(round_index, i) for i in range(len(self._rounds[round_index]))))
+
+    def _turn(self, round_index: int, index: int) -> Turn:
+        record = self._rounds[round_index][index]
+        reveals = tuple(
+            (self.players[seat], tuple(self._cards[i].text for i in record.cards[seat]))
+            for seat in range(len(self.players)) if record.cards.get(seat)
+        )
+        # one take-out box turns a player's cards over at once: one event, cards in play order
+        flips = tuple(
+            LogEvent(self.players[seat], "takeout-flip", tuple(text for _, text in sorted(record.flips[seat])))
+            for seat in sorted(record.flips)
+        )
+        return Turn(reveals, (*record.events, *flips))
+
+    # --- one frame -------------------------------------------------------------------------
+
+    def update(self, tracked: Detections, timestamp: float) -> list[TurnEvent]:
+        now = float(timestamp)
+        events: list[TurnEvent] = []
+        present = self._observe(tracked, now)
+        events += self._vanished(present, now)
+        events += self._relabelled(now)
+        events += self._round_end(now)
+        events += self._emit(now)
+        return events
+
+    def _observe(self, tracked: Detections, now: float) -> set[int]:
+        ids = [int(i) for i in tracked.data["track_id"]]
+        seats = tracked.data.get("seat", np.full(len(ids), -1))
+        labels = tracked.labels
+        since = tracked.data.get("label_since", np.full(len(ids), now))
+        visible = tracked.data.get("visible", np.ones(len(ids), bool))
+        in_sight = {self._alias.get(i, i) for i, v in zip(ids, visible, strict=True) if v}
+        present = set()
+        for k, raw_id in enumerate(ids):
+            card_id = self._alias.get(raw_id, raw_id)
+            if self._source.get(card_id, card_id) != raw_id:
+                continue  # an old track of a card now followed under a new one
+            box = np.asarray(tracked.xyxy[k], float)
+            card = self._cards.get(card_id)
+            if card is None:
+                card = self._same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now)
+                if card is not None:
+                    card.label_since = max(float(since[k]), card.label_since)
+            if card is None:
+                card = _Card(raw_id, int(seats[k]), now, now, labels[k], float(since[k]), box, box.copy())
+                self._cards[raw_id] = card
+            present.add(card.track_id)
+            if card.seat < 0 <= int(seats[k]):
+                card.seat = int(seats[k])
+            if labels[k] != card.label:
+                card.label, card.label_since = labels[k], max(float(since[k]), card.label_since)
+            if bool(visible[k]):
+                card.last_seen = now
+                card.box = box
+                if _area(box) > _area(card.full_box):
+                    card.full_box = box.copy()
+            if card.label != CARD_BACK and card.settled(now, self.settle_s):
+                card.face = card.label
+        return present
+
+    def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
+                   in_sight: set[int], now: float) -> _Card | None:
+        """A new track that is a card the game already knows, seen again.
+
+        - turned over where it lay (a card revealed, or flipped by a take-out box) while the
+          tracker lost it: the same place, one of the two names the card back, within
+          ``flip_s`` of the card's last sighting;
+        - back in sight near where a same-named card went (a column straightened, a hand that
+          stayed long), when the rules replayed so far say that card is still on the table.
+        """
+        best, best_score = None, -math.inf
+        centre = (box[:2] + box[2:]) / 2
+        expected = None
+        for card in self._cards.values():
+            if card.seat != seat or card.track_id in in_sight:
+                continue
+            if (card.status != "gone" and CARD_BACK in (card.label, label) and card.label != label
+                    and now - card.last_seen <= self.flip_s):
+                overlap = _iou(card.box, box)
+                # turned up: about where it lay; turned down (a flip): exactly where it lay
+                needed = 0.5 if card.label == CARD_BACK else 0.7
+                if overlap >= needed and overlap > best_score:
+                    best, best_score = card, overlap
+                continue
+            lost = card.status == "gone" or card.covered_by is not None
+            if not lost or card.round != self.round_index or card.face != label:
+                continue
+            if card.face in TOOLS:
+                continue  # tools leave for a hand; their event is already on the log
+            if card.covered_by is not None:
+                # a covered card seen again shows a strip of itself, within where it lay
+                b = card.full_box
+                inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
+                         * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
+                if inter < 0.7 * _area(box):
+                    continue
+            else:
+                if expected is None:
+                    expected = self._expected_on_table(seat)
+                here = sum(1 for c in self._cards.values() if c.seat == seat and c.status == "played"
+                           and c.round == self.round_index and c.face == label and not c.flipped)
+                if expected.get(label, 0) <= here:
+                    continue  # the rules took it off the table (miso soups, scored uramaki...)
+            size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
+            d = float(np.linalg.norm(centre - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
+            if d <= self.reid_distance and -d > best_score:
+                best, best_score = card, -d
+        if best is None:
+            return None
+        if best.status == "gone" or best.covered_by is not None:
+            best.status, best.gone_at, best.covered_by = "played", None, None
+        self._alias[raw_id] = best.track_id
+        self._source[best.track_id] = raw_id
+        return best
+
+    def _expected_on_table(self, seat: int) -> dict[str, int]:
+        """How many of each face the rules leave in front of ``seat`` after this round's turns."""
+        try:
+            result = replay(self._log(self.round_index), self.players, self.edition)
+        except RecordError:
+            return {}
+        out: dict[str, int] = {}
+        for played in result.tableaux[self.players[seat]].cards:
+            out[played.printed] = out.get(played.printed, 0) + 1
+        return out
+
+    def _vanished(self, present: set[int], now: float) -> list[TurnEvent]:
+        events = []
+        for card in list(self._cards.values()):
+            if card.track_id in present:
+                card.covered_by = None
+                continue
+            if card.status == "gone" or card.gone_at is not None:
+                continue
+            if card.covered_by is not None:
+                cover = self._cards.get(card.covered_by)
+                if cover is not None and cover.status != "gone" and cover.gone_at is None:
+                    continue  # still under the card laid on it
+                # the card on it left the table (a column cleared away): so did this one
+                card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
+            elif card.status == "played" and (cover := self._covering(card)) is not None:
+                card.covered_by = cover.track_id
+                continue
+            card.gone_at = card.last_seen
+            if card.status == "pending":
+                if not card.settled(now, self.settle_s):
+                    del self._cards[card.track_id]  # never a card of the game (a misread, a hand)
+                continue
+            card.status = "gone"
+            tool_event = TOOLS.get(card.face)
+            if tool_event and card.round == self.round_index:
+                event = LogEvent(self.players[card.seat], tool_event)
+                events += self._attach(_Held(card.seat, card.last_seen, event, card.turn))
+        return events
+
+    def _covering(self, card: _Card) -> _Card | None:
+        """The newer card of the same seat laid over ``card`` as it went out of sight.
+
+        A covered card may leave only a thin strip in sight, or none, and a recogniser may lose
+        it: a nigiri on its wasabi, the next card of a column. It is still on the table.
+        """
+        best, best_share = None, 0.3
+        area = max(_area(card.full_box), 1e-9)
+        for other in self._cards.values():
+            # laid over it as it went out of sight, not long before or after
+            laid = other.first_seen
+            if (other is card or other.seat != card.seat or other.status == "gone"
+                    or other.gone_at is not None or laid <= card.first_seen
+                    or not card.last_seen - self.quiet_s <= laid <= card.last_seen + self.settle_s + 1.0):
+                continue
+            a, b = card.full_box, other.full_box
+            inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            if inter / area >= best_share:
+                best, best_share = other, inter / area
+        return best
+
+    def _relabelled(self, now: float) -> list[TurnEvent]:
+        """Revealed cards whose settled name changed: a take-out flip, or a better read."""
+        events = []
+        for card in self._cards.values():
+            if card.status != "played" or card.round != self.round_index:
+                continue
+            if now - card.label_since < self.settle_s or card.gone_at is not None:
+                continue
+            if card.label == CARD_BACK and not card.flipped and card.face not in SELF_DISCARDING:
+                card.flipped = True
+                flip = LogEvent(self.players[card.seat], "takeout-flip", (card.text,))
+                order = (card.turn, card.first_seen, card.track_id)
+                events += self._attach(_Held(card.seat, card.label_since, flip, card.turn, order))
+            elif card.label not in (CARD_BACK, card.face) and not card.flipped:
+                # the vote settled on another name: the reveal was misread, correct the log
+                card.face = card.label
+                old = card.text
+                card.text = self._reveal_text(card)
+                if card.text != old:
+                    self.notes.append(f"{self.players[card.seat]}'s {old} re-read as {card.text}")
+                    events.append(TurnEvent("turn-amended", card.round, card.turn, now,
+                                            self._turn(card.round, card.turn)))
+        return events
+
+    def _attach(self, held: _Held) -> list[TurnEvent]:
+        """Put an in-turn event on the turn it belongs to, or hold it for that turn."""
+        turns = self._rounds[self.round_index]
+        fits = [i for i in range(held.after + 1, len(turns)) if self._fits(held, turns[i], i)]
+        if not fits:
+            self._held.append(held)
+            return []
+        index = min(fits, key=lambda i: abs(turns[i].start - held.when))
+        turns[index].add(held)
+        return [TurnEvent("turn-amended", self.round_index, index, held.when,
+                          self._turn(self.round_index, index))]
+
+    def _fits(self, held: _Held, turn: _TurnRecord, index: int) -> bool:
+        """A flip belongs to a turn its seat played a take-out box in; a tool going back to
+        a hand, to a turn its seat played two cards in (and had not used that tool yet)."""
+        cards = turn.cards.get(held.seat, [])
+        if held.event.event == "takeout-flip":
+            return any(self._cards[k].face == "takeout-box" for k in cards if k in self._cards)
+        used = sum(e == held.event for e in turn.events)
+        return len(cards) >= 2 + used
+
+    def _round_end(self, now: float) -> list[TurnEvent]:
+        """The round is over once every card that only a clear-up removes has gone.
+
+        Desserts stay for the end of the game; cards the rules discard during the round
+        (miso soups, scored uramaki, used tools) prove nothing: two miso soups in the
+        first turn leave an empty table in the middle of a round.
+        """
+        turns = self._rounds[self.round_index]
+        if not turns:
+            return []
+        mine = [c for c in self._cards.values() if c.round == self.round_index and c.status != "pending"]
+        lasting = [c for c in mine if not is_dessert(c.face)
+                   and c.face not in SELF_DISCARDING and c.face not in TOOLS]
+        if not lasting or any(c.status != "gone" for c in lasting):
+            return []
+        # cards seen for a moment and gone with the clear-up never made a whole turn
+        leftovers = [c for c in self._cards.values() if c.status == "pending" and c.gone_at is not None]
+        for card in leftovers:
+            del self._cards[card.track_id]
+        if leftovers:
+            self.notes.append(f"round {self.round_index + 1}: {len(leftovers)} card(s) seen during the "
+                              "clear-up, not in a whole turn, left out")
+        events: list[TurnEvent] = []
+        for held in self._held:
+            turns_after = range(held.after + 1, len(turns))
+            if held.event.event == "takeout-flip" and turns_after:
+                # the take-out box itself went unseen: the flip happened in the nearest turn
+                index = min(turns_after, key=lambda i: abs(turns[i].start - held.when))
+                turns[index].add(held)
+                continue
+            self.notes.append(f"round {self.round_index + 1}: {held.event.event} by "
+                              f"{held.event.player} fits no turn, left out")
+        self._held.clear()
+        ended = TurnEvent("round-end", self.round_index, len(turns) - 1, now)
+        self._finished.append(self._log(self.round_index))
+        for card in mine:  # the round's cards that went are forgotten; desserts stay
+            if card.status == "gone":
+                del self._cards[card.track_id]
+        self._alias = {a: o for a, o in self._alias.items() if o in self._cards}
+        self._source = {c: r for c, r in self._source.items() if c in self._cards}
+        self._rounds.append([])
+        return [*events, ended]
+
+    def _emit(self, now: float) -> list[TurnEvent]:
+        pending = [c for c in self._cards.values() if c.status == "pending"]
+        if not pending:
+            return []
+        # a card face down or still being read holds the turn back while it is in sight
+        waiting = [c for c in pending if not c.settled(now, self.settle_s)]
+        if any(now - c.last_seen <= self.quiet_s for c in waiting):
+            return []
+        pending = [c for c in pending if c not in waiting]
+        if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
+            return []  # the seats are not known yet
+        last = max(max(c.first_seen, c.label_since) for c in pending)
+        if now - last < self.quiet_s:
+            return []
+        seats = {c.seat for c in pending}
+        if len(seats) < len(self.players):
+            if now - last < self.stall_s:
+                return []
+            missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
+            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+        turns = self._rounds[self.round_index]
+        record = _TurnRecord(min(c.first_seen for c in pending), {})
+        for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
+            card.status = "played" if card.gone_at is None else "gone"
+            card.round, card.turn = self.round_index, len(turns)
+            card.face = card.label if card.label != CARD_BACK else card.face
+            record.cards.setdefault(card.seat, []).append(card.track_id)
+        for card in pending:
+            card.text = self._reveal_text(card)
+        turns.append(record)
+        index = len(turns) - 1
+        held, self._held = self._held, []
+        amended = []
+        for h in held:
+            amended += self._attach(h)
+        # the new turn is announced once, with the events it just received
+        events = [e for e in amended if (e.round, e.index) != (self.round_index, index)]
+        return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _reveal_text(self, card: _Card) -> str:
+        if card.face != SPECIAL_ORDER:
+            return card.face
+        copied = self._copied_by(card)
+        return SPECIAL_ORDER if copied is None else f"{SPECIAL_ORDER}:{copied}"
+
+    def _copied_by(self, order: _Card) -> str | None:
+        """The card a special order lies on: the earlier card of its seat it covers most."""
+        under = [c for c in self._cards.values()
+                 if c.seat == order.seat and c is not order and c.round == self.round_index
+                 and c.turn < order.turn and c.status == "played" and not c.flipped
+                 and c.face not in ("menu", "takeout-box", SPECIAL_ORDER, "")]
+        if not under:
+            return None
+        o = order.full_box
+        centre = (o[:2] + o[2:]) / 2
+
+        def covered(c: _Card) -> tuple[float, float]:
+            b = c.full_box
+            inter = max(0.0, min(o[2], b[2]) - max(o[0], b[0])) * max(0.0, min(o[3], b[3]) - max(o[1], b[1]))
+            dist = float(np.linalg.norm(centre - (b[:2] + b[2:]) / 2))
+            return inter / max(_area(b), 1e-9), -dist
+
+        return max(under, key=covered).face
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = _area(a) + _area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _area(box: np.ndarray) -> float:
+    return float(max(box[2] - box[0], 0) * max(box[3] - box[1], 0))
+
