@@ -78,7 +78,7 @@ class LiveGame:
     def __init__(self, players: Sequence[str], edition: str = "party", *,
                  seat_anchors: Sequence[tuple[float, float]] | None = None,
                  tracker: CardTracker | None = None, turns: TurnDetector | None = None,
-                 background_s: float = 1.0, min_score: float = 0.3) -> None:
+                 background_s: float = 1.0, min_score: float = 0.4) -> None:
         from scorer.editions import EDITIONS
 
         if edition not in EDITIONS:

@@ -265,10 +265,14 @@ class Film:
         zbuffer = np.full((h, w), -1, np.int32)
         cards = self._z_order(t)
         areas = []
+        rois = []
         for k, card in enumerate(cards):
             quad = self._card_quad(card, t) * scale
             cv2.fillConvexPoly(zbuffer, np.round(quad).astype(np.int32), k)
             areas.append(max(float(cv2.contourArea(quad.astype(np.float32))), 1.0))
+            x1, y1 = np.maximum(np.floor(quad.min(0)).astype(int) - 2, 0)
+            x2, y2 = np.minimum(np.ceil(quad.max(0)).astype(int) + 3, (w, h))
+            rois.append((x1, y1, max(x2, x1), max(y2, y1)))
         before_hands = zbuffer.copy()
         for polygon in self._hand_polygons(t):
             cv2.fillPoly(zbuffer, [np.round(polygon * scale).astype(np.int32)], -2)
@@ -279,12 +283,15 @@ class Film:
         k_size = max(3, int(round(width * 0.08)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k_size, k_size))
         for k, card in enumerate(cards):
-            mask = cv2.morphologyEx((zbuffer == k).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+            x1, y1, x2, y2 = rois[k]
+            here, before = zbuffer[y1:y2, x1:x2], before_hands[y1:y2, x1:x2]
+            mask = cv2.morphologyEx((here == k).astype(np.uint8), cv2.MORPH_OPEN, kernel)
             ys, xs = np.nonzero(mask)
-            hidden = np.count_nonzero((before_hands == k) & (zbuffer == -2))
+            hidden = np.count_nonzero((before == k) & (here == -2))
             box = None
             if len(xs):
-                box = (xs.min() / scale, ys.min() / scale, (xs.max() + 1) / scale, (ys.max() + 1) / scale)
+                box = ((xs.min() + x1) / scale, (ys.min() + y1) / scale,
+                       (xs.max() + 1 + x1) / scale, (ys.max() + 1 + y1) / scale)
             out.append(CardTruth(card.uid, card.face(t), card.seat, box,
                                  min(len(xs) / areas[k], 1.0), min(hidden / areas[k], 1.0)))
         return out

@@ -344,7 +344,7 @@ class RetrainPlan:
     photos: int = 360  # composed training photos
     val_photos: int = 80  # composed held-out photos
     epochs: int = 6
-    imgsz: int = 64
+    imgsz: int | None = None  # classifier input side; None: the base model's (meta.json)
     batch: int = 64
     size: tuple[int, int] = (1280, 960)
     seed: int = 0
@@ -819,13 +819,14 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             data = work / "cls"
             summary = build_dataset(sources, data, plan, classes, progress)
             progress("train", 0.0, "training")
+            meta = json.loads((base_version.path / "meta.json").read_text())
+            plan = replace(plan, imgsz=plan.imgsz or int(meta.get("classifier", {}).get("imgsz", 64)))
             widened = work / "widened.pt"
             widen_classifier(base_pt, widened, classes)
             best = trainer(widened, data, work / "run", plan, progress)
             progress("export", 0.0, "exporting")
             shutil.copyfile(best, staging / "classifier.pt")
             export_classifier(staging / "classifier.pt", plan.imgsz, staging / "classifier.onnx")
-            meta = json.loads((base_version.path / "meta.json").read_text())
             for name in ("detector.onnx", "detector.pt"):
                 if (base_version.path / name).exists():
                     shutil.copyfile(base_version.path / name, staging / name)

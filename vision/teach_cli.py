@@ -44,6 +44,8 @@ def register(subparsers) -> None:
     faces.add_argument("--edition", choices=["original", "anniversary", "party"], default=None)
     faces.add_argument("--remove", metavar="FACE", default=None,
                        help="remove one taught face by name (e.g. gyoza__2)")
+    faces.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
+                       help="the bundled model folder (default models/)")
     faces.set_defaults(handler=_faces)
 
     retrain = subparsers.add_parser(
@@ -143,9 +145,12 @@ def _faces(args: argparse.Namespace) -> int:
     for face in library.faces():
         print(f"{face.name:<28} sharpness {face.sharpness:>6.0f}  from {face.source or '-'}  {face.taught}")
     if args.edition:
-        status = edition_status(args.data, args.edition)
+        status = edition_status(args.data, args.edition, args.models)
         missing = [row["slug"] for row in status if row["state"] == "missing"]
-        print(f"{args.edition}: {len(status) - len(missing)} of {len(status)} cards known"
+        taught = [row["slug"] for row in status if row["state"] == "taught"]
+        print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught)} of "
+              f"{len(status)} cards"
+              + (f"; taught, for the next retrain: {', '.join(taught)}" if taught else "")
               + (f"; still to teach: {', '.join(missing)}" if missing else "; nothing missing"))
     return 0
 

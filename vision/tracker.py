@@ -282,7 +282,8 @@ class CardTracker:
         areas_d = ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))[None, :]
         both_full = (areas_t >= 0.75 * full) & (areas_d >= 0.75 * full)
         lenient = np.where(inside >= self.contain_min, np.maximum(iou, inside - 0.1), iou)
-        same_score = np.where(both_full, np.where(iou >= self.still_iou, iou, -1.0), lenient)
+        kept = (iou >= self.still_iou) | (inside >= self.contain_min)
+        same_score = np.where(both_full & ~kept, -1.0, lenient)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # cards already on the table choose first; new cards still being confirmed get the rest
         confirmed = np.array([t.confirmed for t in self._tracks])

