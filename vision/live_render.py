@@ -437,7 +437,7 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
                 for key, group in have.items():
                     extra = len(group) - want.get(key, 0)
                     for c in sorted(group, key=lambda c: -c.z)[: max(extra, 0)]:
-                        take(c, after + 0.4)
+                        take(c, after + 1.0)  # the rules are applied once all have looked
             if (r, k) in script.covered:
                 victims = [c for c in cards if c.on_table(t + 4) and c not in fresh]
                 if victims:

@@ -234,7 +234,7 @@ class CardTracker:
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             iou, inside = box_overlaps(track.box[None], boxes[d][None])
             # a misread frame, or a stray box that barely overlaps, does not move the card
-            if labels[d] == track.label and (iou[0, 0] >= 0.5 or inside[0, 0] >= self.contain_min):
+            if labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
             if not track.confirmed and track.hits >= self.confirm_hits:
@@ -328,7 +328,7 @@ class CardTracker:
                 dist = float(np.linalg.norm(centre - (track.box[:2] + track.box[2:]) / 2))
                 overlap, _ = box_overlaps(track.box[None], boxes[d][None])
                 area = (boxes[d, 2] - boxes[d, 0]) * (boxes[d, 3] - boxes[d, 1])
-                strip = area <= self.strip_ratio * (track.box[2] - track.box[0]) * (track.box[3] - track.box[1])
+                strip = area <= self.strip_ratio * track.full_area
                 if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
                     pairs.append((dist / size, t, d))
         out: list[tuple[int, int]] = []

@@ -6,7 +6,8 @@ that :class:`~vision.tracker.CardTracker` and :class:`~vision.tracker.SeatMemory
 ``data["label_since"]``) and reads the game from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
-  ``settle_s``, and nothing new has happened for ``quiet_s`` (players reveal together; a card
+  ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
+  ``seen_s`` was a hand or a misread, not a card) (players reveal together; a card
   laid face down first waits for its reveal). Two new cards at one seat: chopsticks or spoon.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
@@ -119,7 +120,8 @@ class TurnDetector:
 
     players: Sequence[str]
     edition: str = "party"
-    settle_s: float = 0.6
+    settle_s: float = 1.0
+    seen_s: float = 1.5
     quiet_s: float = 2.0
     stall_s: float = 15.0
     reid_distance: float = 2.0
@@ -268,16 +270,19 @@ class TurnDetector:
                     best, best_score = card, overlap
                 continue
             lost = card.status == "gone" or card.covered_by is not None
-            if not lost or card.round != self.round_index or card.face != label:
+            kept_dessert = card.round < self.round_index and is_dessert(card.face)
+            if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
                 continue
             if card.face in TOOLS:
                 continue  # tools leave for a hand; their event is already on the log
-            if card.covered_by is not None:
-                # a covered card seen again shows a strip of itself, within where it lay
+            if kept_dessert or card.covered_by is not None:
+                # a covered card seen again shows a strip of itself, within where it lay; a
+                # dessert kept from an earlier round, seen again, lies where it lay (a new one
+                # laid on it only overlaps it)
                 b = card.full_box
                 inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
                          * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
-                if inter < 0.7 * _area(box):
+                if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
                     continue
             else:
                 if expected is None:
@@ -328,8 +333,9 @@ class TurnDetector:
                 continue
             card.gone_at = card.last_seen
             if card.status == "pending":
-                if not card.settled(now, self.settle_s):
-                    del self._cards[card.track_id]  # never a card of the game (a misread, a hand)
+                if not card.settled(now, self.settle_s) or card.last_seen - card.first_seen < self.seen_s:
+                    # never a card of the game: a misread, a hand reaching over the table
+                    del self._cards[card.track_id]
                 continue
             card.status = "gone"
             tool_event = TOOLS.get(card.face)
@@ -440,7 +446,7 @@ class TurnDetector:
         ended = TurnEvent("round-end", self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
         for card in mine:  # the round's cards that went are forgotten; desserts stay
-            if card.status == "gone":
+            if card.status == "gone" and not is_dessert(card.face):
                 del self._cards[card.track_id]
         self._alias = {a: o for a, o in self._alias.items() if o in self._cards}
         self._source = {c: r for c, r in self._source.items() if c in self._cards}
