@@ -64,7 +64,7 @@ MIN_SHARPNESS = 30.0
 MIN_PHOTO_SHARPNESS = 4.5
 #: The mean bottom band of the bundled faces (the conveyor belt and the text line every card
 #: has), L*a*b* of six rows from 80 % of the height down. Which way up a flat face lies is the
-#: way its bottom band looks more like this (right on all 37 Party faces, 8 of the 10 printed
+#: way its bottom band looks more like this (right on all 37 Party faces, all 10 printed
 #: originals and 64 of 65 faces cut from composed photos; the page's Turn button fixes the rest).
 BOTTOM_BAND_LAB = np.array([
     [52.7, 13.7, 17.8], [48.3, 4.1, 6.1], [55.8, 2.4, 6.2],
