@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,3 +26,26 @@ def playwright():
 
     with sync_playwright() as driver:
         yield driver
+
+
+@contextmanager
+def served(config: dict) -> Iterator[str]:
+    """The real app made from ``config``, served by waitress on a free port; yields its URL."""
+    from waitress.server import create_server
+
+    from web.app import create_app
+
+    server = create_server(create_app(config), host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def serve_app():
+    """``with serve_app(config) as url:`` serves the real app on a free port for a browser."""
+    return served

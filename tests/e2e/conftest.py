@@ -7,7 +7,6 @@ page land in ``tests/e2e/artifacts/`` (git-ignored) for a person to look at.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -45,19 +44,10 @@ def model_dir() -> Path:
 
 
 @pytest.fixture
-def live_server(tmp_path, model_dir):
+def live_server(tmp_path, model_dir, serve_app):
     """The app with a fresh data folder, served by waitress on a free port; yields its URL."""
-    from waitress.server import create_server
-
-    from web.app import create_app
-
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "MODEL_DIR": str(model_dir)})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    with serve_app({"DATA_DIR": str(tmp_path / "data"), "MODEL_DIR": str(model_dir)}) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

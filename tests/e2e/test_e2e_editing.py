@@ -16,21 +16,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture
-def hand_server(tmp_path):
+def hand_server(tmp_path, serve_app):
     """The app without any recogniser (cards are entered by hand), on a free port."""
-    import threading
-
-    from waitress.server import create_server
-
-    from web.app import create_app
-
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "MODEL_DIR": str(tmp_path / "no-model")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    config = {"DATA_DIR": str(tmp_path / "data"), "MODEL_DIR": str(tmp_path / "no-model")}
+    with serve_app(config) as url:
+        yield url
 
 
 def add_card(page, player: str, name: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 import time
 
 import numpy as np
@@ -33,18 +32,10 @@ class TwoCardsRecognizer:
 
 
 @pytest.fixture
-def live_url(tmp_path):
-    from waitress.server import create_server
-
-    from web.app import create_app
-
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "RECOGNIZER_FACTORY": TwoCardsRecognizer})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+def live_url(tmp_path, serve_app):
+    config = {"DATA_DIR": str(tmp_path / "data"), "RECOGNIZER_FACTORY": TwoCardsRecognizer}
+    with serve_app(config) as url:
+        yield url
 
 
 def test_the_page_streams_the_camera_and_shows_the_turn_and_the_scores(browser, live_url):
