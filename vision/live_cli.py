@@ -11,8 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MODELS = ROOT / "models"
+from vision.cli import DEFAULT_MODELS
 
 
 def register(subparsers) -> None:

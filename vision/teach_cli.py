@@ -12,13 +12,19 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from vision.cli import DEFAULT_MODELS, ROOT
+
 DEFAULT_DATA = ROOT / "instance"
 
 
 def _data_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
                         help="the app's data folder (default: instance/, as `sushicam serve`)")
+
+
+def _bundled_models_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--models", type=Path, default=DEFAULT_MODELS, metavar="DIR",
+                        help="the bundled model folder (default models/)")
 
 
 def register(subparsers) -> None:
@@ -44,8 +50,7 @@ def register(subparsers) -> None:
     faces.add_argument("--edition", choices=["original", "anniversary", "party"], default=None)
     faces.add_argument("--remove", metavar="FACE", default=None,
                        help="remove one taught face by name (e.g. gyoza__2)")
-    faces.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
-                       help="the bundled model folder (default models/)")
+    _bundled_models_arg(faces)
     faces.set_defaults(handler=_faces)
 
     retrain = subparsers.add_parser(
@@ -60,8 +65,7 @@ def register(subparsers) -> None:
     retrain.add_argument("--base", default=None, metavar="VERSION",
                          help="fine-tune this version instead of the active one")
     retrain.add_argument("--no-switch", action="store_true", help="keep the new version but do not use it")
-    retrain.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
-                         help="the bundled model folder (default models/)")
+    _bundled_models_arg(retrain)
     retrain.add_argument("--status", action="store_true",
                          help="also write progress to <data>/models/retrain-status.json (for the web page)")
     retrain.set_defaults(handler=_retrain)
@@ -73,8 +77,7 @@ def register(subparsers) -> None:
     models.add_argument("action", choices=["list", "use", "rollback"])
     models.add_argument("version", nargs="?", default=None)
     _data_arg(models)
-    models.add_argument("--models", type=Path, default=ROOT / "models", metavar="DIR",
-                        help="the bundled model folder (default models/)")
+    _bundled_models_arg(models)
     models.set_defaults(handler=_models)
 
     evaluate = subparsers.add_parser(
@@ -90,7 +93,7 @@ def register(subparsers) -> None:
     evaluate.add_argument("--test-photos", type=int, default=120)
     evaluate.add_argument("--photos", type=int, default=None, help="composed training photos")
     evaluate.add_argument("--epochs", type=int, default=None)
-    evaluate.add_argument("--model", type=Path, default=ROOT / "models", metavar="DIR",
+    evaluate.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                           help="the model to start from (default models/)")
     evaluate.set_defaults(handler=_eval_teach)
 
