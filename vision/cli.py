@@ -50,9 +50,11 @@ def register(subparsers) -> None:
     train.set_defaults(handler=_train)
 
     gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
-    gen.add_argument("recipe", help="train, test-print, test-digital or tiny")
+    gen.add_argument("recipe", help="train, test-print, test-digital, tiny, or what joins train's folder: "
+                                    "train-crops, train-negatives (classifier crops), train-tables (photos)")
     gen.add_argument("--out", type=Path, default=None, metavar="DIR",
-                     help="output folder (default: datasets/build/<recipe>)")
+                     help="output folder (default: datasets/build/<recipe>, or the folder of the recipe it "
+                          "joins)")
     gen.add_argument("--workers", type=int, default=2)
     gen.set_defaults(handler=_generate)
 
@@ -100,6 +102,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     if args.recipe not in RECIPES:
         raise ValueError(f"unknown recipe {args.recipe!r}: use one of {', '.join(RECIPES)}")
-    out = args.out or ROOT / "datasets" / "build" / args.recipe
-    print(generate(RECIPES[args.recipe], out, workers=args.workers))
+    recipe = RECIPES[args.recipe]
+    out = args.out or ROOT / "datasets" / "build" / (recipe.adds_to or recipe.name)
+    print(generate(recipe, out, workers=args.workers))
     return 0

@@ -221,7 +221,7 @@ class LabelCache:
     def detect(self, image_bgr: np.ndarray) -> Detections:
         from vision.detections import box_iou
         from vision.faces import SLUGS
-        from vision.synth.dataset import square_crop
+        from vision.synth.dataset import NOT_A_CARD, square_crop
         from vision.tracker import greedy_assignment
 
         rec = self.recognizer
@@ -250,12 +250,14 @@ class LabelCache:
         self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
         if not n:
             return Detections.empty()
-        return Detections(
+        detections = Detections(
             xyxy=boxes,
             class_id=np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels]),
             confidence=scores * label_scores,
             data={"label": np.array(labels), "region_score": scores, "label_score": label_scores},
         )
+        # regions named "not a card" stay cached (not re-read every frame) but are not cards
+        return detections[detections.data["label"] != NOT_A_CARD]
 
 
 def live_detector(recognizer, refresh: int = 4) -> Detector:

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.faces import SLUGS
-from vision.synth.dataset import CROP_SIZE, square_crop
+from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -24,7 +24,8 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 class Recognizer:
     """The loaded models; ``detect(image_bgr)`` returns labelled ``Detections``.
 
-    ``confidence`` of a detection is the detector's score times the classifier's.
+    ``confidence`` of a detection is the detector's score times the classifier's. Regions
+    the classifier names ``not-a-card`` (a cup, a hand, bare table) are dropped.
     """
 
     detector: object
@@ -64,6 +65,9 @@ class Recognizer:
         labels = np.array([self.classes[i] for i in best])
         class_id = np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels])
         label_scores = probabilities[np.arange(len(best)), best]
+        card = labels != NOT_A_CARD
+        boxes, scores, labels, class_id, label_scores = (
+            a[card] for a in (boxes, scores, labels, class_id, label_scores))
         detections = Detections(
             xyxy=boxes,
             class_id=class_id,

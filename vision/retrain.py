@@ -54,7 +54,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
-from vision.synth.dataset import CROP_SIZE, square_crop
+from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop, write_negative_crops
 from vision.teach import FaceLibrary
 
 REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -113,7 +113,8 @@ class ModelVersion:
         new = ""
         if self.summary:
             new = f"  {self.summary}"
-        return f"{self.name:<17} {len(self.classes):>3} cards  {self.created or '-':<20}{new}"
+        cards = sum(c != NOT_A_CARD for c in self.classes)
+        return f"{self.name:<17} {cards:>3} cards  {self.created or '-':<20}{new}"
 
 
 def _read_classes(path: Path) -> tuple[str, ...]:
@@ -469,7 +470,8 @@ def _init_worker(sources: Sources) -> None:
 
 
 def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
-    """Compose one photo and write its card crops under ``root/<split>/<slug>/``.
+    """Compose one photo and write its card crops under ``root/<split>/<slug>/`` (and one
+    crop of bare table or clutter under ``not-a-card``).
 
     A held-out photo is also kept whole with its truth (``tables_dir(root)``), for reading
     end to end with each model.
@@ -493,7 +495,8 @@ def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
         crop = square_crop(image, _jitter(rng, card["box"]), CROP_SIZE)
         cv2.imwrite(str(folder / f"s{seed}_{k:02d}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
         written += 1
-    return written
+    return written + write_negative_crops(image, truth, root / split / NOT_A_CARD, f"s{seed}",
+                                          np.random.default_rng([seed, 98]), 1)
 
 
 def _held_out(name: str) -> bool:
@@ -811,8 +814,9 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             raise NothingToLearnError(
                 "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
         known = list(base_version.classes)
-        classes = sorted(set(known) | set(sources.taught.slugs()) | set(correction_classes))
-        added = tuple(c for c in classes if c not in known)
+        # the photos composed below also give "not a card" crops (clutter, bare table)
+        classes = sorted(set(known) | set(sources.taught.slugs()) | set(correction_classes) | {NOT_A_CARD})
+        added = tuple(c for c in classes if c not in known and c != NOT_A_CARD)
         progress("prepare", 0.0, f"fine-tuning {base_version.name} with {len(added)} new card(s)")
         with store.staging() as staging:
             work = staging / "work"

@@ -2,10 +2,12 @@
 
 Steps, each skipped when its output exists (so a run cut short resumes where it stopped):
 generate the training photos (``datasets/build/train``); train the classifier on the
-region crops (64 px); train the detector on the photos; generate more crops
-(``train-crops``) and fine-tune the classifier on all of them at 96 px. Every training
-resumes from its ``runs/<name>/weights/last.pt``; both models are exported to ONNX and
-copied with a ``models/meta.json`` into ``models/``.
+region crops (64 px); train the detector on the photos, fine-tune it at 640 px, then once
+more with whole-table photos added (``train-tables``);
+generate more crops (``train-crops``) and fine-tune the classifier on all of them at 96 px;
+generate crops of clutter and bare table (``train-negatives``) and fine-tune it once more
+with a ``not-a-card`` class. Every training resumes from its ``runs/<name>/weights/last.pt``;
+both models are exported to ONNX and copied with a ``models/meta.json`` into ``models/``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from vision.faces import PRINTED_SLUGS, SLUGS
-from vision.synth.dataset import CROP_SIZE, RECIPES, generate
+from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, RECIPES, generate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +39,17 @@ class TrainPlan:
     #: (the first one's worst confusions were icon counts: uramaki 3/4/5, maki 1/2/3)
     cls_ft_epochs: int = 4
     cls_ft_imgsz: int = 96
+    #: second detector stage: fine-tuned from the first at a higher resolution (at 416 px
+    #: the covered cards' strips in whole-table photos are 5-15 px tall and half of them
+    #: were missed; the 416-px model run at 640 already found 4 % more of them untrained)
+    det_ft_epochs: int = 10
+    det_ft_imgsz: int = 640
+    #: third detector stage, at the same size, with 600 whole-table photos (2-5 seats) added:
+    #: after the second, the strips of covered cards on whole tables were still the most missed
+    det_tables_epochs: int = 5
+    #: third classifier stage: one more output, ``not-a-card``, learnt from crops of clutter
+    #: and bare table (the one-seat photos' false cards were cups and hands named "menu")
+    cls_neg_epochs: int = 2
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datasets/build/train",
@@ -53,7 +66,10 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
     models.mkdir(parents=True, exist_ok=True)
     cls_args = dict(fliplr=0.0, scale=0.15, erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3,
                     hsv_v=0.3, patience=100)
-    classifier_imgsz = plan.cls_imgsz
+    classifier_imgsz = plan.cls_ft_imgsz if plan.cls_ft_epochs else plan.cls_imgsz
+    detector_imgsz = plan.det_ft_imgsz if plan.det_ft_epochs else plan.det_imgsz
+    # ultralytics numbers a classifier's classes by their sorted folder names
+    classes = sorted(SLUGS + ((NOT_A_CARD,) if plan.cls_neg_epochs else ()))
     if only in (None, "classifier"):
         t = time.time()
         best = yolo.train("classify", data_root / "cls", runs / "classifier", plan.cls_epochs,
@@ -65,8 +81,20 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
         t = time.time()
         best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector", plan.det_epochs,
                           plan.det_imgsz, plan.det_batch, close_mosaic=3, patience=100, cache="ram")
+        detector_imgsz = plan.det_imgsz
+        if plan.det_ft_epochs:
+            best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-ft", plan.det_ft_epochs,
+                              plan.det_ft_imgsz, plan.det_batch, start_from=best, optimizer="AdamW", lr0=0.001,
+                              warmup_epochs=0.5, close_mosaic=4, patience=100, cache="ram")
+            detector_imgsz = plan.det_ft_imgsz
+            if plan.det_tables_epochs:
+                generate(RECIPES["train-tables"], data_root)
+                best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-tables",
+                                  plan.det_tables_epochs, plan.det_ft_imgsz, plan.det_batch, start_from=best,
+                                  optimizer="AdamW", lr0=0.0005, warmup_epochs=0.3, close_mosaic=2, patience=100,
+                                  cache="ram")
         shutil.copyfile(best, models / "detector.pt")
-        yolo.export_onnx(best, plan.det_imgsz, models / "detector.onnx")
+        yolo.export_onnx(best, detector_imgsz, models / "detector.onnx")
         times["detector_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_ft_epochs:
         generate(RECIPES["train-crops"], data_root)
@@ -78,9 +106,24 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
         yolo.export_onnx(best, plan.cls_ft_imgsz, models / "classifier.onnx", dynamic=True)
         classifier_imgsz = plan.cls_ft_imgsz
         times["classifier_ft_wall_s"] = round(time.time() - t)
+    if only in (None, "classifier") and plan.cls_neg_epochs:
+        from vision.retrain import widen_classifier
+
+        generate(RECIPES["train-negatives"], data_root)
+        t = time.time()
+        start = runs / "classifier-ft/weights/best.pt" if plan.cls_ft_epochs else runs / "classifier/weights/best.pt"
+        widened = runs / "classifier-widened.pt"
+        if not widened.exists():
+            widen_classifier(start, widened, classes)
+        best = yolo.train("classify", data_root / "cls", runs / "classifier-neg", plan.cls_neg_epochs,
+                          classifier_imgsz, plan.cls_batch, start_from=widened, optimizer="AdamW", lr0=0.0003,
+                          warmup_epochs=0, **cls_args)
+        shutil.copyfile(best, models / "classifier.pt")
+        yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
+        times["classifier_neg_wall_s"] = round(time.time() - t)
     meta = {
-        "classes": list(SLUGS),
-        "detector": {"file": "detector.onnx", "imgsz": plan.det_imgsz, "classes": ["card"]},
+        "classes": classes,
+        "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"]},
         "classifier": {"file": "classifier.onnx", "imgsz": classifier_imgsz, "crop": CROP_SIZE},
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": asdict(plan),

@@ -89,3 +89,34 @@ def test_detect_cli_with_seats_and_a_bad_model_folder(photo, tmp_path):
     broken = run_cli("detect", "--model", str(tmp_path), str(good))
     assert broken.returncode == 2 and broken.stdout == ""
     assert len(broken.stderr.strip().splitlines()) == 1 and "meta.json" in broken.stderr
+
+
+def stub_recognizer():
+    """Two regions: the classifier takes the left one for a cup (not a card)."""
+    boxes = np.array([[10, 10, 60, 80], [100, 10, 150, 80]], np.float32)
+
+    def detector(image, conf=0.25):
+        return boxes, np.array([0.9, 0.8], np.float32)
+
+    def classifier(crops):
+        return np.array([[0.9, 0.1], [0.2, 0.8]], np.float32)[: len(crops)]
+
+    return Recognizer(detector, classifier, ("not-a-card", "tempura")), boxes
+
+
+def test_regions_the_classifier_calls_not_a_card_are_dropped():
+    recognizer, boxes = stub_recognizer()
+    found = recognizer.detect(np.zeros((100, 200, 3), np.uint8))
+    assert found.labels == ["tempura"] and found.xyxy.tolist() == [boxes[1].tolist()]
+    assert found.confidence.tolist() == pytest.approx([0.8 * 0.8])
+
+
+def test_the_live_label_cache_drops_not_a_card_too():
+    from vision.live import LabelCache
+
+    recognizer, _ = stub_recognizer()
+    cache = LabelCache(recognizer, refresh=4)
+    frame = np.zeros((100, 200, 3), np.uint8)
+    assert cache.detect(frame).labels == ["tempura"]
+    assert cache.detect(frame).labels == ["tempura"]  # from the cache this time
+    assert cache.classified == 2

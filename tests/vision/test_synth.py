@@ -1,11 +1,12 @@
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision.stacks import canonical
 from vision.synth import compose_table
-from vision.synth.dataset import RECIPES, generate, yolo_label_lines
+from vision.synth.dataset import NOT_A_CARD, RECIPES, generate, negative_boxes, yolo_label_lines
 
 SMALL = (480, 360)
 
@@ -76,3 +77,28 @@ def test_tiny_dataset_is_written_in_yolo_format_with_truth(tmp_path, faces):
     before = {p: p.stat().st_mtime_ns for p in images}
     generate(RECIPES["tiny"], root, workers=1, progress=False)
     assert {p: p.stat().st_mtime_ns for p in images} == before
+
+
+def test_clutter_is_recorded_and_negative_crops_hold_no_card(tmp_path, faces):
+    # a photo's clutter boxes enclose what was drawn there: the table changed inside them
+    seed = next(s for s in range(100) if compose_table(s, size=SMALL)[1]["clutter"])
+    photo, truth = compose_table(seed, size=SMALL)
+    bare, _ = compose_table(seed, size=SMALL, clutter=False)
+    for x1, y1, x2, y2 in truth["clutter"]:
+        assert 0 <= x1 < x2 <= SMALL[0] and 0 <= y1 < y2 <= SMALL[1]
+        inside = np.abs(photo[y1:y2, x1:x2].astype(int) - bare[y1:y2, x1:x2]).mean()
+        assert inside > 10
+    recipe = replace(RECIPES["train-negatives"], train=6, val=2)
+    root = generate(recipe, tmp_path / "neg", workers=1, progress=False)
+    negatives = sorted((root / "cls/train" / NOT_A_CARD).glob("*.jpg"))
+    assert len(negatives) >= 6 * recipe.negatives
+    assert [p.name for p in (root / "cls/train").iterdir()] == [NOT_A_CARD]  # no card crops
+    for index in range(recipe.train):
+        truth = json.loads((root / "truth/train-train-negatives" / f"n{index:06d}.json").read_text())
+        boxes = negative_boxes(np.random.default_rng(0), truth, 3)
+        cards = [c["box"] for c in truth["cards"] if not c["hidden"]]
+        for box in boxes:  # clutter may touch a card's edge, never cover much of it
+            for card in cards:
+                overlap = max(0, min(box[2], card[2]) - max(box[0], card[0])) * \
+                    max(0, min(box[3], card[3]) - max(box[1], card[1]))
+                assert overlap <= 0.3 * (box[2] - box[0]) * (box[3] - box[1]) + 1e-6

@@ -320,8 +320,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
     ``truth`` holds ``cards`` (label, visible box ``[x1, y1, x2, y2]``, seat, covered,
-    visible share, hidden), ``seats`` (seat, tableau, layout, angle) and, for one seat,
-    ``tableau``.
+    visible share, hidden), ``seats`` (seat, tableau, layout, angle), ``clutter`` (the
+    boxes of the objects on the table) and, for one seat, ``tableau``.
     """
     if layout is not None and layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
@@ -392,6 +392,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         zbuffer[y1:y2, x1:x2][alpha >= 128] = index
 
     clutter_rng = np.random.default_rng([seed, 4])
+    clutter_boxes = []  # where the objects lie: the classifier learns "not a card" from them
     if clutter:
         unit = np.median([math.sqrt(a / CARD_ASPECT) for a in card_area])
         for _ in range(int(clutter_rng.integers(0, 5))):
@@ -404,6 +405,9 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                 continue  # keep the cards readable: the truth tableau must stay visible
             image[on] = layer[on]
             zbuffer[on] = -2
+            ys, xs = np.nonzero(on)
+            if len(xs):
+                clutter_boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
     if effects:
         image = textures.shade(np.random.default_rng([seed, 5]), image)
         photo = textures.degrade(np.random.default_rng([seed, 6]), image)
@@ -428,6 +432,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         "faces": face_set.name,
         "cards": truth_cards,
         "seats": scene.seats,
+        "clutter": clutter_boxes,
     }
     if n == 1:
         truth["tableau"] = scene.seats[0]["tableau"]

@@ -5,6 +5,7 @@ Layout under ``root`` (``datasets/build/<name>`` by default)::
     det/images/{train,val}/p000123.jpg   det/labels/{train,val}/p000123.txt   det/data.yaml
     truth/{train,val}/p000123.json       (cards, boxes, tableau per seat, stacks)
     cls/{train,val}/<slug>/p000123_04.jpg  (each visible region, jittered, stretched square)
+    cls/{train,val}/not-a-card/n000123_n01.jpg  (clutter and bare table, ``negatives`` recipes)
 
 Photo ``i`` of a dataset with seed ``s`` is ``compose_table(s * 1_000_003 + i)``, so any
 photo can be rebuilt alone and two runs with one seed write identical files.
@@ -27,6 +28,9 @@ from vision.synth.compose import compose_table, printed_weights
 #: Side of the square crops the classifier learns from (and is fed at run time).
 CROP_SIZE = 96
 DETECTOR_CLASSES = ("card",)
+#: The classifier's one class that is no card: cups, hands, pens and bare table the
+#: detector took for a card. The recogniser drops regions it names so.
+NOT_A_CARD = "not-a-card"
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,16 @@ class Recipe:
     det: bool = True
     prefix: str = "p"
     boost: tuple[str, ...] = ()
+    #: crops of what is not a card, per photo: every clutter object's box (jittered) and
+    #: this many card-shaped windows of bare table (``not-a-card`` class)
+    negatives: int = 0
+    #: crops of the cards themselves (off: a recipe for negatives only)
+    card_crops: bool = True
+    #: seats per photo, drawn evenly from these (empty: compose_table's own mix, half single)
+    seats: tuple[int, ...] = ()
+    #: the recipe whose folder these photos or crops join (they write no data.yaml or
+    #: recipe.json of their own)
+    adds_to: str = ""
 
 
 RECIPES = {
@@ -58,11 +72,18 @@ RECIPES = {
     "tiny": Recipe("tiny", train=8, val=4, seed=3, size=(640, 480)),
     # more classifier crops, written beside the train recipe's; the classes the first
     # classifier confused most (icon counts, look-alike strips) are drawn twice as often
-    "train-crops": Recipe("train-crops", train=1000, val=0, seed=2, det=False, prefix="x",
+    "train-crops": Recipe("train-crops", train=1000, val=0, seed=2, det=False, prefix="x", adds_to="train",
                           boost=("uramaki-3", "uramaki-4", "uramaki-5", "maki-1", "maki-2", "maki-3",
                                  "menu", "pudding", "fruit-pineapple-orange", "fruit-watermelon-orange",
                                  "fruit-orange-orange", "fruit-watermelon-pineapple", "onigiri-rectangle",
                                  "onigiri-square", "onigiri-circle", "spoon", "wasabi")),
+    # "not a card" crops for the classifier: clutter and bare table, written beside the rest
+    # whole-table photos only (2-5 seats): the detector's second fine-tuning, where the small
+    # strips of covered cards are hardest; written beside train's photos as t*.jpg
+    "train-tables": Recipe("train-tables", train=600, val=0, seed=5, prefix="t", crops=False, seats=(2, 3, 4, 5),
+                           adds_to="train"),
+    "train-negatives": Recipe("train-negatives", train=700, val=60, seed=4, det=False, prefix="n",
+                              negatives=3, card_crops=False, adds_to="train"),
 }
 
 
@@ -101,6 +122,65 @@ def _jitter(rng: np.random.Generator, box, amount: float) -> list[float]:
     return [x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]]
 
 
+def negative_boxes(rng: np.random.Generator, truth: dict, windows: int) -> list[list[float]]:
+    """Boxes that hold no card: each clutter object's box (jittered) and ``windows``
+    card-shaped boxes of bare table (a whole card or a covered card's strip, at this
+    photo's card size) that cover no visible card region by more than a tenth.
+
+    >>> truth = {"size": [400, 300], "clutter": [[10, 10, 60, 50]],
+    ...          "cards": [{"box": [200, 100, 260, 190], "hidden": False}]}
+    >>> boxes = negative_boxes(np.random.default_rng(0), truth, 2)
+    >>> len(boxes) <= 3 and all(_covered_share(b, truth) <= 0.1 for b in boxes[1:])
+    True
+    """
+    w, h = truth["size"]
+    cards = [c["box"] for c in truth["cards"] if not c["hidden"]]
+    boxes = [_jitter(rng, box, 0.15) for box in truth.get("clutter", [])]
+    boxes = [b for b in boxes if _covered_share(b, truth) <= 0.3]
+    if not cards:
+        return boxes
+    widths = sorted(b[2] - b[0] for b in cards)
+    card_w = widths[len(widths) // 2]
+    for _ in range(windows * 30):
+        if windows <= 0:
+            break
+        bw = card_w * rng.uniform(0.8, 1.2)
+        bh = bw * (1.45 if rng.random() < 0.6 else rng.uniform(0.2, 0.4))
+        if rng.random() < 0.5:
+            bw, bh = bh, bw  # a seat turned a quarter
+        x1, y1 = rng.uniform(0, max(w - bw, 1)), rng.uniform(0, max(h - bh, 1))
+        box = [x1, y1, x1 + bw, y1 + bh]
+        if _covered_share(box, truth) <= 0.1:
+            boxes.append(box)
+            windows -= 1
+    return boxes
+
+
+def _covered_share(box, truth: dict) -> float:
+    """The largest share of ``box`` that one visible card region covers."""
+    x1, y1, x2, y2 = box
+    area = max((x2 - x1) * (y2 - y1), 1e-6)
+    share = 0.0
+    for card in truth["cards"]:
+        if card["hidden"]:
+            continue
+        a = card["box"]
+        iw, ih = min(x2, a[2]) - max(x1, a[0]), min(y2, a[3]) - max(y1, a[1])
+        if iw > 0 and ih > 0:
+            share = max(share, iw * ih / area)
+    return share
+
+
+def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str,
+                         rng: np.random.Generator, windows: int) -> int:
+    """Write ``negative_boxes`` as square crops ``folder/<name>_nNN.jpg``; returns how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    boxes = negative_boxes(rng, truth, windows)
+    for k, box in enumerate(boxes):
+        cv2.imwrite(str(folder / f"{name}_n{k:02d}.jpg"), square_crop(image, box))
+    return len(boxes)
+
+
 def _truth_path(recipe: Recipe, root: Path, split: str, index: int) -> Path:
     folder = split if recipe.det else f"{split}-{recipe.name}"
     return root / "truth" / folder / f"{recipe.prefix}{index:06d}.json"
@@ -110,13 +190,17 @@ def _make_one(job) -> int:
     recipe, root, split, index = job
     seed = photo_seed(recipe, split, index)
     weights = printed_weights() if recipe.print_weighted else {s: 2.0 for s in recipe.boost} or None
-    image, truth = compose_table(seed, faces=recipe.faces, size=recipe.size, slug_weights=weights)
+    n_seats = None
+    if recipe.seats:
+        n_seats = recipe.seats[int(np.random.default_rng([seed, 97]).integers(len(recipe.seats)))]
+    image, truth = compose_table(seed, n_seats=n_seats, faces=recipe.faces, size=recipe.size,
+                                 slug_weights=weights)
     name = f"{recipe.prefix}{index:06d}"
     if recipe.det:
         truth["image"] = f"det/images/{split}/{name}.jpg"
         cv2.imwrite(str(root / truth["image"]), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         (root / "det" / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_label_lines(truth)) + "\n")
-    if recipe.crops:
+    if recipe.crops and recipe.card_crops:
         rng = np.random.default_rng([seed, 99])
         for k, card in enumerate(truth["cards"]):
             if card["hidden"]:
@@ -124,6 +208,9 @@ def _make_one(job) -> int:
             folder = root / "cls" / split / card["label"]
             box = _jitter(rng, card["box"], recipe.crop_jitter)
             cv2.imwrite(str(folder / f"{name}_{k:02d}.jpg"), square_crop(image, box))
+    if recipe.crops and recipe.negatives:
+        write_negative_crops(image, truth, root / "cls" / split / NOT_A_CARD, name,
+                             np.random.default_rng([seed, 98]), recipe.negatives)
     _truth_path(recipe, root, split, index).write_text(json.dumps(truth))
     return len(truth["cards"])
 
@@ -138,7 +225,7 @@ def generate(recipe: Recipe, root: str | Path, workers: int = 2, progress: bool 
         _truth_path(recipe, root, split, 0).parent.mkdir(parents=True, exist_ok=True)
         for sub in ("det/images", "det/labels") if recipe.det else ():
             (root / sub / split).mkdir(parents=True, exist_ok=True)
-        if recipe.crops:
+        if recipe.crops and recipe.card_crops:
             for slug in SLUGS:
                 (root / "cls" / split / slug).mkdir(parents=True, exist_ok=True)
         for index in range(count):
@@ -155,7 +242,7 @@ def generate(recipe: Recipe, root: str | Path, workers: int = 2, progress: bool 
                 _make_one(job)
                 bar.update()
         bar.close()
-    if not recipe.det:
+    if not recipe.det or recipe.adds_to:
         return root
     splits = {"train": "images/train" if recipe.train else "images/val", "val": "images/val"}
     data_yaml = (f"path: {(root / 'det').resolve()}\ntrain: {splits['train']}\nval: {splits['val']}\n"
