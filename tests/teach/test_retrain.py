@@ -135,8 +135,10 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
     """The real thing, tiny: fine-tune, export, evaluate, switch; then roll back."""
     from vision.recognizer import Recognizer
 
+    # one epoch on 16 photos: the gates' verdict is not what this checks (the known cards'
+    # naming dropped by 0.021 here, near the 0.03 gate, so thread timing decided it)
     result = retrain(taught_data, RetrainPlan(photos=16, val_photos=6, epochs=1, size=(640, 480), workers=1,
-                                              tolerance=1.0), bundled=bundled_copy)
+                                              tolerance=1.0, max_known_drop=1.0), bundled=bundled_copy)
     store = ModelStore(taught_data, bundled_copy)
     assert result.accepted, result.reason
     assert store.active().name == result.version
