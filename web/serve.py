@@ -144,28 +144,37 @@ def serve(args: argparse.Namespace) -> int:
     from web.recognition import warm_up
 
     app = create_app(None if args.data is None else {"DATA_DIR": str(args.data.resolve())})
-    warm_up(app)
     host = "0.0.0.0" if args.lan else args.host
     lan = lan_address() if host in ("0.0.0.0", "::") else None
     scheme = "https" if args.https else "http"
-    print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
-    print(f"sushicam: open {scheme}://{'localhost' if lan or host in ('0.0.0.0', '::') else host}:{args.port}/", flush=True)
-    if lan:
-        print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
+    # bind the port before the recogniser loads in the background: a port in use then ends
+    # the command before any model thread exists (one still loading at exit aborts the process)
     if args.https:
         from werkzeug.serving import make_server
 
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
-        print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
         server = make_server(host, args.port, app, threaded=True, ssl_context=(str(cert), str(key)))
-        try:
-            server.serve_forever()
-        finally:
-            server.server_close()
-        return 0
-    import waitress
+        run, close = server.serve_forever, server.server_close
+    else:
+        import logging
 
-    waitress.serve(app, host=host, port=args.port, threads=args.threads, ident="sushicam")
+        import waitress.server
+
+        logging.basicConfig()  # waitress's warnings (queue depth, bad requests), as waitress.serve does
+        server = waitress.server.create_server(app, host=host, port=args.port, threads=args.threads,
+                                               ident="sushicam")
+        run, close = server.run, server.close
+    warm_up(app)
+    print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
+    print(f"sushicam: open {scheme}://{'localhost' if lan or host in ('0.0.0.0', '::') else host}:{args.port}/", flush=True)
+    if lan:
+        print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
+    if args.https:
+        print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
+    try:
+        run()
+    finally:
+        close()
     return 0
 
