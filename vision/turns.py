@@ -269,28 +269,31 @@ class TurnDetector:
                 if overlap >= needed and overlap > best_score:
                     best, best_score = card, overlap
                 continue
+            # a strip of a card still played, found again after a hand laid a card on it
+            strip = self._strip_of(card, label, box)
             lost = card.status == "gone" or card.covered_by is not None
             kept_dessert = card.round < self.round_index and is_dessert(card.face)
-            if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
-                continue
-            if card.face in TOOLS:
-                continue  # tools leave for a hand; their event is already on the log
-            if kept_dessert or card.covered_by is not None:
-                # a covered card seen again shows a strip of itself, within where it lay; a
-                # dessert kept from an earlier round, seen again, lies where it lay (a new one
-                # laid on it only overlaps it)
-                b = card.full_box
-                inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
-                         * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
-                if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
+            if not strip:
+                if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
                     continue
-            else:
-                if expected is None:
-                    expected = self._expected_on_table(seat)
-                here = sum(1 for c in self._cards.values() if c.seat == seat and c.status == "played"
-                           and c.round == self.round_index and c.face == label and not c.flipped)
-                if expected.get(label, 0) <= here:
-                    continue  # the rules took it off the table (miso soups, scored uramaki...)
+                if card.face in TOOLS:
+                    continue  # tools leave for a hand; their event is already on the log
+                if kept_dessert or card.covered_by is not None:
+                    # a covered card seen again shows a strip of itself, within where it lay; a
+                    # dessert kept from an earlier round, seen again, lies where it lay (a new
+                    # one laid on it only overlaps it)
+                    b = card.full_box
+                    inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
+                             * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
+                    if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
+                        continue
+                else:
+                    if expected is None:
+                        expected = self._expected_on_table(seat)
+                    here = sum(1 for c in self._cards.values() if c.seat == seat and c.status == "played"
+                               and c.round == self.round_index and c.face == label and not c.flipped)
+                    if expected.get(label, 0) <= here:
+                        continue  # the rules took it off the table (miso soups, scored uramaki...)
             size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
             d = float(np.linalg.norm(centre - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
             if d <= self.reid_distance and -d > best_score:
@@ -302,6 +305,18 @@ class TurnDetector:
         self._alias[raw_id] = best.track_id
         self._source[best.track_id] = raw_id
         return best
+
+    def _strip_of(self, card: _Card, label: str, box: np.ndarray) -> bool:
+        """Whether ``box`` is a strip of ``card``: a card of this round, same name, and a box
+        of at most half its size lying mostly within where it lay. A card laid on another shows
+        whole; the one beneath shrinks to its strip, which a hand passing over it can make the
+        tracker lose and find again as a new track."""
+        if card.status != "played" or card.round != self.round_index or card.face != label:
+            return False
+        b = card.full_box
+        inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
+                 * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
+        return _area(box) <= 0.5 * _area(b) and inter >= 0.6 * _area(box)
 
     def _expected_on_table(self, seat: int) -> dict[str, int]:
         """How many of each face the rules leave in front of ``seat`` after this round's turns."""

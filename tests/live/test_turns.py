@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from scorer import score_record
+from vision.detections import Detections
+from vision.turns import TurnDetector
 
 
 def rounds_of(result: dict) -> dict:
@@ -62,3 +65,32 @@ def test_a_noisier_recogniser_still_reads_three_rounds_exactly(trio, follow):
     script, _ = trio
     game = follow(script, 0, miss=0.12, misread=0.05, ghost=0.04, jitter=0.04)
     assert game.record()["rounds"] == script.record()["rounds"]
+
+
+def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_again():
+    """Seen with the real model on a 3-player film: the hand laying the squid hides the wasabi,
+    the tracker loses it and finds its top strip again as a new track. That strip is the
+    wasabi already played (within where it lay, half its size or less, same name), not a new
+    card revealed with the nigiri."""
+    turns = TurnDetector(["Ann", "Ben"], "original")
+
+    def show(t, *cards):  # (track id, label, seat, box, visible)
+        turns.update(Detections(
+            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
+            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
+                  "seat": np.array([c[2] for c in cards]), "visible": np.array([c[4] for c in cards]),
+                  "label_since": np.full(len(cards), t)}), t)
+
+    wasabi, bens = (1, "wasabi", 0, [281, 494, 341, 586], True), (2, "tempura", 1, [600, 100, 660, 192], True)
+    for k in range(40):  # turn 1: Ann a wasabi, Ben a tempura
+        show(k / 10, wasabi, bens)
+    hidden = (1, "wasabi", 0, [281, 502, 343, 545], False)  # under the hand, a partial box
+    strip = (3, "wasabi", 0, [289, 489, 346, 513], True)  # its top strip, a new track
+    squid = (4, "squid-nigiri", 0, [281, 513, 343, 605], True)
+    ben2 = (5, "eel", 1, [670, 100, 730, 192], True)
+    for k in range(40, 45):
+        show(k / 10, hidden, bens)
+    for k in range(45, 120):  # turn 2: the squid on the wasabi, Ben an eel
+        show(k / 10, strip, squid, bens, ben2)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
