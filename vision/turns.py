@@ -282,9 +282,7 @@ class TurnDetector:
                     # a covered card seen again shows a strip of itself, within where it lay; a
                     # dessert kept from an earlier round, seen again, lies where it lay (a new
                     # one laid on it only overlaps it)
-                    b = card.full_box
-                    inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
-                             * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
+                    inter = _intersection(card.full_box, box)
                     if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
                         continue
                 else:
@@ -313,10 +311,8 @@ class TurnDetector:
         tracker lose and find again as a new track."""
         if card.status != "played" or card.round != self.round_index or card.face != label:
             return False
-        b = card.full_box
-        inter = (max(0.0, min(b[2], box[2]) - max(b[0], box[0]))
-                 * max(0.0, min(b[3], box[3]) - max(b[1], box[1])))
-        return _area(box) <= 0.5 * _area(b) and inter >= 0.6 * _area(box)
+        return (_area(box) <= 0.5 * _area(card.full_box)
+                and _intersection(card.full_box, box) >= 0.6 * _area(box))
 
     def _expected_on_table(self, seat: int) -> dict[str, int]:
         """How many of each face the rules leave in front of ``seat`` after this round's turns."""
@@ -374,8 +370,7 @@ class TurnDetector:
                     or other.gone_at is not None or laid <= card.first_seen
                     or not card.last_seen - self.quiet_s <= laid <= card.last_seen + self.settle_s + 1.0):
                 continue
-            a, b = card.full_box, other.full_box
-            inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            inter = _intersection(card.full_box, other.full_box)
             if inter / area >= best_share:
                 best, best_share = other, inter / area
         return best
@@ -530,15 +525,19 @@ class TurnDetector:
 
         def covered(c: _Card) -> tuple[float, float]:
             b = c.full_box
-            inter = max(0.0, min(o[2], b[2]) - max(o[0], b[0])) * max(0.0, min(o[3], b[3]) - max(o[1], b[1]))
+            inter = _intersection(o, b)
             dist = float(np.linalg.norm(centre - (b[:2] + b[2:]) / 2))
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered).face
 
 
+def _intersection(a: np.ndarray, b: np.ndarray) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = _intersection(a, b)
     union = _area(a) + _area(b) - inter
     return inter / union if union > 0 else 0.0
 
