@@ -28,6 +28,16 @@ def playwright():
         yield driver
 
 
+@pytest.fixture(scope="session")
+def browser(playwright):
+    """Debian's headless Chromium (Playwright cannot download its own here), with a fake
+    camera that needs no permission prompt and shows a test pattern (the live page uses it)."""
+    args = [*CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+    yield browser
+    browser.close()
+
+
 @contextmanager
 def served(config: dict) -> Iterator[str]:
     """The real app made from ``config``, served by waitress on a free port; yields its URL."""

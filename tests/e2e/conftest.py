@@ -13,11 +13,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 CARDS_DIR = REPO.parent / "shared" / "cards"
 
 # The table of the composed photo: one seat per player, the first player at the bottom.
@@ -27,13 +22,6 @@ TABLE = [
     ["dumpling", "dumpling", "egg-nigiri", "maki-2", "pudding"],
 ]
 PLAYERS = ["Ann", "Ben", "Cid"]
-
-
-@pytest.fixture(scope="session")
-def browser(playwright):
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")

@@ -99,23 +99,6 @@ def follow():
     return follow_detections
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    # a camera that needs no permission prompt and shows a test pattern
-    "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-]
-
-
-@pytest.fixture(scope="session")
-def browser(playwright):
-    """Debian's headless Chromium with a fake camera (Playwright cannot download its own here)."""
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
-
-
 @pytest.fixture(scope="session")
 def model_dir() -> Path:
     if not (MODEL_DIR / "meta.json").exists():
