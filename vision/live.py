@@ -262,7 +262,10 @@ class LabelCache:
 
 def live_detector(recognizer, refresh: int = 4) -> Detector:
     """The recogniser's ``detect`` for a live game: a :class:`LabelCache` over it when it has the
-    two stages (regions, then names), else its own ``detect``."""
+    two stages (regions, then names), else its own ``detect``. Its detector is fed frames at
+    the recogniser's ``live_imgsz``."""
+    if hasattr(recognizer, "for_live"):
+        recognizer = recognizer.for_live()
     if refresh > 1 and all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
         return LabelCache(recognizer, refresh)
     return recognizer.detect

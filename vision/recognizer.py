@@ -7,6 +7,7 @@ region from its full-resolution crop. See ``models/README.md`` for why.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,9 +39,16 @@ class Recognizer:
     #: photos: 0.858 against 0.832 for the detector score alone at 0.25)
     region_threshold: float = 0.25
     min_confidence: float = 0.3
+    #: the long side live frames are fed to the detector at (``meta.json``'s
+    #: ``detector.live_imgsz``): a webcam's frames come 10 a second, a photo comes alone
+    live_imgsz: int | None = None
 
     @classmethod
-    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Recognizer:
+    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2,
+             detector_imgsz: int | None = None) -> Recognizer:
+        """The models of ``model_dir``. ``detector_imgsz`` overrides the long side photos
+        are fed to the detector at (``meta.json``'s ``detector.imgsz``), where its graph
+        takes any size: smaller is faster, larger finds smaller cards."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector
 
         model_dir = Path(model_dir)
@@ -48,10 +56,18 @@ class Recognizer:
         if not meta_path.exists():
             raise ModelFileError(f"no meta.json in {model_dir}: not a sushicam model folder")
         meta = json.loads(meta_path.read_text())
-        detector = OnnxDetector(model_dir / meta["detector"]["file"], threads)
+        detector = OnnxDetector(model_dir / meta["detector"]["file"], threads,
+                                detector_imgsz or meta["detector"].get("imgsz"))
         classifier = OnnxClassifier(model_dir / meta["classifier"]["file"], threads)
         classes = tuple(classifier.names or meta["classes"])
-        return cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)))
+        return cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),
+                   live_imgsz=meta["detector"].get("live_imgsz"))
+
+    def for_live(self) -> Recognizer:
+        """This recogniser with its detector fed at ``live_imgsz`` (itself when unset)."""
+        if not self.live_imgsz or not hasattr(self.detector, "resized"):
+            return self
+        return dataclasses.replace(self, detector=self.detector.resized(self.live_imgsz))
 
     def detect(self, image_bgr: np.ndarray) -> Detections:
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:

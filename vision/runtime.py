@@ -1,7 +1,8 @@
 """The adapter to onnxruntime: runs the exported detector and classifier on the CPU.
 
 Pre- and post-processing match what ultralytics trains with: the detector sees the photo
-letterboxed to a square (grey 114 padding, RGB, 0-1), its output rows are
+letterboxed (grey 114 padding, RGB, 0-1; to a square, or to the next multiples of 32 when its
+graph takes any size), its output rows are
 ``cx, cy, w, h, score``; the classifier sees a square RGB crop (0-1) and returns
 softmax probabilities.
 """
@@ -9,6 +10,7 @@ softmax probabilities.
 from __future__ import annotations
 
 import ast
+import copy
 from pathlib import Path
 
 import cv2
@@ -74,21 +76,44 @@ def _overlap_suppression(xyxy: np.ndarray, scores: np.ndarray, share: float = 0.
     return np.sort(np.array(kept, int))
 
 
-class OnnxDetector:
-    """Finds card regions: ``(boxes xyxy float32 (N, 4), scores (N,))`` in photo pixels."""
+#: A detector's input sides are multiples of its largest stride.
+STRIDE = 32
 
-    def __init__(self, path: Path, threads: int = 2):
+
+class OnnxDetector:
+    """Finds card regions: ``(boxes xyxy float32 (N, 4), scores (N,))`` in photo pixels.
+
+    A graph exported with free height and width (``dynamic``) is fed the photo scaled to
+    ``imgsz`` on its long side and padded only to the next multiple of 32 (a 4:3 photo at
+    832 is fed at 832x640, 23 % fewer pixels than the square); a fixed graph gets its square.
+    ``imgsz`` overrides the size a dynamic graph is fed (live frames use a smaller one).
+    """
+
+    def __init__(self, path: Path, threads: int = 2, imgsz: int | None = None):
         self.session = _session(Path(path), threads)
-        self.imgsz = _imgsz(self.session, 416)
+        shape = self.session.get_inputs()[0].shape
+        self.rectangular = not isinstance(shape[2], int)
+        self.imgsz = imgsz if imgsz and self.rectangular else _imgsz(self.session, 416)
         self.input = self.session.get_inputs()[0].name
+
+    def resized(self, imgsz: int) -> OnnxDetector:
+        """This detector (the same loaded graph) fed at ``imgsz`` where its graph allows it."""
+        other = copy.copy(self)
+        if self.rectangular:
+            other.imgsz = imgsz
+        return other
 
     def letterbox(self, image: np.ndarray) -> tuple[np.ndarray, float, tuple[int, int]]:
         h, w = image.shape[:2]
         scale = self.imgsz / max(h, w)
         nw, nh = round(w * scale), round(h * scale)
         resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-        top, left = (self.imgsz - nh) // 2, (self.imgsz - nw) // 2
-        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
+        if self.rectangular:
+            cw, ch = -(-nw // STRIDE) * STRIDE, -(-nh // STRIDE) * STRIDE
+        else:
+            cw = ch = self.imgsz
+        top, left = (ch - nh) // 2, (cw - nw) // 2
+        canvas = np.full((ch, cw, 3), 114, np.uint8)
         canvas[top:top + nh, left:left + nw] = resized
         return canvas, scale, (left, top)
 

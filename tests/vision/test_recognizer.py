@@ -120,3 +120,26 @@ def test_the_live_label_cache_drops_not_a_card_too():
     assert cache.detect(frame).labels == ["tempura"]
     assert cache.detect(frame).labels == ["tempura"]  # from the cache this time
     assert cache.classified == 2
+
+
+@pytest.mark.parametrize("shape, imgsz, fed", [
+    ((960, 1280), 832, (640, 832)),   # a 4:3 phone photo: no square padding
+    ((1280, 960), 832, (832, 640)),   # the same photo held upright
+    ((720, 960), 640, (480, 640)),    # a webcam frame at the live size
+    ((500, 500), 832, (832, 832)),
+])
+def test_the_detector_is_fed_the_photo_scaled_and_padded_to_multiples_of_32(recognizer, shape, imgsz, fed):
+    detector = recognizer.detector.resized(imgsz)
+    canvas, scale, (left, top) = detector.letterbox(np.zeros((*shape, 3), np.uint8))
+    assert canvas.shape[:2] == fed and all(side % 32 == 0 for side in fed)
+    assert scale == pytest.approx(imgsz / max(shape))
+    assert recognizer.detector.imgsz == json.loads((ROOT / "models/meta.json").read_text())["detector"]["imgsz"]
+
+
+def test_live_frames_are_read_at_the_live_size_and_still_find_the_cards(recognizer, photo):
+    image, truth = photo
+    live = recognizer.for_live()
+    assert live.detector.imgsz == recognizer.live_imgsz < recognizer.detector.imgsz
+    frame = cv2.resize(image, (960, 720), interpolation=cv2.INTER_AREA)
+    found = live.detect(frame)
+    assert sorted(found.labels) == sorted(c["label"] for c in truth["cards"] if not c["hidden"])
