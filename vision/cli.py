@@ -46,12 +46,20 @@ def register(subparsers) -> None:
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
     train.add_argument("--only", choices=["detector", "classifier"], default=None)
+    train.add_argument("--hires-epochs", type=int, default=None,
+                       help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
+    train.add_argument("--tables-cls-epochs", type=int, default=None,
+                       help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
+    train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
+    train.add_argument("--workers", type=int, default=2,
+                       help="processes that generate and load the data (default 2)")
     train.add_argument("--models", type=Path, default=DEFAULT_MODELS, metavar="DIR")
     train.set_defaults(handler=_train)
 
     gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
     gen.add_argument("recipe", help="train, test-print, test-digital, tiny, or what joins train's folder: "
-                                    "train-crops, train-negatives (classifier crops), train-tables (photos)")
+                                    "train-tables, train-tables-hires (photos), train-crops, "
+                                    "train-negatives, train-tables-crops, train-tables-hires-crops (crops)")
     gen.add_argument("--out", type=Path, default=None, metavar="DIR",
                      help="output folder (default: datasets/build/<recipe>, or the folder of the recipe it "
                           "joins)")
@@ -92,8 +100,13 @@ def _eval(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from vision.train import TrainPlan, train_models
 
-    plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs)
-    print(json.dumps(train_models(plan, models=args.models, only=args.only)))
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs}
+    plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
+                     **{k: v for k, v in stages.items() if v is not None})
+    print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,
+                                  workers=args.workers)))
     return 0
 
 

@@ -3,11 +3,17 @@
 Steps, each skipped when its output exists (so a run cut short resumes where it stopped):
 generate the training photos (``datasets/build/train``); train the classifier on the
 region crops (64 px); train the detector on the photos, fine-tune it at 640 px, then once
-more with whole-table photos added (``train-tables``);
-generate more crops (``train-crops``) and fine-tune the classifier on all of them at 96 px;
-generate crops of clutter and bare table (``train-negatives``) and fine-tune it once more
-with a ``not-a-card`` class. Every training resumes from its ``runs/<name>/weights/last.pt``;
-both models are exported to ONNX and copied with a ``models/meta.json`` into ``models/``.
+more with whole-table photos added (``train-tables``), and at 960 px with more of them
+(``train-tables-hires``); generate more crops (``train-crops``) and fine-tune the classifier
+on all of them at 96 px; generate crops of clutter and bare table (``train-negatives``) and
+fine-tune it once more with a ``not-a-card`` class, then with the crops of the whole-table
+photos (``train-tables-crops``, ``train-tables-hires-crops``). Every training resumes from its
+``runs/<name>/weights/last.pt``; both models are exported to ONNX and copied with a
+``models/meta.json`` into ``models/``.
+
+Two stages, the detector's at 960 px and the classifier's on whole-table crops, are a GPU's
+work (``--device 0 --workers 16``: about 11 minutes on one H200, generating their data there
+included); on this project's 2 CPU cores they would take about a day.
 """
 
 from __future__ import annotations
@@ -50,18 +56,42 @@ class TrainPlan:
     #: third classifier stage: one more output, ``not-a-card``, learnt from crops of clutter
     #: and bare table (the one-seat photos' false cards were cups and hands named "menu")
     cls_neg_epochs: int = 2
+    #: fourth detector stage, at 960 px with 1800 more whole-table photos (``train-tables-hires``):
+    #: at 640 about one covered strip in ten on whole-table photos was still missed. A GPU's
+    #: work (``--device 0``: 5 min on one H200; about 20 CPU hours here); 0 skips it
+    det_hires_epochs: int = 29
+    det_hires_imgsz: int = 960
+    det_hires_batch: int = 32
+    #: the long side photos are fed to the detector at (its graph takes any size): trained at
+    #: 960, it read the unseen-print photos as well at 832 and 20 % faster
+    det_feed_imgsz: int = 832
+    #: and live frames at (a webcam's 10 frames a second): 640 read the scripted live round
+    #: right at 16.7 frames/s, where 832 gave 11.7
+    det_live_imgsz: int = 640
+    #: fourth classifier stage: fine-tuned on crops of the 2400 whole-table photos too (their
+    #: small strips were where it still named cards wrong); 0 skips it
+    cls_tables_epochs: int = 14
+    cls_tables_batch: int = 256
+    #: bounds on those two stages' training time in hours (0: none): ultralytics then fits as
+    #: many epochs as the time allows in place of the epochs above (how the GPU run was bounded)
+    det_hires_hours: float = 0.0
+    cls_tables_hours: float = 0.0
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datasets/build/train",
                  runs: Path = ROOT / "runs", models: Path = ROOT / "models",
-                 only: str | None = None) -> dict:
+                 only: str | None = None, device: str = "cpu", workers: int = 2) -> dict:
+    """Run (or resume) every stage of ``plan``; ``device`` and ``workers`` (data generation
+    and loading processes) are where it runs, not what it learns."""
     from vision import yolo  # heavy: torch + ultralytics
 
     recipe = RECIPES["train"]
     if plan.photos != recipe.train:
         recipe = type(recipe)(**{**asdict(recipe), "train": plan.photos})
     started = time.process_time()
-    generate(recipe, data_root)
+    generate(recipe, data_root, workers=workers)
+    # on the CPU the loader would take cores from training; beside a GPU it is what limits it
+    place = dict(device=device, workers=max(1, workers - 1) if device != "cpu" else 1)
     times = {}
     models.mkdir(parents=True, exist_ok=True)
     cls_args = dict(fliplr=0.0, scale=0.15, erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3,
@@ -73,35 +103,45 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
     if only in (None, "classifier"):
         t = time.time()
         best = yolo.train("classify", data_root / "cls", runs / "classifier", plan.cls_epochs,
-                          plan.cls_imgsz, plan.cls_batch, **cls_args)
+                          plan.cls_imgsz, plan.cls_batch, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, plan.cls_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_wall_s"] = round(time.time() - t)
     if only in (None, "detector"):
         t = time.time()
         best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector", plan.det_epochs,
-                          plan.det_imgsz, plan.det_batch, close_mosaic=3, patience=100, cache="ram")
+                          plan.det_imgsz, plan.det_batch, close_mosaic=3, patience=100, cache="ram", **place)
         detector_imgsz = plan.det_imgsz
         if plan.det_ft_epochs:
             best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-ft", plan.det_ft_epochs,
                               plan.det_ft_imgsz, plan.det_batch, start_from=best, optimizer="AdamW", lr0=0.001,
-                              warmup_epochs=0.5, close_mosaic=4, patience=100, cache="ram")
+                              warmup_epochs=0.5, close_mosaic=4, patience=100, cache="ram", **place)
             detector_imgsz = plan.det_ft_imgsz
             if plan.det_tables_epochs:
-                generate(RECIPES["train-tables"], data_root)
+                generate(RECIPES["train-tables"], data_root, workers=workers)
                 best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-tables",
                                   plan.det_tables_epochs, plan.det_ft_imgsz, plan.det_batch, start_from=best,
                                   optimizer="AdamW", lr0=0.0005, warmup_epochs=0.3, close_mosaic=2, patience=100,
-                                  cache="ram")
+                                  cache="ram", **place)
+                if plan.det_hires_epochs:
+                    if not yolo.finished(runs / "detector-hires"):
+                        generate(RECIPES["train-tables-hires"], data_root, workers=workers)
+                    best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-hires",
+                                      plan.det_hires_epochs, plan.det_hires_imgsz, plan.det_hires_batch,
+                                      start_from=best, optimizer="AdamW", lr0=0.0005, warmup_epochs=0.5,
+                                      close_mosaic=3, patience=100, cache="ram", time=plan.det_hires_hours or None,
+                                      **place)
+                    detector_imgsz = plan.det_feed_imgsz
         shutil.copyfile(best, models / "detector.pt")
-        yolo.export_onnx(best, detector_imgsz, models / "detector.onnx")
+        # free height and width: fed 4:3 photos without padding them square
+        yolo.export_onnx(best, detector_imgsz, models / "detector.onnx", dynamic=True)
         times["detector_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_ft_epochs:
-        generate(RECIPES["train-crops"], data_root)
+        generate(RECIPES["train-crops"], data_root, workers=workers)
         t = time.time()
         best = yolo.train("classify", data_root / "cls", runs / "classifier-ft", plan.cls_ft_epochs,
                           plan.cls_ft_imgsz, plan.cls_batch, start_from=runs / "classifier/weights/best.pt",
-                          optimizer="AdamW", lr0=0.0005, warmup_epochs=0, **cls_args)
+                          optimizer="AdamW", lr0=0.0005, warmup_epochs=0, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, plan.cls_ft_imgsz, models / "classifier.onnx", dynamic=True)
         classifier_imgsz = plan.cls_ft_imgsz
@@ -109,7 +149,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
     if only in (None, "classifier") and plan.cls_neg_epochs:
         from vision.retrain import widen_classifier
 
-        generate(RECIPES["train-negatives"], data_root)
+        generate(RECIPES["train-negatives"], data_root, workers=workers)
         t = time.time()
         start = runs / "classifier-ft/weights/best.pt" if plan.cls_ft_epochs else runs / "classifier/weights/best.pt"
         widened = runs / "classifier-widened.pt"
@@ -117,13 +157,27 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
             widen_classifier(start, widened, classes)
         best = yolo.train("classify", data_root / "cls", runs / "classifier-neg", plan.cls_neg_epochs,
                           classifier_imgsz, plan.cls_batch, start_from=widened, optimizer="AdamW", lr0=0.0003,
-                          warmup_epochs=0, **cls_args)
+                          warmup_epochs=0, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_neg_wall_s"] = round(time.time() - t)
+    if only in (None, "classifier") and plan.cls_tables_epochs:
+        if not yolo.finished(runs / "classifier-tables"):
+            for name in ("train-tables-crops", "train-tables-hires-crops"):
+                generate(RECIPES[name], data_root, workers=workers)
+        t = time.time()
+        start = runs / ("classifier-neg" if plan.cls_neg_epochs else
+                        "classifier-ft" if plan.cls_ft_epochs else "classifier") / "weights/best.pt"
+        best = yolo.train("classify", data_root / "cls", runs / "classifier-tables", plan.cls_tables_epochs,
+                          classifier_imgsz, plan.cls_tables_batch, start_from=start, optimizer="AdamW",
+                          lr0=0.0003, warmup_epochs=0, time=plan.cls_tables_hours or None, **cls_args, **place)
+        shutil.copyfile(best, models / "classifier.pt")
+        yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
+        times["classifier_tables_wall_s"] = round(time.time() - t)
     meta = {
         "classes": classes,
-        "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"]},
+        "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"],
+                     **({"live_imgsz": plan.det_live_imgsz} if plan.det_hires_epochs else {})},
         "classifier": {"file": "classifier.onnx", "imgsz": classifier_imgsz, "crop": CROP_SIZE},
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": asdict(plan),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +44,28 @@ from ultralytics import YOLO  # noqa: E402
 _torch_utils.NUM_THREADS = THREADS
 torch.set_num_threads(THREADS)
 
+
+def _results_csv(trainer) -> dict:
+    """``results.csv`` as columns of floats, read without polars."""
+    import csv
+
+    try:
+        with open(trainer.csv, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+
+try:
+    import polars  # noqa: F401
+except ImportError:
+    # ultralytics needs polars only to read results.csv into its checkpoints; a machine
+    # without it (the GPU image this project trains on) can still train
+    from ultralytics.engine.trainer import BaseTrainer
+
+    BaseTrainer.read_results_csv = _results_csv
+
 #: Settings shared by every training run: CPU, no AMP (its check downloads a model), no
 #: plots (they need fonts and time), few dataloader workers on a 2-core machine.
 COMMON = dict(device="cpu", amp=False, plots=False, workers=1, verbose=False, exist_ok=True,
@@ -54,7 +77,7 @@ def _last_checkpoint(run_dir: Path) -> Path | None:
     return last if last.exists() else None
 
 
-def _finished(run_dir: Path) -> bool:
+def finished(run_dir: Path) -> bool:
     """A run whose last checkpoint has no optimizer state left (ultralytics strips it)."""
     last = _last_checkpoint(run_dir)
     if last is None:
@@ -74,10 +97,11 @@ def train(kind: str, data: str | Path, run_dir: str | Path, epochs: int, imgsz: 
     """
     run_dir = Path(run_dir).resolve()
     last = _last_checkpoint(run_dir)
-    if last is not None and _finished(run_dir):
+    if last is not None and finished(run_dir):
         return run_dir / "weights" / "best.pt"
     if last is not None:
-        YOLO(str(last)).train(resume=True, **{k: v for k, v in COMMON.items() if k in ("workers",)})
+        where = {k: overrides.get(k, COMMON[k]) for k in ("workers", "device")}
+        YOLO(str(last)).train(resume=True, **where)
         return run_dir / "weights" / "best.pt"
     start_from = overrides.pop("start_from", None)
     arch = {"detect": "yolov8n.yaml", "classify": "yolov8n-cls.yaml"}[kind]
@@ -90,12 +114,17 @@ def train(kind: str, data: str | Path, run_dir: str | Path, epochs: int, imgsz: 
 def export_onnx(weights: str | Path, imgsz: int, target: str | Path, dynamic: bool = False) -> Path:
     """Export weights to ONNX (opset 12, no simplifier download) at ``target``.
 
-    ``dynamic`` leaves the batch size free (the classifier names all crops in one call).
+    ``dynamic`` leaves the batch size, height and width free (the classifier names all crops
+    in one call; the detector is fed photos scaled, not padded to a square).
     """
-    model = YOLO(str(weights))
-    exported = Path(model.export(format="onnx", imgsz=imgsz, opset=12, simplify=False, dynamic=dynamic,
-                                 device="cpu"))
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(exported), target)
+    # ultralytics writes the export beside the weights: from a copy in a scratch folder, so
+    # exporting models/detector.pt elsewhere never replaces the committed models/detector.onnx
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / Path(weights).name
+        shutil.copyfile(weights, copy)
+        exported = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, opset=12, simplify=False,
+                                                dynamic=dynamic, device="cpu"))
+        shutil.move(str(exported), target)
     return target

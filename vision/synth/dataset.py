@@ -82,6 +82,16 @@ RECIPES = {
     # strips of covered cards are hardest; written beside train's photos as t*.jpg
     "train-tables": Recipe("train-tables", train=600, val=0, seed=5, prefix="t", crops=False, seats=(2, 3, 4, 5),
                            adds_to="train"),
+    # 1800 more whole-table photos for the detector's 960-px stage (a GPU's work: about
+    # 11 CPU hours here); written beside train's photos as u*.jpg
+    "train-tables-hires": Recipe("train-tables-hires", train=1800, val=0, seed=6, prefix="u", crops=False,
+                                 seats=(2, 3, 4, 5), adds_to="train"),
+    # crops of those 2400 whole-table photos (the same photos: same seeds), for the classifier's
+    # last stage; no photo files (their truth goes to truth/train-<name>)
+    "train-tables-crops": Recipe("train-tables-crops", train=600, val=0, seed=5, prefix="t", det=False,
+                                 seats=(2, 3, 4, 5), adds_to="train"),
+    "train-tables-hires-crops": Recipe("train-tables-hires-crops", train=1800, val=0, seed=6, prefix="u", det=False,
+                                       seats=(2, 3, 4, 5), adds_to="train"),
     "train-negatives": Recipe("train-negatives", train=700, val=60, seed=4, det=False, prefix="n",
                               negatives=3, card_crops=False, adds_to="train"),
 }

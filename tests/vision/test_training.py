@@ -1,0 +1,65 @@
+"""Training plumbing that runs in CI without training: exports, checkpoints' results, recipes."""
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from vision.synth.dataset import RECIPES, generate
+from web.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_exporting_a_committed_model_elsewhere_leaves_its_own_onnx_alone(tmp_path):
+    from vision import yolo
+    from vision.runtime import OnnxDetector
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    shutil.copyfile(ROOT / "models/detector.pt", folder / "detector.pt")
+    (folder / "detector.onnx").write_bytes(b"the committed export")
+    target = yolo.export_onnx(folder / "detector.pt", 320, tmp_path / "out/detector.onnx", dynamic=True)
+    assert (folder / "detector.onnx").read_bytes() == b"the committed export"
+    detector = OnnxDetector(target, threads=1)
+    assert detector.rectangular and detector.imgsz == 320
+    boxes, scores = detector(np.full((240, 320, 3), 90, np.uint8))
+    assert boxes.shape[1] == 4 and len(scores) == len(boxes)
+
+
+def test_results_are_read_without_polars(tmp_path):
+    from vision.yolo import _results_csv
+
+    csv = tmp_path / "results.csv"
+    csv.write_text("epoch, metrics/recall(B)\n1,0.5\n2,0.75\n")
+    assert _results_csv(SimpleNamespace(csv=csv)) == {"epoch": [1.0, 2.0], "metrics/recall(B)": [0.5, 0.75]}
+    assert _results_csv(SimpleNamespace(csv=tmp_path / "missing.csv")) == {}
+
+
+@pytest.mark.parametrize("photos, crops", [("train-tables", "train-tables-crops"),
+                                           ("train-tables-hires", "train-tables-hires-crops")])
+def test_a_crops_recipe_crops_the_very_photos_of_its_photo_recipe(tmp_path, faces, photos, crops):
+    # the classifier's last stage learns from the photos the detector's stages saw
+    root = tmp_path / "train"
+    generate(replace(RECIPES[photos], train=2), root, workers=1, progress=False)
+    generate(replace(RECIPES[crops], train=2), root, workers=1, progress=False)
+    prefix = RECIPES[photos].prefix
+    photo_truths = sorted((root / "truth/train").glob(f"{prefix}*.json"))
+    crop_truths = sorted((root / f"truth/train-{crops}").glob(f"{prefix}*.json"))
+    assert [p.name for p in photo_truths] == [p.name for p in crop_truths] and len(photo_truths) == 2
+    for a, b in zip(photo_truths, crop_truths, strict=True):
+        photo_truth = json.loads(a.read_text())
+        assert photo_truth.pop("image") == f"det/images/train/{a.stem}.jpg"
+        assert photo_truth == json.loads(b.read_text())
+    visible = sum(1 for p in (root / "cls/train").rglob(f"{prefix}*.jpg"))
+    assert visible > 2 * 5  # whole tables: many regions per photo
+
+
+def test_train_refuses_no_workers_with_one_error_line(capsys):
+    assert main(["train", "--workers", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--workers" in err[0]
