@@ -102,6 +102,12 @@ def _train(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    if args.device != "cpu":
+        import torch
+
+        if not args.device.isdigit() or int(args.device) >= torch.cuda.device_count():
+            raise ValueError(f"--device {args.device}: no such CUDA device here "
+                             f"({torch.cuda.device_count()} found); use --device cpu")
     stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})

@@ -59,7 +59,13 @@ def test_a_crops_recipe_crops_the_very_photos_of_its_photo_recipe(tmp_path, face
     assert visible > 2 * 5  # whole tables: many regions per photo
 
 
-def test_train_refuses_no_workers_with_one_error_line(capsys):
-    assert main(["train", "--workers", "0"]) == 2
+@pytest.mark.parametrize("argv, needle", [
+    (["--workers", "0"], "--workers"),
+    (["--device", "7"], "no such CUDA device"),
+    (["--device", "gpu"], "no such CUDA device"),
+])
+def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, needle, capsys, tmp_path):
+    assert main(["train", "--models", str(tmp_path / "models"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--workers" in err[0]
+    assert len(err) == 1 and needle in err[0]
+    assert not (tmp_path / "models").exists()
