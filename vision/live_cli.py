@@ -53,7 +53,8 @@ def register(subparsers) -> None:
                     "tracker, seats, turns and scores. Prints frames/s, the time per stage and "
                     "whether the turns read match the script.")
     bench.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR")
-    bench.add_argument("--frames", type=int, default=200, help="frames to time (default 200: 20 s of play)")
+    bench.add_argument("--frames", type=int, default=None,
+                       help="frames to time (default: the whole scripted round, every turn)")
     bench.add_argument("--fps", type=float, default=10.0, help="the film's frame rate (default 10)")
     bench.add_argument("--size", default="960x720", metavar="WxH", help="frame size (default 960x720)")
     bench.add_argument("--threads", type=int, default=2, help="inference threads (default 2)")
@@ -166,12 +167,12 @@ def _bench(args: argparse.Namespace) -> int:
         raise ValueError(f"--size: expected WIDTHxHEIGHT, got {args.size!r}") from None
     if width < 160 or height < 120:
         raise ValueError("--size: at least 160x120")
-    if args.frames < 1 or args.fps <= 0:
+    if (args.frames is not None and args.frames < 1) or args.fps <= 0:
         raise ValueError("--frames and --fps must be positive")
     detect = _load_detector(args.model, args.threads, args.refresh)
     script = demo_script()
     film = plan_film(script, fps=args.fps, seed=0, size=(width, height))
-    count = min(args.frames, film.n_frames)
+    count = film.n_frames if args.frames is None else min(args.frames, film.n_frames)
     jpegs = []
     for index in tqdm(range(count), desc="filming", unit="frame", leave=False):
         ok, data = cv2.imencode(".jpg", film.render(index), [cv2.IMWRITE_JPEG_QUALITY, 85])
