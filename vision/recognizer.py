@@ -44,11 +44,9 @@ class Recognizer:
     live_imgsz: int | None = None
 
     @classmethod
-    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2,
-             detector_imgsz: int | None = None) -> Recognizer:
-        """The models of ``model_dir``. ``detector_imgsz`` overrides the long side photos
-        are fed to the detector at (``meta.json``'s ``detector.imgsz``), where its graph
-        takes any size: smaller is faster, larger finds smaller cards."""
+    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Recognizer:
+        """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
+        ``detector.imgsz`` on their long side, live frames at ``detector.live_imgsz``."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector
 
         model_dir = Path(model_dir)
@@ -56,8 +54,7 @@ class Recognizer:
         if not meta_path.exists():
             raise ModelFileError(f"no meta.json in {model_dir}: not a sushicam model folder")
         meta = json.loads(meta_path.read_text())
-        detector = OnnxDetector(model_dir / meta["detector"]["file"], threads,
-                                detector_imgsz or meta["detector"].get("imgsz"))
+        detector = OnnxDetector(model_dir / meta["detector"]["file"], threads, meta["detector"].get("imgsz"))
         classifier = OnnxClassifier(model_dir / meta["classifier"]["file"], threads)
         classes = tuple(classifier.names or meta["classes"])
         return cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),

@@ -177,7 +177,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
     meta = {
         "classes": classes,
         "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"],
-                     **({"live_imgsz": plan.det_live_imgsz} if plan.det_hires_epochs else {})},
+                     "live_imgsz": min(plan.det_live_imgsz, detector_imgsz)},
         "classifier": {"file": "classifier.onnx", "imgsz": classifier_imgsz, "crop": CROP_SIZE},
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": asdict(plan),
