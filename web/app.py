@@ -1,8 +1,7 @@
 """The Flask application factory (flaskr style).
 
-Pages and APIs are blueprints listed in ``BLUEPRINT_MODULES``: each module defines ``bp``. A
-module that does not exist yet (another engineer's live-webcam view) is skipped, so adding a
-feature is adding a module and its name here.
+Pages and APIs are blueprints listed in ``BLUEPRINT_MODULES``: each module defines ``bp``, so
+adding a feature is adding a module and its name here.
 """
 
 from __future__ import annotations
@@ -80,12 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     csrf.init_app(app)
     for name in BLUEPRINT_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a feature still being built: leave it out
-            if exc.name != name:
-                raise
-            continue
+        module = importlib.import_module(name)
         if module.bp.name in CSRF_EXEMPT_BLUEPRINTS:
             csrf.exempt(module.bp)
         app.register_blueprint(module.bp)
