@@ -86,7 +86,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.evaluate import evaluate_sets, format_table
+    from vision.training.evaluate import evaluate_sets, format_table
 
     report = evaluate_sets(args.model, args.sets, data_root=args.data, limit=args.limit)
     print(format_table(report))
@@ -98,7 +98,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from vision.train import TrainPlan, train_models
+    from vision.training.train import TrainPlan, train_models
 
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")

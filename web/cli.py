@@ -17,8 +17,8 @@ import sys
 COMMAND_MODULES = (
     "scorer.cli",
     "vision.cli",
-    "vision.live_cli",
-    "vision.teach_cli",
+    "vision.live.cli",
+    "vision.teach.cli",
     "web.serve",
 )
 

@@ -66,7 +66,7 @@ class LiveSession:
         """Keep the newest read-out (and, for the MJPEG stream, the annotated frame)."""
         import cv2
 
-        from vision.live import annotate
+        from vision.live.pipeline import annotate
 
         self.state = state.to_json()
         self.frames += 1
@@ -85,7 +85,7 @@ class LiveSessions:
         self._sessions: dict[str, LiveSession] = {}
 
     def create(self, players, edition: str, source: str = "browser", seat_points=None) -> LiveSession:
-        from vision.live import LiveGame
+        from vision.live.pipeline import LiveGame
 
         try:
             game = LiveGame(players, edition, seat_anchors=seat_points)
@@ -235,7 +235,7 @@ def _decode_jpeg() -> np.ndarray:
 @bp.post("/<session_id>/frame")
 def frame(session_id: str):
     """One camera frame (JPEG body) in; the read-out after it out."""
-    from vision.live import live_detector
+    from vision.live.pipeline import live_detector
     from web.recognition import _slot, get_recognizer
 
     session = sessions().get(session_id)

@@ -1,6 +1,6 @@
 """Scripted games for the live tests, and the detection-level run of a filmed game.
 
-Each script is a whole game as its turn log; the film of it (``vision.live_render``) shows
+Each script is a whole game as its turn log; the film of it (``vision.synth.film``) shows
 the cards laid turn by turn, hands crossing, a card covered for a while, nigiri laid on their
 wasabi, cards the rules discard, the table cleared between rounds. A recogniser is stood in
 for by ``simulate_detections`` (jitter, misses, misreads, ghosts) so these tests run in
@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.live import LiveGame
-from vision.live_render import GameScript, plan_film, simulate_detections
+from vision.live.pipeline import LiveGame
+from vision.synth.film import GameScript, plan_film, simulate_detections
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_DIR = REPO / "models"

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import live_cli
-from vision.live_render import plan_film, simulate_detections
+from vision.live import cli as live_cli
+from vision.synth.film import plan_film, simulate_detections
 from web.cli import main
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.live import LabelCache, LiveGame, annotate, open_source
+from vision.live.pipeline import LabelCache, LiveGame, annotate, open_source
 
 
 class TwoStageRecognizer:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vision.live import LiveGame, LivePipeline, live_detector
-from vision.live_render import GameScript, plan_film
+from vision.live.pipeline import LiveGame, LivePipeline, live_detector
+from vision.synth.film import GameScript, plan_film
 
 pytestmark = pytest.mark.slow
 

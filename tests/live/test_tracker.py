@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.tracker import CardTracker, SeatMemory
+from vision.live.tracker import CardTracker, SeatMemory
 
 CARD = (100.0, 100.0, 200.0, 255.0)  # a card about 100 x 155 px
 

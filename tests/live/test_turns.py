@@ -7,7 +7,7 @@ import pytest
 
 from scorer import score_record
 from vision.detections import Detections
-from vision.turns import TurnDetector
+from vision.live.turns import TurnDetector
 
 
 def rounds_of(result: dict) -> dict:

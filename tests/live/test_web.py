@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.live_render import plan_film, simulate_detections
+from vision.synth.film import plan_film, simulate_detections
 from web.app import create_app
 
 
@@ -139,7 +139,7 @@ def test_the_setup_form_starts_a_game_and_the_page_needs_its_token(tmp_path, fil
 
 
 def test_a_server_camera_game_shows_its_annotated_stream_and_state(tmp_path, film, duel):
-    from vision.live import LiveGame
+    from vision.live.pipeline import LiveGame
     from web.live import LiveSession, init_app
 
     script, _ = duel

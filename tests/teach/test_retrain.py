@@ -9,7 +9,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.retrain import (
+from vision.teach.find import FaceLibrary, teach
+from vision.teach.retrain import (
     BUNDLED,
     ModelStore,
     ModelStoreError,
@@ -20,7 +21,6 @@ from vision.retrain import (
     active_model_dir,
     retrain,
 )
-from vision.teach import FaceLibrary, teach
 
 #: A retraining small enough for a test: a few small photos, one epoch.
 TINY = RetrainPlan(photos=6, val_photos=4, epochs=1, size=(640, 480), workers=1)
@@ -153,8 +153,8 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
 
 def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
     """The web app's training examples (YOLO labels) are read back, one crop folder per card."""
-    from vision.retrain import correction_crops
     from vision.synth import compose_table
+    from vision.teach.retrain import correction_crops
     from web.training import save_example
 
     image, truth = compose_table(3, [["tofu", "eel", "tofu"]], size=(640, 480),

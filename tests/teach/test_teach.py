@@ -11,8 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vision.faces import FACE_SIZE
-from vision.retrain import Sources, compose_with_taught
-from vision.teach import (
+from vision.teach.find import (
     BlurryPhotoError,
     FaceLibrary,
     NoCardFoundError,
@@ -23,6 +22,7 @@ from vision.teach import (
     read_face,
     teach,
 )
+from vision.teach.retrain import Sources, compose_with_taught
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> float:

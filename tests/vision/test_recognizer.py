@@ -112,7 +112,7 @@ def test_regions_the_classifier_calls_not_a_card_are_dropped():
 
 
 def test_the_live_label_cache_drops_not_a_card_too():
-    from vision.live import LabelCache
+    from vision.live.pipeline import LabelCache
 
     recognizer, _ = stub_recognizer()
     cache = LabelCache(recognizer, refresh=4)

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_exporting_a_committed_model_elsewhere_leaves_its_own_onnx_alone(tmp_path):
-    from vision import yolo
     from vision.runtime import OnnxDetector
+    from vision.training import yolo
 
     folder = tmp_path / "models"
     folder.mkdir()
@@ -32,7 +32,7 @@ def test_exporting_a_committed_model_elsewhere_leaves_its_own_onnx_alone(tmp_pat
 
 
 def test_results_are_read_without_polars(tmp_path):
-    from vision.yolo import _results_csv
+    from vision.training.yolo import _results_csv
 
     csv = tmp_path / "results.csv"
     csv.write_text("epoch, metrics/recall(B)\n1,0.5\n2,0.75\n")

@@ -122,8 +122,8 @@ def card_boxes(model_dir: Path):
 
 
 def _teach(args: argparse.Namespace) -> int:
-    from vision.retrain import active_model_dir
-    from vision.teach import FaceLibrary, check_slug, teach
+    from vision.teach.find import FaceLibrary, check_slug, teach
+    from vision.teach.retrain import active_model_dir
 
     check_slug(args.card)
     if len(args.photos) > 10:
@@ -137,8 +137,8 @@ def _teach(args: argparse.Namespace) -> int:
 
 
 def _faces(args: argparse.Namespace) -> int:
-    from vision.retrain import edition_status
-    from vision.teach import FaceLibrary
+    from vision.teach.find import FaceLibrary
+    from vision.teach.retrain import edition_status
 
     library = FaceLibrary(args.data)
     if args.remove:
@@ -175,7 +175,7 @@ def _progress_bar():
 
 
 def _retrain(args: argparse.Namespace) -> int:
-    from vision.retrain import RetrainPlan, StatusFile, plan_with, retrain
+    from vision.teach.retrain import RetrainPlan, StatusFile, plan_with, retrain
 
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
     bar = _progress_bar()
@@ -202,7 +202,7 @@ def _retrain(args: argparse.Namespace) -> int:
 
 
 def _models(args: argparse.Namespace) -> int:
-    from vision.retrain import ModelStore
+    from vision.teach.retrain import ModelStore
 
     store = ModelStore(args.data, args.models)
     if args.action == "list":
@@ -222,7 +222,7 @@ def _models(args: argparse.Namespace) -> int:
 
 
 def _eval_teach(args: argparse.Namespace) -> int:
-    from vision.teach_eval import DEFAULT_HELD_OUT, format_report, run
+    from vision.teach.evaluate import DEFAULT_HELD_OUT, format_report, run
 
     report = run(args.work, hold=tuple(args.hold or DEFAULT_HELD_OUT), model_dir=args.model,
                  test_photos=args.test_photos, photos=args.photos, epochs=args.epochs)

@@ -55,9 +55,9 @@ from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
 from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop, write_negative_crops
-from vision.teach import FaceLibrary
+from vision.teach.find import FaceLibrary
 
-REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
+REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
 BUNDLED = "bundled"
 MODELS_DIR = "models"
 ACTIVE_FILE = "active"
@@ -355,7 +355,7 @@ class RetrainPlan:
     max_known_drop: float = 0.03
     workers: int = 2
     #: bundled slugs the generator must not draw from the bundled faces (to measure teaching
-    #: on cards whose digital faces exist: see ``vision.teach_eval``)
+    #: on cards whose digital faces exist: see ``vision.teach.evaluate``)
     hidden: tuple[str, ...] = ()
     lr0: float = 0.0005
     #: layers kept as they are: 8 leaves the last feature block and the output layer to learn,
@@ -597,7 +597,7 @@ def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -
     """
     import torch
 
-    from vision import yolo  # noqa: F401 - sets ultralytics up offline before unpickling
+    from vision.training import yolo  # noqa: F401 - sets ultralytics up offline before unpickling
 
     checkpoint = torch.load(source_pt, map_location="cpu", weights_only=False)
     model = (checkpoint.get("ema") or checkpoint["model"]).float()
@@ -623,7 +623,7 @@ def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -
 def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan,
                          progress: Progress = _quiet) -> Path:
     """Fine-tune a (widened) classifier on ``data``; returns the best weights."""
-    from vision import yolo
+    from vision.training import yolo
 
     model = yolo.YOLO(str(widened_pt), task="classify")
 
@@ -645,7 +645,7 @@ def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: Retr
 
 
 def export_classifier(weights: Path, imgsz: int, target: Path) -> Path:
-    from vision import yolo
+    from vision.training import yolo
 
     return yolo.export_onnx(weights, imgsz, target)
 
@@ -712,8 +712,8 @@ class TableScores:
 
 def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict]) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
     """Each table read by the model: (predicted labels, visible truth cards, matched pairs)."""
-    from vision.evaluate import match_cards
     from vision.recognizer import Recognizer
+    from vision.training.evaluate import match_cards
 
     recognizer = Recognizer.load(model_dir)
     read = []

@@ -82,14 +82,14 @@ def parse_points(text: str | None, players: int) -> list[tuple[float, float]] | 
 
 
 def _load_detector(model: Path, threads: int = 2, refresh: int = 4):
-    from vision.live import live_detector
+    from vision.live.pipeline import live_detector
     from vision.recognizer import Recognizer
 
     return live_detector(Recognizer.load(model, threads=threads), refresh)
 
 
 def _live(args: argparse.Namespace) -> int:
-    from vision.live import LiveGame, LivePipeline, follow, open_source
+    from vision.live.pipeline import LiveGame, LivePipeline, follow, open_source
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     game = LiveGame(players, args.edition, seat_anchors=parse_points(args.seat_points, len(players)))
@@ -158,8 +158,8 @@ def _bench(args: argparse.Namespace) -> int:
     import numpy as np
     from tqdm import tqdm
 
-    from vision.live import LiveGame, LivePipeline
-    from vision.live_render import demo_script, plan_film
+    from vision.live.pipeline import LiveGame, LivePipeline
+    from vision.synth.film import demo_script, plan_film
 
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))

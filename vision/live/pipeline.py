@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections, box_iou
-from vision.tracker import CardTracker, SeatMemory
-from vision.turns import TurnDetector, TurnEvent
+from vision.live.tracker import CardTracker, SeatMemory
+from vision.live.turns import TurnDetector, TurnEvent
 
 #: Seat colours (BGR) for the overlay; the page uses the same hues.
 SEAT_COLOURS = ((46, 87, 228), (143, 157, 42), (0, 168, 233), (147, 76, 106), (200, 134, 58),
@@ -221,8 +221,8 @@ class LabelCache:
     def detect(self, image_bgr: np.ndarray) -> Detections:
         from vision.detections import box_iou
         from vision.faces import SLUGS
+        from vision.live.tracker import greedy_assignment
         from vision.synth.dataset import NOT_A_CARD, square_crop
-        from vision.tracker import greedy_assignment
 
         rec = self.recognizer
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:

@@ -1,7 +1,7 @@
 """Turn the tracked cards of a live table into the per-turn log the scorer replays.
 
 :class:`TurnDetector` ``.update(tracked, timestamp) -> list[TurnEvent]`` watches the cards
-that :class:`~vision.tracker.CardTracker` and :class:`~vision.tracker.SeatMemory` follow
+that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.SeatMemory` follow
 (``data["track_id"]``, ``data["label"]``, ``data["seat"]``, ``data["visible"]``,
 ``data["label_since"]``) and reads the game from what appears and goes:
 

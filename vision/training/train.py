@@ -27,7 +27,7 @@ from pathlib import Path
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, RECIPES, generate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
                  only: str | None = None, device: str = "cpu", workers: int = 2) -> dict:
     """Run (or resume) every stage of ``plan``; ``device`` and ``workers`` (data generation
     and loading processes) are where it runs, not what it learns."""
-    from vision import yolo  # heavy: torch + ultralytics
+    from vision.training import yolo  # heavy: torch + ultralytics
 
     recipe = RECIPES["train"]
     if plan.photos != recipe.train:
@@ -147,7 +147,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
         classifier_imgsz = plan.cls_ft_imgsz
         times["classifier_ft_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_neg_epochs:
-        from vision.retrain import widen_classifier
+        from vision.teach.retrain import widen_classifier
 
         generate(RECIPES["train-negatives"], data_root, workers=workers)
         t = time.time()

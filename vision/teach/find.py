@@ -12,7 +12,7 @@ The faces a player taught live in the data folder, one JPEG and one JSON sidecar
     <data>/faces/<slug>__<n>.json    TaughtFace: where it came from, how sharp, its corners
 
 :class:`FaceLibrary` lists them, adds and removes them, and hands them to the synthetic photo
-generator as a :class:`~vision.faces.FaceSet` (see ``vision.retrain``).
+generator as a :class:`~vision.faces.FaceSet` (see ``vision.teach.retrain``).
 
 >>> Quad.parse("10,20 110,22 108,180 8,178")
 Quad.parse('10,20 110,22 108,180 8,178')
@@ -21,7 +21,7 @@ Quad.parse('10,20 110,22 108,180 8,178')
 >>> check_slug("gyozza")
 Traceback (most recent call last):
 ...
-vision.teach.UnknownCardError: unknown card 'gyozza' (did you mean gyoza?); the card names are listed in spec/cards.md
+vision.teach.find.UnknownCardError: unknown card 'gyozza' (did you mean gyoza?); the card names are listed in spec/cards.md
 """
 
 from __future__ import annotations
