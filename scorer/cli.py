@@ -33,6 +33,8 @@ def read_record(path: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: the JSON is nested too deeply to be a game record") from None
 
 
 def run(args: argparse.Namespace) -> int:

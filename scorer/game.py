@@ -19,6 +19,7 @@ scorer.errors.UnknownCardError: rounds[0].tableaux.Ann[0]: unknown card 'tempora
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -129,7 +130,7 @@ def _edition(record: Mapping) -> Edition:
     if "edition" not in record:
         raise FormatError("edition", "missing (original, anniversary or party)")
     key = record["edition"]
-    if key not in EDITIONS:
+    if not isinstance(key, str) or key not in EDITIONS:
         raise EditionError("edition", f"unknown edition {key!r} (expected {', '.join(EDITIONS)})")
     return EDITIONS[key]
 
@@ -138,18 +139,34 @@ def _players(record: Mapping, edition: Edition) -> tuple[str, ...]:
     players = record.get("players")
     if not isinstance(players, list):
         raise FormatError("players", "expected a list of names")
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise FormatError(f"players[{i}]", "a player's name is a non-empty text")
-        if name in players[:i]:
-            raise FormatError(f"players[{i}]", f"{name!r} is listed twice")
+    # the count first: a record naming thousands of players is refused before any name is read
     low, high = edition.players
     if not low <= len(players) <= high:
         raise PlayerCountError(
             "players", f"{len(players)} player{'s' if len(players) != 1 else ''}, "
             f"but {edition.name} is for {low}-{high}"
         )
+    seen: set[str] = set()
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise FormatError(f"players[{i}]", "a player's name is a non-empty text")
+        if _unprintable(name):
+            raise FormatError(
+                f"players[{i}]", f"the name {ascii(name)} holds control characters or broken text"
+            )
+        if name in seen:
+            raise FormatError(f"players[{i}]", f"{name!r} is listed twice")
+        seen.add(name)
     return tuple(players)
+
+
+def _unprintable(name: str) -> bool:
+    """Control characters (Cc) or lone surrogates (Cs): text no page or file can show.
+
+    >>> _unprintable("Zoë 🍣"), _unprintable("Ann\\n"), _unprintable("\\ud800")
+    (False, True, True)
+    """
+    return any(unicodedata.category(c) in ("Cc", "Cs") for c in name)
 
 
 def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...]:

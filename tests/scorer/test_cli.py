@@ -62,6 +62,12 @@ BAD_INPUTS = [
     (json.dumps({**GAME, "rounds": [{"tableaux": {"Ann": [], "Zed": []}}]}), "unknown player 'Zed'"),
     ("[]", "record: expected a JSON object"),
     ("\xff\xfe", "invalid JSON"),
+    # issue 14: these were tracebacks
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    (json.dumps({**GAME, "edition": ["original"]}), "unknown edition ['original']"),
+    (json.dumps({**GAME, "edition": {"original": 1}}), "unknown edition"),
+    (json.dumps({**GAME, "players": ["Ann", "B\ud800n"]}), "players[1]: the name 'B\\ud800n' holds"),
+    (json.dumps({**GAME, "players": ["Ann", "Ben\n"]}), "control characters"),
 ]
 
 
