@@ -18,8 +18,9 @@ def register(subparsers) -> None:
     detect = subparsers.add_parser(
         "detect", help="name every card in photos; one JSON line per image",
         description="Name every card in each photo and print one JSON object a line. A file that "
-                    "is not a readable image gets an {\"image\", \"error\"} line and the others "
-                    "still run; the exit status is then 2.")
+                    "is not a readable image (or has more than 50 megapixels) gets an {\"image\", "
+                    "\"error\"} line, and its error on stderr; the others still run; the exit status "
+                    "is then 2.")
     detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
     detect.add_argument("--seats", type=int, default=None, metavar="N",
                         help="split a whole-table photo into N tableaux (seat 0 at the bottom, clockwise)")
@@ -81,6 +82,9 @@ def _detect(args: argparse.Namespace) -> int:
         except (ValueError, OSError) as exc:
             failed += 1
             line = {"image": path, "error": str(exc)}
+            # the contract: one line on stderr per failure; stdout still has a line per image
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            print(f"sushicam detect: error: {message}", file=sys.stderr, flush=True)
         print(json.dumps(line), flush=True)
     return 2 if failed else 0
 
