@@ -7,6 +7,8 @@ object as one ``sushicam detect`` line.
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
@@ -14,11 +16,17 @@ from werkzeug.utils import secure_filename
 from scorer import score_record
 from web import recognition
 from web.errors import json_body
+from web.security import refuse_cross_origin
 from web.uploads import NoImageError, read_image
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_SEATS = 8
+
+
+@bp.before_request
+def same_origin_only():
+    refuse_cross_origin()
 
 
 @bp.post("/score")
@@ -30,7 +38,8 @@ def _seats() -> int | None:
     value = request.form.get("seats", "").strip()
     if not value:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= MAX_SEATS:
+    # ASCII digits only: "²" and "٣" pass str.isdigit(), and int() refuses the first
+    if not re.fullmatch(r"[0-9]{1,2}", value) or not 1 <= int(value) <= MAX_SEATS:
         raise BadRequest(f"'seats' must be a number of players from 1 to {MAX_SEATS}, not {value!r}")
     return int(value)
 

@@ -6,6 +6,8 @@ created on first use, so ``sushicam serve --data NEW_DIR`` works without a setup
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -41,18 +43,39 @@ def close_db(_exc: BaseException | None = None) -> None:
         db.close()
 
 
+class DatabaseUnusable(OSError):
+    """The games database cannot be opened (a folder in its place, a damaged file): the CLI says
+    so in one line (exit 2) instead of starting a server whose every page would fail."""
+
+
 def init_db(app: Flask | None = None) -> None:
-    """Create the tables that do not exist yet (idempotent)."""
+    """Create the tables that do not exist yet (idempotent); the file is readable by us only."""
     app = app or current_app
     path = database_path(app)
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = connect(path)
+    if path.is_dir():
+        raise DatabaseUnusable(f"{path} is a folder, not a games database: move it away")
+    if not path.exists():
+        # created empty first, so SQLite's own files (-wal, -shm) take its mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for own in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        with contextlib.suppress(OSError):  # one made by an older version: players' names are private
+            own.chmod(0o600)
     try:
-        # WAL: readers never wait for the writer confirming a round.
-        db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(app.open_resource("schema.sql").read().decode("utf-8"))
-    finally:
-        db.close()
+        db = connect(path)
+        try:
+            # WAL: readers never wait for the writer confirming a round.
+            db.execute("PRAGMA journal_mode = WAL")
+            db.executescript(app.open_resource("schema.sql").read().decode("utf-8"))
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+            raise DatabaseUnusable(
+                f"{path} is not a games database or is damaged ({exc}): move it away or restore a backup"
+            ) from None
+        raise DatabaseUnusable(f"{path}: the games database cannot be opened ({exc})") from None
 
 
 @click.command("init-db")

@@ -7,7 +7,9 @@ the problem: the handlers below map each error class to its status.
 
 from __future__ import annotations
 
+import errno
 import json
+import sqlite3
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
@@ -57,20 +59,73 @@ def json_body() -> Any:
     if not data.strip():
         raise BadRequest("the request body is empty: send JSON")
     try:
-        return json.loads(data)
-    except UnicodeDecodeError as exc:
-        raise BadRequest("the request body is not UTF-8 text") from exc
+        return parse_json(data)
+    except ValueError as exc:
+        raise BadRequest(f"the request body is {exc}") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"not valid JSON: {name} is not a number JSON allows")
+
+
+def parse_json(data: bytes | str) -> Any:
+    """Strict JSON: ``ValueError`` saying what is wrong for anything a JSON parser would refuse.
+
+    Python's parser takes NaN and Infinity (stored, they would break the page that reads them
+    back), and fails with other errors on integers over 4300 digits and on deep nesting.
+
+    >>> parse_json('{"confidence": NaN}')
+    Traceback (most recent call last):
+    ...
+    ValueError: not valid JSON: NaN is not a number JSON allows
+    """
+    try:
+        return json.loads(data, parse_constant=_refuse_constant)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise BadRequest(f"the request body is not valid JSON: {exc}") from exc
-    except RecursionError as exc:
-        raise BadRequest("the JSON is nested too deeply") from exc
+        raise ValueError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError("nested too deeply to be JSON we read") from None
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        if "digits" in str(exc):
+            raise ValueError("not a record we read: a number in it has thousands of digits") from None
+        raise
 
 
-def error_response(message: str, status: int):
+def error_response(message: str, status: int, title: str | None = None):
     if wants_json():
         return jsonify(error=message), status
-    title = TITLES.get(status, "Something went wrong")
+    title = title or TITLES.get(status, "Something went wrong")
     return render_template("error.html", message=message, status=status, title=title), status
+
+
+NO_SPACE = {errno.ENOSPC, errno.EDQUOT}
+NOT_WRITABLE = {errno.EROFS, errno.EACCES, errno.EPERM}
+NOT_A_FOLDER = {errno.ENOTDIR, errno.EEXIST}
+
+
+def storage_problem(exc: OSError | sqlite3.Error, data_dir: str) -> tuple[str, int]:
+    """What to tell the players when the data folder fails: (message, 507 if full else 503)."""
+    if isinstance(exc, sqlite3.Error):
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name.startswith("SQLITE_FULL"):
+            return f"the disk holding {data_dir} is full: free some space, then try again", 507
+        if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")):
+            return f"the data folder {data_dir} is read-only: sushicam cannot save games there", 503
+        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+            return f"the games database in {data_dir} is damaged: restore it from a backup", 503
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return "the games database is busy: try again in a moment", 503
+        return f"the games database in {data_dir} cannot be used ({exc})", 503
+    where = exc.filename or data_dir
+    if exc.errno in NO_SPACE:
+        return f"the disk holding {data_dir} is full: free some space, then try again", 507
+    if exc.errno in NOT_WRITABLE:
+        return f"sushicam may not write {where}: the data folder is read-only", 503
+    if exc.errno in NOT_A_FOLDER:
+        return f"{where} is in the way: sushicam needs a folder there, and it is a file", 503
+    return f"sushicam cannot use its data folder ({exc.strerror or exc})", 503
 
 
 def init_app(app: Flask) -> None:
@@ -114,6 +169,13 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(PhotoNotFound)
     def not_found(exc: LookupError):
         return error_response(str(exc.args[0]) if exc.args else "not found", 404)
+
+    @app.errorhandler(OSError)
+    @app.errorhandler(sqlite3.Error)
+    def storage_failed(exc: OSError | sqlite3.Error):
+        message, status = storage_problem(exc, app.config["DATA_DIR"])
+        app.logger.error("%s %s: %s (%r)", request.method, request.path, message, exc)
+        return error_response(message, status, "The data folder is not usable")
 
     @app.errorhandler(RecognizerUnavailable)
     def no_model(exc: RecognizerUnavailable):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from flask import (
@@ -46,6 +47,8 @@ def parse_setup(form) -> tuple[str, list[str], Any, list[str] | None]:
     if len(players) > MAX_PLAYERS:
         raise SetupError(f"a game has at most {MAX_PLAYERS} players")
     for name in players:
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            raise SetupError(f"the name {ascii(name)} holds control characters: type it again")
         if len(name) > MAX_NAME_LENGTH:
             raise SetupError(f"the name {name[:MAX_NAME_LENGTH]}… is longer than {MAX_NAME_LENGTH} letters")
     folded = [n.casefold() for n in players]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from scorer import RecordError
 from web import scoring
 from web.db import get_db
+from web.errors import parse_json
 from web.review import review_from_round
 from web.store import create_game, list_games
 
@@ -48,11 +47,9 @@ def import_game():
     """Store a game record (file upload or pasted text) as a new game."""
     text = _record_text()
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordFileError(f"the record is not JSON: {exc}") from exc
-    except RecursionError as exc:
-        raise RecordFileError("the record is nested too deeply to be a game record") from exc
+        record = parse_json(text)
+    except ValueError as exc:
+        raise RecordFileError(f"the record is {exc}") from exc
     record = scoring.check_record(record)
     players = record["players"]
     rounds = [(review_from_round(r, players), r) for r in record["rounds"]]

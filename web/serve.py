@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import shutil
 import socket
 import subprocess
@@ -44,6 +45,10 @@ def register(subparsers) -> None:
         help="serve HTTPS with a self-signed certificate (phones allow the live camera only then)",
     )
     parser.add_argument("--threads", type=int, default=4, help="worker threads (default 4)")
+    parser.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="another name browsers reach this computer by (e.g. mybox.local); others are refused",
+    )
     parser.set_defaults(handler=serve)
 
 
@@ -135,6 +140,42 @@ def _certificate_with_cryptography(cert: Path, key: Path, hosts: list[str]) -> N
     cert.write_bytes(certificate_.public_bytes(serialization.Encoding.PEM))
 
 
+# Waitress reads whole requests before a worker thread sees them, so a slow client holds only a
+# connection: cap how many are open, and drop one that sends nothing for CHANNEL_TIMEOUT seconds.
+WAITRESS_OPTIONS = {
+    "ident": "sushicam",
+    "connection_limit": 64,  # a table of phones needs a handful; the rest wait in the backlog
+    "channel_timeout": 30,
+    "cleanup_interval": 10,
+}
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def server_config(hosts: list[str | None], https: bool, exposed: bool) -> dict:
+    """The app settings that depend on how it is served (see web.security).
+
+    ``hosts``: the addresses and names it is reached by; ``exposed``: it listens beyond this
+    computer, so other devices need the join code.
+    """
+    from web.security import new_join_code, trusted_hosts
+
+    return {
+        # a page on another site that resolves its own name to this address (DNS rebinding)
+        # sends that name as Host, and is refused
+        "TRUSTED_HOSTS": trusted_hosts(*hosts),
+        "SESSION_COOKIE_SECURE": https,
+        "JOIN_CODE": new_join_code() if exposed else None,
+    }
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"--port must be 1-65535, not {args.port}")
@@ -142,11 +183,12 @@ def serve(args: argparse.Namespace) -> int:
         raise CommandError("--threads must be at least 1")
     from web.app import create_app
     from web.recognition import warm_up
-
+    os.umask(0o077)  # every file the server writes (games, photos, labels, keys) is ours alone
     app = create_app(None if args.data is None else {"DATA_DIR": str(args.data.resolve())})
     host = "0.0.0.0" if args.lan else args.host
     lan = lan_address() if host in ("0.0.0.0", "::") else None
     scheme = "https" if args.https else "http"
+    app.config.update(server_config([host, lan, *args.allow_host], args.https, exposed=not _is_loopback(host)))
     # bind the port before the recogniser loads in the background: a port in use then ends
     # the command before any model thread exists (one still loading at exit aborts the process)
     if args.https:
@@ -163,7 +205,7 @@ def serve(args: argparse.Namespace) -> int:
 
         logging.basicConfig()  # waitress's warnings (queue depth, bad requests), as waitress.serve does
         server = waitress.server.create_server(app, host=host, port=args.port, threads=args.threads,
-                                               ident="sushicam")
+                                               **WAITRESS_OPTIONS)
         run, close = server.run, server.close
     warm_up(app)
     print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
@@ -172,6 +214,8 @@ def serve(args: argparse.Namespace) -> int:
         print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
     if args.https:
         print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
+    if app.config["JOIN_CODE"]:
+        print(f"sushicam: join code for other devices: {app.config['JOIN_CODE']}", flush=True)
     try:
         run()
     finally:

@@ -40,7 +40,10 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield db
     except BaseException:
-        db.execute("ROLLBACK")
+        # SQLite has already rolled back after some errors (a full disk): rolling back again
+        # would fail and hide the reason
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
 
@@ -129,11 +132,13 @@ def setup_record(
 
 
 def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    # NaN/Infinity stored before bodies were checked read back as null: the page that shows
+    # them parses strict JSON
+    return None if text is None else json.loads(text, parse_constant=lambda _name: None)
 
 
 def _dumps(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"))
+    return None if value is None else json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
 def _game_from_row(row: sqlite3.Row, rounds: tuple[Round, ...]) -> Game:
@@ -143,7 +148,7 @@ def _game_from_row(row: sqlite3.Row, rounds: tuple[Round, ...]) -> Game:
         created=row["created"],
         updated=row["updated"],
         edition=row["edition"],
-        players=tuple(json.loads(row["players"])),
+        players=tuple(_loads(row["players"])),
         menu=_loads(row["menu"]),
         variants=_loads(row["variants"]),
         seat_areas=None if areas is None else tuple(tuple(a) for a in areas),
@@ -157,7 +162,7 @@ def _rounds(db: sqlite3.Connection, game_id: int) -> tuple[Round, ...]:
         (game_id,),
     ).fetchall()
     return tuple(
-        Round(r["number"], json.loads(r["review"]), _loads(r["record"]), r["confirmed"])
+        Round(r["number"], _loads(r["review"]), _loads(r["record"]), r["confirmed"])
         for r in rows
     )
 
@@ -242,7 +247,7 @@ def _photo_from_row(row: sqlite3.Row) -> Photo:
         seat=row["seat"],
         width=row["width"],
         height=row["height"],
-        detection=json.loads(row["detection"]),
+        detection=_loads(row["detection"]),
     )
 
 
@@ -252,6 +257,11 @@ def photos_of_round(db: sqlite3.Connection, game_id: int, number: int) -> list[P
         (game_id, number),
     ).fetchall()
     return [_photo_from_row(r) for r in rows]
+
+
+def photo_filenames(db: sqlite3.Connection) -> set[str]:
+    """The file of every photo any round refers to."""
+    return {r["filename"] for r in db.execute("SELECT filename FROM photo")}
 
 
 def get_photo(db: sqlite3.Connection, photo_id: int) -> Photo:

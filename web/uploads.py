@@ -10,11 +10,15 @@ folder.
 from __future__ import annotations
 
 import io
+import math
+import os
 import secrets
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
@@ -22,6 +26,10 @@ from PIL import Image, ImageOps
 # the decoders for no gain.
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
 MIN_SIDE = 32
+# Photos larger than this are shrunk while decoding: 16 MP keeps a 4608x3456 phone photo whole,
+# far more than the recogniser needs, while a 48 MP one would cost ~600 MB in copies at full size.
+WORKING_PIXELS = 16_000_000
+EXIF_ORIENTATION = 0x0112
 
 
 class UploadError(ValueError):
@@ -100,13 +108,39 @@ def read_image(data: bytes, max_pixels: int, name: str = "image") -> UploadedIma
         )
     if min(width, height) < MIN_SIDE:
         raise CorruptImageError(f"{name}: {width}x{height} is too small to show any card")
+    source_format = image.format
+    factor = math.ceil(math.sqrt(width * height / WORKING_PIXELS))
+    if factor > 1 and source_format != "JPEG":
+        return UploadedImage(_decode_reduced(data, factor, name, source_format), source_format)
     try:
+        if factor > 1:  # libjpeg decodes at 1/2, 1/4 or 1/8 scale: the photo is never whole in memory
+            image.draft("RGB", (width // factor, height // factor))
         image.load()
-        upright = ImageOps.exif_transpose(image).convert("RGB")
+        if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
+            image = ImageOps.exif_transpose(image)
+        if image.mode != "RGB":
+            image = image.convert("RGB")
+        rgb = np.asarray(image)
     except (OSError, ValueError, SyntaxError) as exc:
-        raise CorruptImageError(f"{name}: the {image.format} data is damaged ({exc})") from exc
-    rgb = np.asarray(upright)
-    return UploadedImage(pixels=np.ascontiguousarray(rgb[:, :, ::-1]), format=image.format)
+        raise CorruptImageError(f"{name}: the {source_format} data is damaged ({exc})") from exc
+    del image
+    return UploadedImage(pixels=np.ascontiguousarray(rgb[:, :, ::-1]), format=source_format)
+
+
+REDUCED_FLAGS = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def _decode_reduced(data: bytes, factor: int, name: str, source_format: str) -> np.ndarray:
+    """A large PNG or WebP decoded straight to BGR at 1/2, 1/4 or 1/8 size by OpenCV.
+
+    Pillow holds a PNG as 4 bytes a pixel and copies it for every step (RGB, rotation, BGR): a
+    48 MP one cost 650 MB. OpenCV decodes it once, 3 bytes a pixel, shrinks it and lets go.
+    """
+    scale = next((s for s in sorted(REDUCED_FLAGS) if s >= factor), max(REDUCED_FLAGS))
+    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[scale])
+    if pixels is None:
+        raise CorruptImageError(f"{name}: the {source_format} data is damaged")
+    return pixels
 
 
 def photos_dir(data_dir: str | Path) -> Path:
@@ -116,11 +150,13 @@ def photos_dir(data_dir: str | Path) -> Path:
 def save_photo(image: UploadedImage, data_dir: str | Path, quality: int = 92) -> str:
     """Store the photo as a JPEG under a fresh random name; returns that name."""
     folder = photos_dir(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     filename = f"{secrets.token_hex(12)}.jpg"
     rgb = Image.fromarray(np.ascontiguousarray(image.pixels[:, :, ::-1]))
     partial = folder / f".{filename}.part"
-    rgb.save(partial, format="JPEG", quality=quality)
+    # readable by us only: photos of a family's table are private
+    with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
+        rgb.save(handle, format="JPEG", quality=quality)
     partial.replace(folder / filename)  # never a half-written photo under the real name
     return filename
 
@@ -129,3 +165,32 @@ def remove_photos(data_dir: str | Path, filenames: list[str]) -> None:
     folder = photos_dir(data_dir)
     for name in filenames:
         (folder / name).unlink(missing_ok=True)
+
+
+ORPHAN_AGE_S = 60  # a photo another process is saving right now is younger than this
+
+
+def remove_orphans(data_dir: str | Path, referenced: set[str], older_than: float = ORPHAN_AGE_S) -> list[str]:
+    """Delete photo files no round refers to, and ``.part`` files a crash left; returns their names.
+
+    A crash between saving a photo and committing its round (or while writing it) leaves such
+    files behind. Only files older than ``older_than`` seconds are touched, so a photo another
+    process is saving at this moment is safe; the ones the database names are never touched.
+    """
+    folder = photos_dir(data_dir)
+    if not folder.is_dir():
+        return []
+    cutoff = time.time() - older_than
+    removed = []
+    for entry in os.scandir(folder):
+        if entry.name in referenced or not entry.is_file(follow_symlinks=False):
+            continue
+        if not (entry.name.endswith(".part") or entry.name.endswith(".jpg")):
+            continue  # not a name save_photo makes: someone else's file
+        try:
+            if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except FileNotFoundError:
+            continue
+    return removed

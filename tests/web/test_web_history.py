@@ -65,13 +65,19 @@ def test_export_then_import_gives_the_same_game(client, make_game):
     [
         ({}, "choose a game record file"),
         ({"record_text": "   "}, "choose a game record file"),
-        ({"record_text": "{'edition': 1}"}, "not JSON"),
+        ({"record_text": "{'edition': 1}"}, "not valid JSON"),
         ({"record_text": "[" * 50000}, "nested too deeply"),
         ({"record": (io.BytesIO(b"\xff\xfe\x00"), "x.json")}, "not UTF-8"),
         ({"record": (io.BytesIO(b" " * 1_000_001), "x.json")}, "larger than 1 MB"),
         ({"record_text": json.dumps({**RECORD, "edition": "deluxe"})}, "unknown edition 'deluxe'"),
         ({"record_text": json.dumps({**RECORD, "rounds": RECORD["rounds"] * 2})}, "6 rounds"),
         ({"record_text": json.dumps({**RECORD, "players": ["Ann", "Ann"]})}, "listed twice"),
+        # issue 14: each of these was a 500
+        ({"record_text": json.dumps({**RECORD, "edition": ["original"]})}, "unknown edition"),
+        ({"record_text": '{"edition": "original", "players": ["Ann", "Ben"], "rounds": [], "x": '
+          + "9" * 5000 + "}"}, "thousands of digits"),
+        ({"record_text": json.dumps({**RECORD, "players": ["Ann", "B\ud800n"]})}, "broken text"),
+        ({"record_text": json.dumps({**RECORD, "players": ["Ann", "Be\x00n"]})}, "control characters"),
     ],
 )
 def test_a_bad_import_is_refused_beside_the_import_form(client, data, message):
