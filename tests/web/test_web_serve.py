@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 import ssl
+import stat
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -127,3 +130,39 @@ def test_a_port_in_use_exits_2_with_one_line(tmp_path):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("sushicam serve: error:")
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda path: path.write_bytes(b"this is not SQLite at all, just some words" * 100),
+     "is not a games database or is damaged"),
+    (lambda path: path.mkdir(), "is a folder, not a games database"),
+])
+def test_an_unusable_database_exits_2_with_one_line(tmp_path, make, message):
+    make(tmp_path / "sushicam.sqlite")
+    done = subprocess.run([*SUSHICAM, "serve", "--port", str(free_port()), "--data", str(tmp_path)],
+                          cwd=REPO, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sushicam serve: error: ") and message in lines[0]
+
+
+def test_lan_prints_a_join_code_and_other_devices_need_it(tmp_path):
+    port = free_port()
+    server = start("--lan", "--port", str(port), "--data", str(tmp_path / "d"))
+    try:
+        wait_for(f"http://127.0.0.1:{port}/")  # this computer: no code
+        code = None
+        while code is None:
+            line = server.stdout.readline()
+            assert line, "the server ended without printing a join code"
+            match = re.search(r"join code for other devices: (\d{6})$", line.strip())
+            code = match and match.group(1)
+        # an unknown Host header (a rebinding site's name) is refused
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 400
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert stat.S_IMODE((tmp_path / "d" / "sushicam.sqlite").stat().st_mode) == 0o600
