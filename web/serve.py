@@ -209,13 +209,13 @@ def serve(args: argparse.Namespace) -> int:
         run, close = server.run, server.close
     warm_up(app)
     print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
+    if app.config["JOIN_CODE"]:
+        print(f"sushicam: join code for other devices: {app.config['JOIN_CODE']}", flush=True)
     print(f"sushicam: open {scheme}://{'localhost' if lan or host in ('0.0.0.0', '::') else host}:{args.port}/", flush=True)
     if lan:
         print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
     if args.https:
         print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
-    if app.config["JOIN_CODE"]:
-        print(f"sushicam: join code for other devices: {app.config['JOIN_CODE']}", flush=True)
     try:
         run()
     finally:
