@@ -15,7 +15,6 @@ import pytest
 
 from web import db as web_db
 from web.app import create_app
-from web.security import CONTENT_SECURITY_POLICY
 
 GAME = {
     "edition": "original",
@@ -307,6 +306,8 @@ def test_orphan_photos_and_part_files_are_removed_at_startup(client, make_game, 
 
 
 def test_every_answer_carries_the_security_headers(client, make_game):
+    from web.security import CONTENT_SECURITY_POLICY
+
     game_id = make_game()
     for response in (client.get("/"), client.get(f"/games/{game_id}/rounds/1/review"),
                      client.post("/api/score", json=GAME), client.get("/nope")):
