@@ -192,11 +192,16 @@ def serve(args: argparse.Namespace) -> int:
     # bind the port before the recogniser loads in the background: a port in use then ends
     # the command before any model thread exists (one still loading at exit aborts the process)
     if args.https:
-        from werkzeug.serving import make_server
+        from werkzeug.serving import WSGIRequestHandler, make_server
+
+        class TimedHandler(WSGIRequestHandler):
+            # a thread per connection here: one that stalls mid-request is dropped, as waitress does
+            timeout = WAITRESS_OPTIONS["channel_timeout"]
 
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
-        server = make_server(host, args.port, app, threaded=True, ssl_context=(str(cert), str(key)))
+        server = make_server(host, args.port, app, threaded=True, request_handler=TimedHandler,
+                             ssl_context=(str(cert), str(key)))
         run, close = server.serve_forever, server.server_close
     else:
         import logging
