@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     flash,
     jsonify,
@@ -127,7 +126,7 @@ def export(game_id: int):
     """The game record, as a file to keep or to score with ``sushicam score``."""
     game = get_game(get_db(), game_id)
     body = json.dumps(game.record(), indent=2, ensure_ascii=False) + "\n"
-    return Response(
+    return current_app.response_class(  # the app's: text no encoder takes becomes "?", not a 500
         body,
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="sushicam-game-{game.id}.json"'},

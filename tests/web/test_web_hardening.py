@@ -36,7 +36,7 @@ def test_a_stored_lone_surrogate_in_a_name_does_not_break_the_pages(client, make
     game_id = make_game(players=("Ann", "Ben"))
     stored_players(data_dir, game_id, '["Ann", "B\\ud800n"]')
     for url in ("/", f"/games/{game_id}", f"/games/{game_id}/rounds/1/capture",
-                f"/games/{game_id}/rounds/1/review"):
+                f"/games/{game_id}/rounds/1/review", f"/games/{game_id}/record.json"):
         response = client.get(url)
         assert response.status_code == 200, url
         assert b"B?n" in response.data or b"B\\ud800n" in response.data, url
