@@ -43,6 +43,9 @@ from scorer.tableau import Tableau
 from scorer.turns import URAMAKI_GOAL, URAMAKI_PLACES, DuringRoundScore, TurnLog, replay
 
 MAX_ROUNDS = 3
+# A round deals each player at most 10 cards (editions.py hand_sizes); this
+# bound only stops absurd records early, the deck counts judge the rest.
+MAX_TABLEAU_ENTRIES = 100
 _RECORD_KEYS = {"edition", "players", "rounds", "menu", "variants", "mochi"}
 
 
@@ -243,6 +246,13 @@ def _tableaux(raw: Mapping, edition: Edition, players: tuple[str, ...], path: st
     for name in players:
         if name not in tableaux:
             raise UnknownPlayerError(f"{path}.tableaux", f"no tableau for player {name!r} (use [] for none)")
+    for name in players:  # before any card is read: a record of 100 000 cards took seconds
+        cards = tableaux[name]
+        if isinstance(cards, list) and len(cards) > MAX_TABLEAU_ENTRIES:
+            raise DeckCountError(
+                f"{path}.tableaux.{name}",
+                f"{len(cards)} cards: no round deals one player more than {MAX_TABLEAU_ENTRIES}",
+            )
     return tuple(
         (p, Tableau.from_json(tableaux[p], edition.key, f"{path}.tableaux.{p}")) for p in players
     )

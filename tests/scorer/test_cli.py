@@ -68,6 +68,8 @@ BAD_INPUTS = [
     (json.dumps({**GAME, "edition": {"original": 1}}), "unknown edition"),
     (json.dumps({**GAME, "players": ["Ann", "B\ud800n"]}), "players[1]: the name 'B\\ud800n' holds"),
     (json.dumps({**GAME, "players": ["Ann", "Ben\n"]}), "control characters"),
+    (json.dumps({**GAME, "rounds": [{"tableaux": {"Ann": ["tofu"] * 101, "Ben": []}}]}),
+     "rounds[0].tableaux.Ann: 101 cards: no round deals one player more than 100"),
 ]
 
 

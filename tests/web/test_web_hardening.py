@@ -101,6 +101,18 @@ def test_a_record_of_40000_players_is_refused_at_once(client):
         assert took < 2.0, f"{took:.1f} s (it was 6 s, quadratic in the names)"
 
 
+def test_a_tableau_of_150000_cards_is_refused_at_once(client):
+    """Under the 2 MB body cap; each card was read before the deck counts refused them (3 s)."""
+    cards = ["tofu"] * 150_000
+    body = json.dumps({**GAME, "rounds": [{"tableaux": {"Ann": cards, "Ben": []}}]})
+    start = time.perf_counter()
+    response = client.post("/api/score", data=body, content_type="application/json")
+    took = time.perf_counter() - start
+    assert response.status_code == 400
+    assert "150000 cards" in response.get_json()["error"]
+    assert took < 1.0, f"{took:.1f} s"
+
+
 @pytest.mark.parametrize("origin, headers", [
     ("http://evil.example", {"Content-Type": "text/plain"}),
     ("null", {"Content-Type": "text/plain"}),
