@@ -155,9 +155,13 @@ def save_photo(image: UploadedImage, data_dir: str | Path, quality: int = 92) ->
     rgb = Image.fromarray(np.ascontiguousarray(image.pixels[:, :, ::-1]))
     partial = folder / f".{filename}.part"
     # readable by us only: photos of a family's table are private
-    with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
-        rgb.save(handle, format="JPEG", quality=quality)
-    partial.replace(folder / filename)  # never a half-written photo under the real name
+    try:
+        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
+            rgb.save(handle, format="JPEG", quality=quality)
+        partial.replace(folder / filename)  # never a half-written photo under the real name
+    except BaseException:
+        partial.unlink(missing_ok=True)  # a full disk leaves no half photo behind
+        raise
     return filename
 
 

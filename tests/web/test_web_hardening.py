@@ -440,3 +440,21 @@ def test_waitress_limits_connections_and_drops_idle_ones(monkeypatch, tmp_path):
         main(["serve", "--data", str(tmp_path / "d"), "--port", "5999"])
     assert 0 < seen["connection_limit"] <= 100
     assert 0 < seen["channel_timeout"] <= 60
+
+
+def test_a_photo_the_disk_could_not_hold_leaves_no_part_file(tmp_path, monkeypatch, images):
+    import errno
+
+    from PIL import Image
+
+    from web.uploads import read_image, save_photo
+
+    def disk_full(self, fp, *args, **kwargs):
+        fp.write(b"half a jpeg")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    photo = read_image(images.png(64, 48), 1_000_000)
+    monkeypatch.setattr(Image.Image, "save", disk_full)
+    with pytest.raises(OSError, match="No space"):
+        save_photo(photo, tmp_path)
+    assert list((tmp_path / "photos").iterdir()) == []
