@@ -123,6 +123,16 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
     return cards
 
 
+def names_elsewhere(edition: str) -> dict[str, dict[str, str]]:
+    """Names and colours of the cards of other editions: a misread one shows its printed name
+    on the review page, though the picker never offers it."""
+    return {
+        card.slug: {"name": display_name(card.slug, edition), "colour": card.colour}
+        for card in CARDS.values()
+        if edition not in card.editions
+    }
+
+
 def _frequency(slug: str, edition: str) -> float:
     """Copies of a card in the deck; a share of its family's total where only that is printed."""
     card = CARDS[slug]

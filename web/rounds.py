@@ -27,6 +27,7 @@ from scorer.cards import CARDS
 from web import catalogue, recognition, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
+from web.problems import score_review
 from web.review import check_review, review_from_detections, round_from_review, training_boxes
 from web.store import (
     Game,
@@ -147,8 +148,9 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
         ],
         "review": review,
         "cards": catalogue.game_cards(game.edition, game.menu, len(game.players)),
+        "names": catalogue.names_elsewhere(game.edition),
         "urls": {
-            "score": url_for("api.score"),
+            "score": url_for("rounds.score", game_id=game.id, number=number),
             "confirm": url_for("rounds.confirm", game_id=game.id, number=number),
             "seats": url_for("games.seats", game_id=game.id),
             "game": url_for("games.show", game_id=game.id),
@@ -183,6 +185,15 @@ def confirm(game_id: int, number: int):
     review = check_review(
         json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
     )
+    checked = score_review(game, number, review)
+    if checked.error or checked.problems:
+        first = checked.error or checked.problems[0].message
+        more = len(checked.problems) - (0 if checked.error else 1)
+        return jsonify(
+            error=f"Round {number} cannot be confirmed yet. {first}"
+            + (f" ({more} more card{'s' if more > 1 else ''} to check.)" if more > 0 else ""),
+            problems=[p.as_json() for p in checked.problems],
+        ), 400
     round_record = round_from_review(review, game.players)
     previous = game.round(number)
     if previous and previous.record and previous.record.get("tableaux") == round_record["tableaux"]:
@@ -211,6 +222,19 @@ def confirm(game_id: int, number: int):
         redirect=url_for("games.show", game_id=game.id, _anchor=f"round-{number}"),
         training_examples=kept,
     )
+
+
+@bp.post("/games/<int:game_id>/rounds/<int:number>/score")
+@json_view
+def score(game_id: int, number: int):
+    """Live scores of the review as it stands; cards that cannot score are named and left out."""
+    db = get_db()
+    game = _game_and_round(game_id, number)
+    photos = photos_of_round(db, game.id, number)
+    review = check_review(
+        json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
+    )
+    return jsonify(score_review(game, number, review).as_json())
 
 
 @bp.get("/photos/<int:photo_id>")

@@ -66,7 +66,12 @@
 
   const byId = (id) => review.cards.find((c) => c.id === id);
   const cardAbove = (id) => review.cards.find((c) => c.on === id);
-  const info = (slug) => catalogue.get(slug) || { slug, name: slug, colour: "#999999", family: "other", kind: slug };
+  // a card of another edition (a misread) keeps its printed name, though the picker never offers it
+  const elsewhere = new Map(Object.entries(state.names || {}));
+  const info = (slug) => catalogue.get(slug)
+    || { slug, name: elsewhere.get(slug)?.name || slug, colour: elsewhere.get(slug)?.colour || "#999999", family: "other", kind: slug };
+  // cards the scorer cannot take as they lie: id -> what to do about it, in the player's words
+  const problemOf = (card) => (lastScores && lastScores.problems ? lastScores.problems.get(card.id) : undefined);
   const isNigiri = (card) => info(card.label).kind === "nigiri";
   const isUnsure = (card) => card.confidence !== null && card.confidence < UNSURE;
 
@@ -91,33 +96,6 @@
       above = cardAbove(above.id);
     }
     return chain;
-  }
-
-  function tableaux() {
-    const result = Object.fromEntries(players.map((p) => [p, []]));
-    for (const card of review.cards) {
-      if (card.on) continue;
-      const labels = stackOf(card).map((c) => c.label);
-      result[players[card.seat]].push(labels.length > 1 ? labels : labels[0]);
-    }
-    return result;
-  }
-
-  function currentRound() {
-    const round = { tableaux: tableaux() };
-    const during = review.scored_during_round.filter((d) => d.player && d.for);
-    if (during.length) round.scored_during_round = during.map((d) => ({ ...d, points: Number(d.points) || 0 }));
-    return round;
-  }
-
-  function currentRecord() {
-    const byNumber = new Map(state.rounds.map((r) => [r.number, r.record]));
-    byNumber.set(state.round, currentRound());
-    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
-    const record = { edition: state.game.edition, players, rounds: numbers.map((n) => byNumber.get(n)) };
-    if (state.game.menu !== null && state.game.menu !== undefined) record.menu = state.game.menu;
-    if (state.game.variants && state.game.variants.length) record.variants = state.game.variants;
-    return { record, index: numbers.indexOf(state.round) };
   }
 
   // ---- changes and history ---------------------------------------------------------------
@@ -284,18 +262,19 @@
     for (const card of mine) {
       const [x1, y1, x2, y2] = card.box;
       const c = info(card.label);
-      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
+      const problem = problemOf(card);
+      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
       const group = svg("g", {
         class: classes,
         "data-id": card.id,
         tabindex: "0",
         role: "button",
-        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}`,
+        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}${problem ? `: ${problem}` : ""}`,
       });
       group.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "box" }));
       boxes.append(group);
       const below = card.on ? byId(card.on) : null;
-      const text = `${isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
+      const text = `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
       const tag = svg("g", { class: `tag ${classes}`, "data-id": card.id });
       const bg = svg("rect", { class: "tag-bg", rx: 4 * k, fill: c.colour });
       const label = svg("text", { class: "tag-text", fill: contrastText(c.colour) });
@@ -489,14 +468,29 @@
 
   function chip(card) {
     const c = info(card.label);
+    const problem = problemOf(card);
     return el("button", {
       type: "button",
-      class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}`,
+      class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}`,
       style: `--family: ${c.colour}; --on-family: ${contrastText(c.colour)}`,
-      title: card.box ? "Change this card" : "Card entered by hand: change it",
+      title: problem || (card.box ? "Change this card" : "Card entered by hand: change it"),
       "data-id": card.id,
       onclick: () => openPicker({ id: card.id }),
-    }, `${isUnsure(card) ? "? " : ""}${c.name}`);
+    }, `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}`);
+  }
+
+  function problemList(seat) {
+    // one line per problem, with a button that opens the first of its cards in this seat
+    const seen = new Map();
+    for (const card of review.cards) {
+      const message = card.seat === seat && problemOf(card);
+      if (message && !seen.has(message)) seen.set(message, card);
+    }
+    if (!seen.size) return null;
+    return el("ul", { class: "card-problems" }, [...seen].map(([message, card]) =>
+      el("li", { "data-id": card.id },
+        el("span", { class: "problem-text", text: message }),
+        el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"))));
   }
 
   function renderSeats() {
@@ -525,6 +519,7 @@
           el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: "Points this round" }, roundPoints ?? "–"),
         ),
         el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted", text: "No cards yet" })),
+        problemList(seat),
         el("div", { class: "seat-foot" },
           el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, "+ Add card"),
           player && state.rounds.length ? el("span", { class: "game-total", text: `Game total ${player.total}` }) : null,
@@ -618,6 +613,9 @@
     $("#picker-title").textContent = picker.pending
       ? `Which card is this? (${players[card.seat]})`
       : `${current.name}${card.confidence !== null ? ` · ${Math.round(card.confidence * 100)}% sure` : ""}`;
+    const problem = !picker.pending && problemOf(card);
+    $("#picker-problem").hidden = !problem;
+    $("#picker-problem").textContent = problem ? `⚠ ${problem}` : "";
     const query = search.value.trim().toLowerCase();
     const matches = state.cards.filter((c) => !query || c.name.toLowerCase().includes(query) || c.slug.includes(query) || c.family.includes(query));
     const button = (c) => el("button", {
@@ -748,19 +746,32 @@
     scoreTimer = setTimeout(score, 200);
   }
 
+  function problemsFrom(list) {
+    const byCard = new Map();
+    for (const problem of list || []) for (const id of problem.cards) if (!byCard.has(id)) byCard.set(id, problem.message);
+    return byCard;
+  }
+
+  function showProblems() {
+    const count = lastScores && lastScores.problems ? lastScores.problems.size : 0;
+    if (lastScores && lastScores.error) showError(lastScores.error);
+    else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until it is fixed.`);
+    else showError(null);
+  }
+
   async function score() {
     const seq = ++scoreSeq;
-    const { record, index } = currentRecord();
-    const response = await postJSON(state.urls.score, record, false);
+    const response = await postJSON(state.urls.score, review);
     if (seq !== scoreSeq) return; // a newer change is being scored
     if (response.ok) {
-      lastScores = { data: response.data, index, stale: false };
-      showError(null);
+      const data = response.data;
+      lastScores = { data: data.result, index: data.index, stale: !data.result, problems: problemsFrom(data.problems), error: data.error };
     } else {
-      lastScores = lastScores ? { ...lastScores, stale: true } : null;
-      showError(response.data.error || "The round cannot be scored.");
+      lastScores = { ...(lastScores || {}), stale: true, problems: new Map(), error: response.data.error || "The round cannot be scored." };
     }
+    showProblems();
     renderSeats();
+    drawAllOverlays();
     document.body.dataset.scored = String(seq); // lets tests wait for the live scores
   }
 
@@ -796,6 +807,11 @@
       try { localStorage.removeItem(draftKey); } catch (_) { /* nothing kept */ }
       window.location.assign(response.data.redirect);
       return;
+    }
+    if (response.data.problems && lastScores) {
+      lastScores.problems = problemsFrom(response.data.problems);
+      renderSeats();
+      drawAllOverlays();
     }
     showError(response.data.error || "The round was not saved.");
     button.disabled = false;
