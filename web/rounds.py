@@ -126,6 +126,7 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
     photos = photos_of_round(get_db(), game.id, number)
     current = game.round(number)
     review = current.review if current else {"cards": [], "scored_during_round": []}
+    cards = catalogue.game_cards(game.edition, game.menu, len(game.players))
     return {
         "game": {
             "id": game.id,
@@ -147,8 +148,8 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
             {**p.as_json(), "url": url_for("rounds.photo", photo_id=p.id)} for p in photos
         ],
         "review": review,
-        "cards": catalogue.game_cards(game.edition, game.menu, len(game.players)),
-        "names": catalogue.names_elsewhere(game.edition),
+        "cards": cards,
+        "names": catalogue.names_elsewhere(cards, game.edition),
         "urls": {
             "score": url_for("rounds.score", game_id=game.id, number=number),
             "confirm": url_for("rounds.confirm", game_id=game.id, number=number),

@@ -12,7 +12,11 @@
   const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
   const players = state.game.players;
   const catalogue = new Map(state.cards.map((c) => [c.slug, c]));
-  const hotkeys = new Map(state.cards.filter((c) => c.hotkey).map((c) => [String(c.hotkey), c.slug]));
+  // every card of the picker has a number, its place in the list; two digits typed together
+  // (within DIGIT_WAIT_MS) pick the tenth card on
+  const numbered = new Map(state.cards.map((c) => [c.hotkey, c.slug]));
+  const DIGIT_WAIT_MS = 800;
+  const NEVER_COPIED = new Set(["menu", "takeout-box", "special-order"]); // they leave the table
   const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
   const SVG = "http://www.w3.org/2000/svg";
@@ -353,7 +357,10 @@
       ghost = null;
       const k = photo.width / Math.max(1, overlay.clientWidth || overlay.getBoundingClientRect().width);
       if (box[2] - box[0] < MIN_BOX_PX * k || box[3] - box[1] < MIN_BOX_PX * k) return;
-      if (mode === "draw") addDrawnCard(photo, box.map((v) => Math.round(v * 10) / 10));
+      if (mode === "draw") {
+        setMode("select"); // one card per drag: the next tap opens a card again
+        addDrawnCard(photo, box.map((v) => Math.round(v * 10) / 10));
+      }
       else if (mode === "areas") setArea(photo, box);
     };
     overlay.addEventListener("pointerup", finish);
@@ -555,6 +562,34 @@
     }));
   }
 
+  // ---- number keys -----------------------------------------------------------------------
+
+  let digits = "";
+  let digitTimer = null;
+
+  function numberKey(key, pick) {
+    // "1" may start "12": wait for a second digit unless no card's number starts that way
+    clearTimeout(digitTimer);
+    digits = digits + key;
+    const typed = Number(digits);
+    const done = () => {
+      clearTimeout(digitTimer);
+      const slug = numbered.get(Number(digits));
+      digits = "";
+      if (slug) pick(slug);
+    };
+    if (typed * 10 > numbered.size || digits.length >= 2) done();
+    else digitTimer = setTimeout(done, DIGIT_WAIT_MS);
+  }
+
+  function flushDigits() {
+    if (!digits) return false;
+    clearTimeout(digitTimer);
+    const slug = numbered.get(Number(digits));
+    digits = "";
+    return slug;
+  }
+
   // ---- the picker ------------------------------------------------------------------------
 
   const dialog = $("#picker");
@@ -617,7 +652,7 @@
     $("#picker-problem").hidden = !problem;
     $("#picker-problem").textContent = problem ? `⚠ ${problem}` : "";
     const query = search.value.trim().toLowerCase();
-    const matches = state.cards.filter((c) => !query || c.name.toLowerCase().includes(query) || c.slug.includes(query) || c.family.includes(query));
+    const matches = ranked(query);
     const button = (c) => el("button", {
       type: "button",
       class: `pick${card.label === c.slug ? " current" : ""}${c.in_game ? "" : " off-menu"}`,
@@ -626,9 +661,11 @@
       role: "option",
       "aria-selected": String(card.label === c.slug),
       onclick: () => choose(c.slug),
-    }, c.hotkey && !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
-    const inGame = matches.filter((c) => c.in_game);
-    const others = matches.filter((c) => !c.in_game);
+      title: c.in_game ? null : "Not on this game's menu",
+    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
+    // while searching, the best match comes first whichever section it is in (Enter picks it)
+    const inGame = query ? matches : matches.filter((c) => c.in_game);
+    const others = query ? [] : matches.filter((c) => !c.in_game);
     $("#picker-cards").replaceChildren(...[
       ...inGame.map(button),
       others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
@@ -662,15 +699,54 @@
             : el("span", { class: "muted", text: `${players[card.seat]} has no free wasabi` }));
         }
       } else if (kind === "special-order") {
-        const options = review.cards.filter((c) => c.seat === card.seat && c !== card && (!cardAbove(c.id) || cardAbove(c.id) === card));
+        const options = copyable(card);
         stackRow.append(el("label", { class: "picker-label", for: "copies" }, "Copies"),
           el("select", { id: "copies", onchange: (e) => { change(() => { card.on = e.target.value || null; }); renderPicker(); } },
             el("option", { value: "", text: "nothing (yet)" }),
-            options.map((c) => el("option", { value: c.id, selected: card.on === c.id, text: info(c.label).name }))));
+            options.map(({ target, label }) => el("option", { value: target.id, selected: card.on === target.id, text: info(label).name }))));
       }
     }
     $("#picker-delete").textContent = picker.pending ? "Cancel" : "Delete";
     $("#picker-delete").append(" ", el("kbd", { text: "Del" }));
+  }
+
+  function ranked(query) {
+    // a name starting with the words typed first, then a word of the name, then anywhere in
+    // the name or slug, then the family ("special" is Special Order before the specials)
+    if (!query) return state.cards;
+    const rank = (c) => {
+      const name = c.name.toLowerCase();
+      if (name.startsWith(query)) return 0;
+      if (name.split(/[\s-]+/).some((word) => word.startsWith(query))) return 1;
+      if (name.includes(query) || c.slug.includes(query)) return 2;
+      if (c.family.includes(query)) return 3;
+      return null;
+    };
+    return state.cards
+      .map((c, index) => ({ c, index, rank: rank(c) }))
+      .filter((m) => m.rank !== null)
+      .sort((a, b) => a.rank - b.rank || Number(b.c.in_game) - Number(a.c.in_game) || a.index - b.index)
+      .map((m) => m.c);
+  }
+
+  function copyable(card) {
+    // one option per card name the special order could copy: the seat's other cards, not
+    // another special order (a copy of a copy is the same card), not one that leaves the
+    // table. It lies on top of the stack it copies, over earlier special orders only.
+    const options = new Map();
+    for (const c of review.cards) {
+      if (c === card || c.seat !== card.seat || NEVER_COPIED.has(c.label)) continue;
+      let top = c;
+      let above = cardAbove(top.id);
+      while (above && above !== card && above.label === "special-order") {
+        top = above;
+        above = cardAbove(top.id);
+      }
+      if (above && above !== card) continue; // a nigiri lies on it: it is not free
+      const option = { target: top, label: c.label };
+      if (!options.has(c.label) || card.on === top.id) options.set(c.label, option);
+    }
+    return [...options.values()];
   }
 
   search.addEventListener("input", renderPicker);
@@ -692,9 +768,13 @@
 
   dialog.addEventListener("keydown", (event) => {
     const typing = search.value !== "";
-    if (!typing && /^[1-9]$/.test(event.key) && hotkeys.has(event.key) && !event.ctrlKey && !event.metaKey) {
+    if (!typing && /^[0-9]$/.test(event.key) && (digits || event.key !== "0") && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
-      choose(hotkeys.get(event.key));
+      numberKey(event.key, choose);
+    } else if (!typing && event.key === "Enter" && digits) {
+      event.preventDefault();
+      const slug = flushDigits();
+      if (slug) choose(slug);
     } else if (event.key === "Delete") {
       event.preventDefault();
       deleteFromPicker();
@@ -727,10 +807,12 @@
       if (event.key === "Delete" || event.key === "Backspace") {
         event.preventDefault();
         change(() => removeCard(card));
-      } else if (hotkeys.has(event.key)) {
+      } else if (/^[0-9]$/.test(event.key) && (digits || event.key !== "0")) {
         event.preventDefault();
-        change(() => setLabel(card, hotkeys.get(event.key)));
-        document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`)?.focus();
+        numberKey(event.key, (slug) => {
+          change(() => setLabel(card, slug));
+          document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`)?.focus();
+        });
       }
     }
   });
