@@ -278,22 +278,23 @@ def start_review(
     number: int,
     photos: Sequence[NewPhoto],
     review_for: Any,
+    seats: Sequence[int] | None = None,
 ) -> list[str]:
     """Attach new photos to a round, replacing its earlier ones, and reset its review.
 
-    ``review_for(photos)`` builds the review from the stored photos (it needs their ids). A
-    confirmed round keeps its record until the new review is confirmed. Returns the files of
-    the replaced photos, to remove once this is committed.
+    ``seats``: replace only the photos of these players (a re-taken photo of one player keeps
+    the others'); None replaces every photo. ``review_for(photos)`` builds the review from the
+    round's stored photos (it needs their ids). A confirmed round keeps its record until the new
+    review is confirmed. Returns the files of the replaced photos, to remove once committed.
     """
+    which = "game_id = ? AND round_number = ?"
+    params: tuple = (game_id, number)
+    if seats is not None:
+        which += f" AND seat IN ({', '.join('?' * len(seats))})"
+        params += tuple(seats)
     with transaction(db):
-        old = [
-            r["filename"]
-            for r in db.execute(
-                "SELECT filename FROM photo WHERE game_id = ? AND round_number = ?",
-                (game_id, number),
-            )
-        ]
-        db.execute("DELETE FROM photo WHERE game_id = ? AND round_number = ?", (game_id, number))
+        old = [r["filename"] for r in db.execute(f"SELECT filename FROM photo WHERE {which}", params)]
+        db.execute(f"DELETE FROM photo WHERE {which}", params)
         for p in photos:
             db.execute(
                 "INSERT INTO photo (game_id, round_number, filename, seat, width, height, detection)"

@@ -21,7 +21,7 @@
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
   const SVG = "http://www.w3.org/2000/svg";
   const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
-  const serverFingerprint = JSON.stringify(state.review);
+  const serverFingerprint = state.version; // the stored review a kept draft grew from
 
   let review = normalise(state.review);
   let undoStack = [];
@@ -500,6 +500,12 @@
         el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"))));
   }
 
+  function noCardsText(seat) {
+    const perPlayer = state.photos.length && state.photos.every((p) => p.seat !== null);
+    if (perPlayer && !state.photos.some((p) => p.seat === seat)) return `No photo of ${players[seat]}'s cards: add them with “+ Add card”.`;
+    return "No cards yet";
+  }
+
   function renderSeats() {
     const scores = lastScores;
     const rows = players.map((name, seat) => {
@@ -525,7 +531,7 @@
           el("span", { class: "seat-count", text: `${cardCount} card${cardCount === 1 ? "" : "s"}` }),
           el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: "Points this round" }, roundPoints ?? "–"),
         ),
-        el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted", text: "No cards yet" })),
+        el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted no-cards", text: noCardsText(seat) })),
         problemList(seat),
         el("div", { class: "seat-foot" },
           el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, "+ Add card"),
