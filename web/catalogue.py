@@ -82,6 +82,17 @@ def menu_name(menu: Any) -> str | None:
     return "Custom menu"
 
 
+def menu_dishes(menu: Any, players: int) -> list[Kind]:
+    """The kinds of card a Party menu puts in the deck, in the rulebook's family order."""
+    if menu is None:
+        return []
+    try:
+        kinds = set(resolve_menu(menu, players).kinds)
+    except ValueError:
+        return []
+    return [k for k in PARTY_KINDS if k.key in kinds]
+
+
 def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
     """Every card the picker offers for a game, the game's own first.
 

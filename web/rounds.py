@@ -324,8 +324,10 @@ def confirm(game_id: int, number: int):
         except OSError as exc:  # the round is safe; only its copy for retraining is missing
             current_app.logger.warning("training example of photo %s not saved: %s", photo.id, exc)
     flash(f"Round {number} confirmed.", "ok")
+    # the last round's Confirm opens on the winner, not on the round's details below it
+    anchor = "winner" if get_game(db, game.id).is_finished else f"round-{number}"
     return jsonify(
-        redirect=url_for("games.show", game_id=game.id, _anchor=f"round-{number}"),
+        redirect=url_for("games.show", game_id=game.id, _anchor=anchor),
         training_examples=kept,
     )
 

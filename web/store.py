@@ -90,6 +90,7 @@ class Game:
     variants: Any
     seat_areas: tuple[tuple[float, float, float, float], ...] | None
     rounds: tuple[Round, ...]
+    imported: str | None = None  # where its record came from, for a game imported, not played here
 
     @property
     def confirmed_rounds(self) -> tuple[Round, ...]:
@@ -148,6 +149,7 @@ def _game_from_row(row: sqlite3.Row, rounds: tuple[Round, ...]) -> Game:
         variants=_loads(row["variants"]),
         seat_areas=None if areas is None else tuple(tuple(a) for a in areas),
         rounds=rounds,
+        imported=row["imported"],
     )
 
 
@@ -182,12 +184,14 @@ def create_game(
     menu: Any = None,
     variants: Any = None,
     rounds: Sequence[tuple[dict[str, Any], dict[str, Any]]] = (),
+    imported: str | None = None,
 ) -> int:
-    """Store a new game; ``rounds`` are (review, record) pairs of confirmed rounds (an import)."""
+    """Store a new game; ``rounds`` are (review, record) pairs of confirmed rounds and
+    ``imported`` where they came from (an import)."""
     with transaction(db):
         cursor = db.execute(
-            "INSERT INTO game (edition, players, menu, variants) VALUES (?, ?, ?, ?)",
-            (edition, _dumps(list(players)), _dumps(menu), _dumps(variants)),
+            "INSERT INTO game (edition, players, menu, variants, imported) VALUES (?, ?, ?, ?, ?)",
+            (edition, _dumps(list(players)), _dumps(menu), _dumps(variants), imported),
         )
         game_id = cursor.lastrowid
         for number, (review, record) in enumerate(rounds, start=1):

@@ -19,8 +19,12 @@
   const NEVER_COPIED = new Set(["menu", "takeout-box", "special-order"]); // they leave the table
   const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
+  const TAP_REACH_PX = 10; // a tap this close to a card (screen pixels) opens it
+  const MIN_TAG_PX = 64; // a name tag may be this wide (screen pixels) over a narrower card
   const SVG = "http://www.w3.org/2000/svg";
   const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
+  const undoKey = `sushicam-undo-${state.game.id}-${state.round}`;
+  const MAX_UNDO = 100;
   const serverFingerprint = state.version; // the stored review a kept draft grew from
 
   let review = normalise(state.review);
@@ -132,8 +136,11 @@
     render();
     try {
       localStorage.setItem(draftKey, JSON.stringify({ from: serverFingerprint, review }));
+      // undo outlives a reload in this tab (a phone that reloads the page while it slept)
+      undoStack = undoStack.slice(-MAX_UNDO);
+      sessionStorage.setItem(undoKey, JSON.stringify({ from: serverFingerprint, review, undo: undoStack, redo: redoStack }));
     } catch (_) {
-      /* private mode: the draft just isn't kept */
+      /* private mode or a full store: the draft just isn't kept */
     }
   }
 
@@ -263,6 +270,7 @@
     const boxes = svg("g", { class: "boxes" });
     const tags = svg("g", { class: "tags" });
     overlay.append(boxes, tags);
+    const placed = []; // the tags drawn so far, [x1, y1, x2, y2]
     for (const card of mine) {
       const [x1, y1, x2, y2] = card.box;
       const c = info(card.label);
@@ -285,13 +293,30 @@
       label.textContent = text;
       tag.append(bg, label);
       tags.append(tag);
-      // size the tag once its text can be measured; keep it inside the photo
+      // size the tag once its text can be measured; keep it inside the photo, above its box
+      // where nothing else lies there, else inside its box: a tag over a neighbour would hide
+      // the strip of a covered card (tags take no taps, but the eye goes by them too)
+      const padX = 5 * k;
+      // a narrow card (a covered strip) gets a shortened name rather than a tag over its neighbours
+      const room = Math.max(x2 - x1, MIN_TAG_PX * k) - 2 * padX;
+      while (label.getComputedTextLength() > room && label.textContent.length > 4) {
+        label.textContent = `${label.textContent.slice(0, -2).trimEnd()}…`;
+      }
       const textBox = label.getBBox();
-      const padX = 5 * k, height = textBox.height + 4 * k;
+      const height = textBox.height + 4 * k;
       const width = textBox.width + 2 * padX;
       const tx = Math.min(Math.max(0, x1), photo.width - width);
-      let ty = y1 - height - 2 * k;
-      if (ty < 0) ty = y1 + 2 * k;
+      // above the box, else inside its top, inside its bottom, below: the first place that covers
+      // the fewest other cards and tags (a tag hidden under another hides a whole name: worse)
+      const hits = (ty) => {
+        const hit = (b) => b[0] < tx + width && tx < b[2] && b[1] < ty + height && ty < b[3];
+        return mine.filter((o) => o !== card && hit(o.box)).length + 2 * placed.filter(hit).length;
+      };
+      const candidates = [y1 - height - 2 * k, y1 + 2 * k, y2 - height - 2 * k, y2 + 2 * k]
+        .filter((ty) => ty >= 0 && ty + height <= photo.height);
+      let ty = candidates.length ? candidates[0] : Math.max(0, y1);
+      for (const candidate of candidates) if (hits(candidate) < hits(ty)) ty = candidate;
+      placed.push([tx, ty, tx + width, ty + height]);
       bg.setAttribute("x", tx);
       bg.setAttribute("y", ty);
       bg.setAttribute("width", width);
@@ -321,8 +346,18 @@
     let ghost = null;
     overlay.addEventListener("click", (event) => {
       if (mode !== "select") return;
-      const group = event.target.closest("[data-id]");
-      if (group) openPicker({ id: group.dataset.id });
+      const group = event.target.closest(".card-box[data-id]");
+      if (group) {
+        openPicker({ id: group.dataset.id });
+        return;
+      }
+      // a fingertip just beside a small card (a covered strip) still means that card
+      const [x, y] = toPhoto(overlay, event);
+      const reach = TAP_REACH_PX * photo.width / Math.max(1, overlay.getBoundingClientRect().width);
+      const gap = (b) => Math.hypot(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
+      const near = review.cards.filter((c) => c.photo === photo.id && c.box && gap(c.box) <= reach)
+        .sort((a, b) => gap(a.box) - gap(b.box));
+      if (near.length) openPicker({ id: near[0].id });
     });
     overlay.addEventListener("keydown", (event) => {
       const group = event.target.closest && event.target.closest(".card-box");
@@ -892,7 +927,10 @@
     button.textContent = "Saving…";
     const response = await postJSON(state.urls.confirm, review);
     if (response.ok) {
-      try { localStorage.removeItem(draftKey); } catch (_) { /* nothing kept */ }
+      try {
+        localStorage.removeItem(draftKey);
+        sessionStorage.removeItem(undoKey);
+      } catch (_) { /* nothing kept */ }
       window.location.assign(response.data.redirect);
       return;
     }
@@ -964,6 +1002,18 @@
     else localStorage.removeItem(draftKey);
   } catch (_) {
     /* no draft */
+  }
+  try {
+    // the history belongs to the review it led to: kept only if that is the one shown now
+    const history = JSON.parse(sessionStorage.getItem(undoKey) || "null");
+    if (history && history.from === serverFingerprint && JSON.stringify(normalise(history.review)) === JSON.stringify(review)) {
+      undoStack = history.undo.filter((entry) => typeof entry === "string");
+      redoStack = history.redo.filter((entry) => typeof entry === "string");
+    } else {
+      sessionStorage.removeItem(undoKey);
+    }
+  } catch (_) {
+    /* no history */
   }
 
   buildPhotos();
