@@ -878,7 +878,7 @@
   function showProblems() {
     const count = lastScores && lastScores.problems ? lastScores.problems.size : 0;
     if (lastScores && lastScores.error) showError(lastScores.error);
-    else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until it is fixed.`);
+    else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until fixed.`);
     else showError(null);
   }
 
