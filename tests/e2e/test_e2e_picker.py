@@ -122,3 +122,30 @@ def test_draw_mode_ends_once_a_card_is_drawn(browser, scripted_server, scripted,
     page.locator("#picker").wait_for(state="visible")
     assert page.locator("#picker-title").inner_text().startswith("Sashimi")
     page.close()
+
+
+def test_a_card_of_another_edition_shows_its_name(browser, scripted_server, scripted, plain_photo, import_game):
+    """A misread card of another edition: its printed name on the photo, in the list and the
+    picker, and what to do about it; never its slug."""
+    scripted.cards = [("green-tea-ice-cream", [100, 100, 300, 400], 0.9), ("tempura", [400, 100, 600, 400], 0.9),
+                      ("tempura", [700, 100, 900, 400], 0.9)]
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    game_url = import_game(page, scripted_server, {"edition": "original", "players": ["Ann", "Ben"], "rounds": []})
+    page.goto(game_url + "/rounds/1/capture")
+    page.locator("label", has_text="One photo per player").click()
+    page.locator('input[name="seat-0"]').set_input_files(plain_photo())
+    page.get_by_role("button", name="Read the cards").click()
+    page.wait_for_url(re.compile(r"/rounds/1/review$"))
+    page.locator(".card-problems").wait_for()
+    assert "green-tea" not in page.locator("main").inner_text()
+    tag = page.locator(".tags .tag.invalid").text_content()
+    assert tag.startswith("⚠ Green Tea") and "green-tea" not in tag  # (shortened where it lacks room)
+    assert page.locator(".boxes .card-box.invalid").get_attribute("aria-label").startswith("Green Tea Ice Cream, ")
+    chip = page.locator(".chip-btn.invalid")
+    assert chip.inner_text() == "⚠ Green Tea Ice Cream"
+    assert page.locator(".card-problems").inner_text().startswith(
+        "Green Tea Ice Cream is not a card of Sushi Go!: pick the card it really is.")
+    assert page.locator('.seat-card[data-player="Ann"] [data-testid=round-points]').inner_text() == "5"  # a tempura pair
+    chip.click()
+    assert page.locator("#picker-title").inner_text().startswith("Green Tea Ice Cream")
+    page.close()

@@ -297,8 +297,12 @@
       // where nothing else lies there, else inside its box: a tag over a neighbour would hide
       // the strip of a covered card (tags take no taps, but the eye goes by them too)
       const padX = 5 * k;
-      // a narrow card (a covered strip) gets a shortened name rather than a tag over its neighbours
-      const room = Math.max(x2 - x1, MIN_TAG_PX * k) - 2 * padX;
+      // a tag may reach the next card to the right; a covered strip, with its neighbour close
+      // by, gets a shortened name rather than a tag over that neighbour
+      const next = Math.min(photo.width, ...mine
+        .filter((o) => o !== card && o.box[0] > x1 + 2 * k && o.box[1] < y2 && y1 < o.box[3])
+        .map((o) => o.box[0]));
+      const room = Math.max(next - x1, MIN_TAG_PX * k) - 2 * padX;
       while (label.getComputedTextLength() > room && label.textContent.length > 4) {
         label.textContent = `${label.textContent.slice(0, -2).trimEnd()}…`;
       }
