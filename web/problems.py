@@ -28,6 +28,8 @@ from scorer.cards import CARDS, SPECIAL_ORDER, display_name, is_nigiri
 from scorer.editions import EDITIONS
 from web.store import Game
 
+MAX_PROBLEMS = 40
+
 
 @dataclass
 class Problem:
@@ -203,15 +205,20 @@ def score_review(game: Game, number: int, review: dict[str, Any]) -> ScoredRevie
     index = sum(1 for r in game.confirmed_rounds if r.number < number)
     problems: list[Problem] = []
     current = review
-    for _ in range(len(review["cards"]) + 1):
+    # each fault costs one scoring of the game: a page of nonsense stops after a few dozen
+    for _ in range(min(len(review["cards"]), MAX_PROBLEMS) + 1):
         try:
             result = score_record(game.record(replace={number: _round(current, game.players)}))
         except RecordError as exc:
             problem = explain(exc, current, game, index)
             if problem is None or not problem.left_out:
                 return ScoredReview(None, index, problems, in_words(str(exc), game.edition))
+            if len(problems) == MAX_PROBLEMS:
+                break
             problems.append(problem)
             current = _without(current, set(problem.left_out))
             continue
         return ScoredReview(result, index, problems)
-    return ScoredReview(None, index, problems, "this round cannot be scored")
+    return ScoredReview(
+        None, index, problems, f"more than {MAX_PROBLEMS} cards cannot be scored: check this round's cards"
+    )

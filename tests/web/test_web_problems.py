@@ -106,3 +106,12 @@ def test_a_card_of_another_edition_keeps_its_name_on_the_review_page(client, mak
     state = json.loads(re.search(r'id="review-state">(.*?)</script>', html, re.S).group(1))
     assert state["names"]["green-tea-ice-cream"]["name"] == "Green Tea Ice Cream"
     assert "tempura" not in state["names"]  # the edition's own cards are in the picker's list
+
+
+def test_a_round_of_nonsense_stops_after_a_few_dozen_faults(client, platter):
+    from web.problems import MAX_PROBLEMS
+
+    cards = [card(f"s{i}", "special-order", i % 3) for i in range(MAX_PROBLEMS + 5)]
+    answer = live(client, platter, cards)
+    assert answer["result"] is None and len(answer["problems"]) == MAX_PROBLEMS
+    assert answer["error"].startswith(f"more than {MAX_PROBLEMS} cards cannot be scored")
