@@ -15,11 +15,17 @@ from __future__ import annotations
 
 
 class RecordError(ValueError):
-    """A game record that cannot be true; ``path`` names the place."""
+    """A game record that cannot be true; ``path`` names the place.
 
-    def __init__(self, path: str, message: str) -> None:
+    ``cards`` names the card slugs at fault where the path alone cannot (a deck count is about
+    every copy of a card in a round; a menu error about every card of a kind), so a program can
+    point at them; the message stays the one line the CLI prints.
+    """
+
+    def __init__(self, path: str, message: str, *, cards: tuple[str, ...] = ()) -> None:
         self.path = path
         self.message = message
+        self.cards = tuple(cards)
         super().__init__(f"{path}: {message}" if path else message)
 
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER
+from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER, slugs_of_kind
 from scorer.editions import EDITIONS, Edition
 from scorer.errors import (
     DeckCountError,
@@ -373,26 +373,30 @@ def _check_cards(game: Game) -> None:
             limit = CARDS[slug].deck_count(game.edition)
             if limit is not None and count > limit:
                 raise DeckCountError(
-                    path, f"{count} {slug!r} cards on the table, but the {game.edition} deck holds {limit}"
+                    path, f"{count} {slug!r} cards on the table, but the {game.edition} deck holds {limit}",
+                    cards=(slug,),
                 )
         for pool in rules.pools:
             count = sum(in_play[s] for s in pool.slugs)
             if count > pool.count:
                 raise DeckCountError(
-                    path, f"{count} {pool.name} cards on the table, but the {game.edition} deck holds {pool.count}"
+                    path, f"{count} {pool.name} cards on the table, but the {game.edition} deck holds {pool.count}",
+                    cards=tuple(pool.slugs),
                 )
         allowed = rules.dessert_cards_added(players, r + 1)
         total = sum(desserts_so_far.values())
         if allowed is not None and total > allowed:
             raise DeckCountError(
                 path, f"{total} dessert cards played by round {r + 1}, but only {allowed} are "
-                f"shuffled in by then with {players} players"
+                f"shuffled in by then with {players} players",
+                cards=tuple(desserts_so_far),
             )
 
     dessert_kinds = [k for k in kinds_seen if k in rules.desserts]  # in the order first seen
     if game.edition == ANNIVERSARY and len(dessert_kinds) > 1:
         raise DessertError(
-            kinds_seen[dessert_kinds[1]], f"one dessert per game, but this one has {', '.join(dessert_kinds)}"
+            kinds_seen[dessert_kinds[1]], f"one dessert per game, but this one has {', '.join(dessert_kinds)}",
+            cards=slugs_of_kind(dessert_kinds[1]),
         )
     if game.edition == ANNIVERSARY and "mochi" not in dessert_kinds and game.mochi:
         raise DessertError("mochi", "mochi dice are rolled only in a game with mochi cards")
@@ -400,11 +404,15 @@ def _check_cards(game: Game) -> None:
         for kind, where in kinds_seen.items():
             low, high = CARD_PLAYERS.get(kind, (2, 8))
             if not low <= players <= high:
-                raise PlayerCountError(where, f"{kind} is played with {low}-{high} players, not {players}")
+                raise PlayerCountError(
+                    where, f"{kind} is played with {low}-{high} players, not {players}", cards=slugs_of_kind(kind)
+                )
         kinds_seen.pop("card-back", None)  # any take-out box makes them
         if game.menu is not None:
             for kind, where in kinds_seen.items():
                 if kind not in game.menu.kinds:
-                    raise MenuError(where, f"{kind} is not on the menu ({game.menu.name})")
+                    raise MenuError(
+                        where, f"{kind} is not on the menu ({game.menu.name})", cards=slugs_of_kind(kind)
+                    )
         else:
             validate_partial_menu(kinds_seen, players)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.cards import CARDS, FAMILIES, display_name
+from scorer.cards import CARD_BACK, CARDS, FAMILIES, display_name
 from scorer.editions import EDITIONS
 from scorer.menus import MENU_SHAPE, MENUS, resolve_menu
 
@@ -17,7 +17,6 @@ FAMILY_NAMES = {
     "desserts": "Desserts",
     "other": "Other",
 }
-HOTKEYS = 9  # number keys 1-9 pick the most frequent cards in the review's picker
 
 
 @dataclass(frozen=True)
@@ -83,12 +82,24 @@ def menu_name(menu: Any) -> str | None:
     return "Custom menu"
 
 
+def menu_dishes(menu: Any, players: int) -> list[Kind]:
+    """The kinds of card a Party menu puts in the deck, in the rulebook's family order."""
+    if menu is None:
+        return []
+    try:
+        kinds = set(resolve_menu(menu, players).kinds)
+    except ValueError:
+        return []
+    return [k for k in PARTY_KINDS if k.key in kinds]
+
+
 def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
     """Every card the picker offers for a game, the game's own first.
 
     ``in_game`` is False for cards of the edition that the game's menu leaves out (still
-    offered: a misread card is easier to fix than to explain). ``hotkey`` numbers the nine
-    most frequent cards of the game.
+    offered: a misread card is easier to fix than to explain); a card back only comes with a
+    take-out box, so a menu without one does not offer it at all. ``hotkey`` is the card's number
+    in the picker's list, read left to right: each card has one, and its number key picks it.
     """
     in_menu: set[str] | None = None
     if edition == "party" and menu is not None:
@@ -100,7 +111,9 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
     for card in CARDS.values():
         if edition not in card.editions:
             continue
-        playable = in_menu is None or card.slug in in_menu or card.family == "other"
+        if card.slug == CARD_BACK and in_menu is not None and "takeout-box" not in in_menu:
+            continue
+        playable = in_menu is None or card.slug in in_menu or card.slug == CARD_BACK
         cards.append(
             {
                 "slug": card.slug,
@@ -109,27 +122,20 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
                 "kind": card.kind,
                 "colour": card.colour,
                 "in_game": playable,
-                "hotkey": None,
             }
         )
     cards.sort(key=lambda c: (not c["in_game"], FAMILIES.index(c["family"])))
-    frequent = sorted(
-        (c for c in cards if c["in_game"] and c["family"] != "other"),
-        key=lambda c: -_frequency(c["slug"], edition),
-    )[:HOTKEYS]
-    # numbered in the picker's order, so keys 1-9 read left to right
-    for number, card in enumerate((c for c in cards if c in frequent), start=1):
+    for number, card in enumerate(cards, start=1):
         card["hotkey"] = number
     return cards
 
 
-def _frequency(slug: str, edition: str) -> float:
-    """Copies of a card in the deck; a share of its family's total where only that is printed."""
-    card = CARDS[slug]
-    count = card.deck_count(edition)
-    if count is not None:
-        return count
-    for pool in EDITIONS[edition].pools:
-        if slug in pool.slugs:
-            return pool.count / len(pool.slugs)
-    return 1.0
+def names_elsewhere(offered: list[dict[str, Any]], edition: str) -> dict[str, dict[str, str]]:
+    """Names and colours of the cards the picker does not offer (another edition's, a card
+    back without take-out): a misread one still shows its printed name on the review page."""
+    slugs = {c["slug"] for c in offered}
+    return {
+        card.slug: {"name": display_name(card.slug, edition), "colour": card.colour}
+        for card in CARDS.values()
+        if card.slug not in slugs
+    }

@@ -67,6 +67,9 @@ def init_db(app: Flask | None = None) -> None:
             # WAL: readers never wait for the writer confirming a round.
             db.execute("PRAGMA journal_mode = WAL")
             db.executescript(app.open_resource("schema.sql").read().decode("utf-8"))
+            columns = {row["name"] for row in db.execute("PRAGMA table_info(game)")}
+            if "imported" not in columns:  # a data folder from before imported games were marked
+                db.execute("ALTER TABLE game ADD COLUMN imported TEXT")
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:

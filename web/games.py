@@ -116,6 +116,7 @@ def show(game_id: int):
         result=result,
         score_error=error,
         menu_name=catalogue.menu_name(game.menu),
+        dishes=catalogue.menu_dishes(game.menu, len(game.players)),
         edition_name=EDITIONS[game.edition].name,
         names={c["slug"]: c for c in catalogue.game_cards(game.edition, game.menu, len(game.players))},
     )

@@ -26,6 +26,19 @@ class RecordFileError(ValueError):
     """An import form without a readable record (no file, not UTF-8, not JSON)."""
 
 
+MAX_SOURCE_LENGTH = 80
+
+
+def _source() -> str:
+    """Where the imported record came from, as the game page says it."""
+    upload = request.files.get("record")
+    if upload is not None and upload.filename:
+        name = upload.filename.replace("\\", "/").rsplit("/", 1)[-1]
+        name = name.encode("utf-8", "replace").decode("utf-8")  # no lone surrogate reaches SQLite
+        return f"the file {name[:MAX_SOURCE_LENGTH]}"
+    return "a pasted record"
+
+
 def _record_text() -> str:
     upload = request.files.get("record")
     if upload is not None and upload.filename:
@@ -54,7 +67,8 @@ def import_game():
     players = record["players"]
     rounds = [(review_from_round(r, players), r) for r in record["rounds"]]
     game_id = create_game(
-        get_db(), record["edition"], players, record.get("menu"), record.get("variants"), rounds
+        get_db(), record["edition"], players, record.get("menu"), record.get("variants"), rounds,
+        imported=_source(),
     )
     flash(f"Imported a game of {', '.join(players)} with {len(rounds)} round(s).", "ok")
     return redirect(url_for("games.show", game_id=game_id))

@@ -7,6 +7,8 @@ commits it in one transaction. Confirmed photos are also written out as training
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from scorer.cards import CARDS
 from web import catalogue, recognition, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
+from web.problems import score_review
 from web.review import check_review, review_from_detections, round_from_review, training_boxes
 from web.store import (
     Game,
@@ -56,8 +59,12 @@ def _capture_page(game: Game, number: int, error: str | None = None, status: int
     mode = request.form.get("mode") if request.method == "POST" else None
     if mode not in MODES:
         mode = "table"
+    current = game.round(number)
+    cards_read = len(current.review.get("cards", [])) if current else 0
     return (
-        render_template("capture.html", game=game, number=number, mode=mode, error=error),
+        render_template(
+            "capture.html", game=game, number=number, mode=mode, error=error, cards_read=cards_read
+        ),
         status,
     )
 
@@ -95,29 +102,127 @@ def upload(game_id: int, number: int):
         ]
     except UploadError as exc:
         return _capture_page(game, number, str(exc), exc.status)
+    db = get_db()
+    # a re-taken photo of some players replaces their cards only; the others' cards stay as
+    # the player last saw them, corrections included
+    seats = None if mode == "table" else sorted({seat for seat, _, _ in images})
+    if seats is not None and len(seats) == len(game.players):
+        seats = None  # everyone photographed again: a fresh round
+    previous = _previous_review(game, number) if seats is not None else None
     saved: list[NewPhoto] = []
-    warning = None
+    warnings: list[str] = []
     try:
         for seat, original_name, image in images:
             filename = save_photo(image, config["DATA_DIR"])
-            seats = None if seat is not None else (game.seat_areas or len(game.players))
+            split = None if seat is not None else (game.seat_areas or len(game.players))
             try:
-                line = recognition.describe(image.pixels, secure_filename(original_name) or filename, seats)
+                line = recognition.describe(image.pixels, secure_filename(original_name) or filename, split)
             except recognition.RecognizerUnavailable as exc:
-                warning = f"{exc}. Draw the cards on the photo yourself."
+                warnings = [f"{exc}. Draw the cards on the photo yourself."]
                 line = {"image": filename, "cards": [], "tableau": [], "seats": []}
             saved.append(NewPhoto(filename, seat, image.width, image.height, line))
-        replaced = start_review(
-            get_db(), game.id, number, saved,
-            lambda photos: review_from_detections([(p.id, p.seat, p.detection) for p in photos]),
-        )
+        new_files = {p.filename for p in saved}
+
+        def review_for(photos):
+            fresh = review_from_detections(
+                [(p.id, p.seat, p.detection) for p in photos if p.filename in new_files]
+            )
+            if previous is None:
+                return fresh
+            return replace_seats(previous, fresh, set(seats), {p.id for p in photos})
+
+        replaced = start_review(db, game.id, number, saved, review_for, seats)
     except BaseException:
         remove_photos(config["DATA_DIR"], [p.filename for p in saved])
         raise
     remove_photos(config["DATA_DIR"], replaced)
-    if warning:
+    if not warnings:
+        warnings = _photo_warnings(game, number)
+    for warning in warnings:
         flash(warning, "warning")
     return redirect(url_for("rounds.review", game_id=game.id, number=number))
+
+
+def review_version(review: dict[str, Any]) -> str:
+    """A short fingerprint of a stored review: a browser's draft names the one it started from."""
+    text = json.dumps(review, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _previous_review(game: Game, number: int) -> dict[str, Any]:
+    """The round's review as the player last saw it: the browser's draft (the corrections not
+    confirmed yet, sent by the capture form) where it grew from the stored review, else that."""
+    current = game.round(number)
+    stored = current.review if current else {"cards": [], "scored_during_round": []}
+    try:
+        draft = json.loads(request.form.get("draft") or "null")
+        if isinstance(draft, dict) and draft.get("from") == review_version(stored):
+            photos = photos_of_round(get_db(), game.id, number)
+            return check_review(
+                draft.get("review"), game.players, {p.id: (p.width, p.height) for p in photos},
+                CARDS.__contains__,
+            )
+    except (ValueError, RecursionError):
+        pass  # a draft that cannot be read is dropped, as the review page drops it
+    return stored
+
+
+def replace_seats(
+    previous: dict[str, Any], fresh: dict[str, Any], seats: set[int], photo_ids: set[int]
+) -> dict[str, Any]:
+    """``previous`` with the cards of ``seats`` replaced by those read in ``fresh``.
+
+    A kept card on a photo that is gone (moved to its seat from a re-taken photo) stays as a
+    card entered by hand; new cards get ids no kept card uses.
+
+    >>> old = {"cards": [{"id": "c1", "label": "eel", "seat": 0, "photo": 1, "box": [0, 0, 5, 5],
+    ...                   "confidence": None, "on": None},
+    ...                  {"id": "c2", "label": "tofu", "seat": 1, "photo": 2, "box": [0, 0, 5, 5],
+    ...                   "confidence": 0.9, "on": None}], "scored_during_round": []}
+    >>> new = {"cards": [{"id": "c1", "label": "wasabi", "seat": 1, "photo": 3, "box": [1, 1, 6, 6],
+    ...                   "confidence": 0.8, "on": None},
+    ...                  {"id": "c2", "label": "egg-nigiri", "seat": 1, "photo": 3, "box": [1, 2, 6, 7],
+    ...                   "confidence": 0.7, "on": "c1"}]}
+    >>> cards = replace_seats(old, new, {1}, {1, 3})["cards"]
+    >>> [(c["id"], c["label"], c["seat"], c["on"]) for c in cards]
+    [('c1', 'eel', 0, None), ('c2', 'wasabi', 1, None), ('c3', 'egg-nigiri', 1, 'c2')]
+    """
+    kept = []
+    for card in previous["cards"]:
+        if card["seat"] in seats:
+            continue
+        if card.get("photo") is not None and card["photo"] not in photo_ids:
+            card = {**card, "photo": None, "box": None}
+        kept.append(card)
+    taken = {c["id"] for c in kept}
+    renamed: dict[str, str] = {}
+    number = 0
+    for card in fresh["cards"]:
+        number += 1
+        while f"c{number}" in taken:
+            number += 1
+        renamed[card["id"]] = f"c{number}"
+        taken.add(f"c{number}")
+    added = [{**c, "id": renamed[c["id"]], "on": c["on"] and renamed.get(c["on"])} for c in fresh["cards"]]
+    return {"cards": kept + added, "scored_during_round": list(previous.get("scored_during_round", []))}
+
+
+def _photo_warnings(game: Game, number: int) -> list[str]:
+    """What the player should know before checking: a photo where no card was found, a player
+    whose cards have neither a photo nor a card yet."""
+    db = get_db()
+    photos = photos_of_round(db, game.id, number)
+    review = get_game(db, game.id).round(number).review
+    warnings = []
+    for photo in photos:
+        if not any(c["photo"] == photo.id for c in review["cards"]):
+            whose = "the table photo" if photo.seat is None else f"{game.players[photo.seat]}'s photo"
+            warnings.append(f"No card was found on {whose}: draw the cards on it, or take it again.")
+    if photos and all(p.seat is not None for p in photos):
+        for seat, player in enumerate(game.players):
+            if not any(p.seat == seat for p in photos) and not any(c["seat"] == seat for c in review["cards"]):
+                warnings.append(f"No photo of {player}'s cards: photograph them or add them by hand.")
+    return warnings
 
 
 def _review_state(game: Game, number: int) -> dict[str, Any]:
@@ -125,6 +230,7 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
     photos = photos_of_round(get_db(), game.id, number)
     current = game.round(number)
     review = current.review if current else {"cards": [], "scored_during_round": []}
+    cards = catalogue.game_cards(game.edition, game.menu, len(game.players))
     return {
         "game": {
             "id": game.id,
@@ -146,9 +252,11 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
             {**p.as_json(), "url": url_for("rounds.photo", photo_id=p.id)} for p in photos
         ],
         "review": review,
-        "cards": catalogue.game_cards(game.edition, game.menu, len(game.players)),
+        "version": review_version(review),
+        "cards": cards,
+        "names": catalogue.names_elsewhere(cards, game.edition),
         "urls": {
-            "score": url_for("api.score"),
+            "score": url_for("rounds.score", game_id=game.id, number=number),
             "confirm": url_for("rounds.confirm", game_id=game.id, number=number),
             "seats": url_for("games.seats", game_id=game.id),
             "game": url_for("games.show", game_id=game.id),
@@ -183,6 +291,15 @@ def confirm(game_id: int, number: int):
     review = check_review(
         json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
     )
+    checked = score_review(game, number, review)
+    if checked.error or checked.problems:
+        first = checked.error or checked.problems[0].message
+        more = len(checked.problems) - (0 if checked.error else 1)
+        return jsonify(
+            error=f"Round {number} cannot be confirmed yet. {first}"
+            + (f" ({more} more card{'s' if more > 1 else ''} to check.)" if more > 0 else ""),
+            problems=[p.as_json() for p in checked.problems],
+        ), 400
     round_record = round_from_review(review, game.players)
     previous = game.round(number)
     if previous and previous.record and previous.record.get("tableaux") == round_record["tableaux"]:
@@ -207,10 +324,25 @@ def confirm(game_id: int, number: int):
         except OSError as exc:  # the round is safe; only its copy for retraining is missing
             current_app.logger.warning("training example of photo %s not saved: %s", photo.id, exc)
     flash(f"Round {number} confirmed.", "ok")
+    # the last round's Confirm opens on the winner, not on the round's details below it
+    anchor = "winner" if get_game(db, game.id).is_finished else f"round-{number}"
     return jsonify(
-        redirect=url_for("games.show", game_id=game.id, _anchor=f"round-{number}"),
+        redirect=url_for("games.show", game_id=game.id, _anchor=anchor),
         training_examples=kept,
     )
+
+
+@bp.post("/games/<int:game_id>/rounds/<int:number>/score")
+@json_view
+def score(game_id: int, number: int):
+    """Live scores of the review as it stands; cards that cannot score are named and left out."""
+    db = get_db()
+    game = _game_and_round(game_id, number)
+    photos = photos_of_round(db, game.id, number)
+    review = check_review(
+        json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
+    )
+    return jsonify(score_review(game, number, review).as_json())
 
 
 @bp.get("/photos/<int:photo_id>")

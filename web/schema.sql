@@ -9,7 +9,8 @@ CREATE TABLE IF NOT EXISTS game (
     players TEXT NOT NULL,          -- JSON list of names in seating order
     menu TEXT,                      -- JSON, the record's "menu" (Party), or NULL
     variants TEXT,                  -- JSON, the record's "variants", or NULL
-    seat_areas TEXT                 -- JSON list of [x1, y1, x2, y2] (fractions of the photo) per seat
+    seat_areas TEXT,                -- JSON list of [x1, y1, x2, y2] (fractions of the photo) per seat
+    imported TEXT                   -- where an imported game's record came from; NULL if played here
 );
 
 CREATE TABLE IF NOT EXISTS round (

@@ -93,6 +93,7 @@ class Game:
     variants: Any
     seat_areas: tuple[tuple[float, float, float, float], ...] | None
     rounds: tuple[Round, ...]
+    imported: str | None = None  # where its record came from, for a game imported, not played here
 
     @property
     def confirmed_rounds(self) -> tuple[Round, ...]:
@@ -153,6 +154,7 @@ def _game_from_row(row: sqlite3.Row, rounds: tuple[Round, ...]) -> Game:
         variants=_loads(row["variants"]),
         seat_areas=None if areas is None else tuple(tuple(a) for a in areas),
         rounds=rounds,
+        imported=row["imported"],
     )
 
 
@@ -187,12 +189,14 @@ def create_game(
     menu: Any = None,
     variants: Any = None,
     rounds: Sequence[tuple[dict[str, Any], dict[str, Any]]] = (),
+    imported: str | None = None,
 ) -> int:
-    """Store a new game; ``rounds`` are (review, record) pairs of confirmed rounds (an import)."""
+    """Store a new game; ``rounds`` are (review, record) pairs of confirmed rounds and
+    ``imported`` where they came from (an import)."""
     with transaction(db):
         cursor = db.execute(
-            "INSERT INTO game (edition, players, menu, variants) VALUES (?, ?, ?, ?)",
-            (edition, _dumps(list(players)), _dumps(menu), _dumps(variants)),
+            "INSERT INTO game (edition, players, menu, variants, imported) VALUES (?, ?, ?, ?, ?)",
+            (edition, _dumps(list(players)), _dumps(menu), _dumps(variants), imported),
         )
         game_id = cursor.lastrowid
         for number, (review, record) in enumerate(rounds, start=1):
@@ -288,22 +292,23 @@ def start_review(
     number: int,
     photos: Sequence[NewPhoto],
     review_for: Any,
+    seats: Sequence[int] | None = None,
 ) -> list[str]:
     """Attach new photos to a round, replacing its earlier ones, and reset its review.
 
-    ``review_for(photos)`` builds the review from the stored photos (it needs their ids). A
-    confirmed round keeps its record until the new review is confirmed. Returns the files of
-    the replaced photos, to remove once this is committed.
+    ``seats``: replace only the photos of these players (a re-taken photo of one player keeps
+    the others'); None replaces every photo. ``review_for(photos)`` builds the review from the
+    round's stored photos (it needs their ids). A confirmed round keeps its record until the new
+    review is confirmed. Returns the files of the replaced photos, to remove once committed.
     """
+    which = "game_id = ? AND round_number = ?"
+    params: tuple = (game_id, number)
+    if seats is not None:
+        which += f" AND seat IN ({', '.join('?' * len(seats))})"
+        params += tuple(seats)
     with transaction(db):
-        old = [
-            r["filename"]
-            for r in db.execute(
-                "SELECT filename FROM photo WHERE game_id = ? AND round_number = ?",
-                (game_id, number),
-            )
-        ]
-        db.execute("DELETE FROM photo WHERE game_id = ? AND round_number = ?", (game_id, number))
+        old = [r["filename"] for r in db.execute(f"SELECT filename FROM photo WHERE {which}", params)]
+        db.execute(f"DELETE FROM photo WHERE {which}", params)
         for p in photos:
             db.execute(
                 "INSERT INTO photo (game_id, round_number, filename, seat, width, height, detection)"

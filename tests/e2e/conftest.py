@@ -58,3 +58,72 @@ def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
 
+
+
+class ScriptedRecognizer:
+    """Stands in for the model in a served app: answers the boxes a test set, whatever the photo
+    (the page's behaviour is under test here, not the reading)."""
+
+    def __init__(self):
+        self.cards: list[tuple[str, list[float], float]] = []
+
+    def detect(self, image_bgr):
+        import numpy as np
+
+        from vision.detections import Detections
+
+        if not self.cards:
+            return Detections.empty()
+        return Detections(
+            xyxy=np.array([box for _, box, _ in self.cards], np.float32),
+            confidence=np.array([conf for _, _, conf in self.cards], np.float32),
+            data={"label": np.array([label for label, _, _ in self.cards])},
+        )
+
+
+@pytest.fixture
+def scripted():
+    return ScriptedRecognizer()
+
+
+@pytest.fixture
+def scripted_server(tmp_path, serve_app, scripted):
+    """The app with a scripted recogniser (set ``scripted.cards`` before an upload)."""
+    config = {"DATA_DIR": str(tmp_path / "data"), "RECOGNIZER_FACTORY": lambda: scripted}
+    with serve_app(config) as url:
+        yield url
+
+
+@pytest.fixture
+def plain_photo(tmp_path):
+    """A plain grey 1200x900 JPEG (no card art): the scripted recogniser says what lies on it."""
+    import cv2
+    import numpy as np
+
+    def make(name: str = "photo.jpg", size=(900, 1200)) -> str:
+        path = tmp_path / name
+        image = np.full((*size, 3), 120, np.uint8)
+        cv2.rectangle(image, (20, 20), (size[1] - 20, size[0] - 20), (90, 110, 130), 6)
+        cv2.imwrite(str(path), image)
+        return str(path)
+
+    return make
+
+
+@pytest.fixture
+def import_game():
+    """``import_game(page, url, record)``: start a game from its record pasted on the home page."""
+    return _import_game
+
+
+def _import_game(page, url: str, record: dict) -> str:
+    """Start a game by pasting its record on the home page; returns the game page's URL."""
+    import json
+    import re
+
+    page.goto(url + "/")
+    page.locator("#import summary").click()
+    page.locator('textarea[name="record_text"]').fill(json.dumps(record))
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return page.url

@@ -164,7 +164,7 @@ def test_play_a_round_in_the_browser(browser, live_server, table_photo, artifact
         scored = wait_for_scores(page, scored)
         assert page.locator(".boxes .card-box").count() == cards + 1
         shot(page, artifacts, f"{device}-7-drawn-card")
-        page.get_by_role("button", name=re.compile("Draw")).click()
+        assert page.get_by_role("button", name=re.compile("Draw")).get_attribute("aria-pressed") == "false"
 
         page.keyboard.press("Control+z")
         scored = wait_for_scores(page, scored)

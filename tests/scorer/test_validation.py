@@ -168,3 +168,21 @@ def test_records_parse_back_to_the_same_value():
     game = Game.from_record(record)
     assert Game.from_record(game.to_record()) == game
     assert score_record(game.to_record()) == score_record(record)
+
+
+@pytest.mark.parametrize(("change", "cards"), [
+    (put("Ann", ["tempura"] * 9), {"tempura"}),
+    (put("Ann", ["maki-3"] * 13), {"maki-1", "maki-2", "maki-3"}),
+    (lambda r: r.update(rounds=[{"tableaux": {"Ann": ["pudding"] * 3, "Ben": ["pudding"] * 3, "Cid": []}}]),
+     {"pudding"}),
+    (lambda r: r.update(menu="sushi-go"), {"eel"}),
+    (lambda r: (r.update(players=["Ann", "Ben"]), r["rounds"][0]["tableaux"].pop("Cid"),
+                r["rounds"][0]["tableaux"].update(Ann=["edamame"])), {"edamame"}),
+])
+def test_errors_about_many_cards_name_them(change, cards):
+    """A deck count or menu error names no single place: it names the slugs at fault instead,
+    so the app can mark every copy; the one-line message is the CLI's, unchanged."""
+    with pytest.raises(RecordError) as caught:
+        score_record(edited(change))
+    assert set(caught.value.cards) == cards
+    assert str(caught.value) == f"{caught.value.path}: {caught.value.message}"

@@ -222,9 +222,10 @@ def test_rounds_entered_by_hand_when_there_is_no_photo(client, make_game):
         ([{"id": "a", "label": "wasabi", "seat": 0}, {"id": "b", "label": "egg-nigiri", "seat": 1, "on": "a"}], "another seat"),
         ([{"id": "a", "label": "wasabi", "seat": 0, "on": "b"}, {"id": "b", "label": "wasabi", "seat": 0, "on": "a"}], "loop"),
         # the scorer's rules: a nigiri lies on a wasabi, nothing else
-        ([{"id": "a", "label": "tempura", "seat": 0}, {"id": "b", "label": "egg-nigiri", "seat": 0, "on": "a"}], "rounds[0].tableaux.Ann"),
+        ([{"id": "a", "label": "tempura", "seat": 0}, {"id": "b", "label": "egg-nigiri", "seat": 0, "on": "a"}],
+         "Egg Nigiri lies on Tempura"),
         # too many copies for the deck
-        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "chopsticks"),
+        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "5 Chopsticks cards"),
     ],
 )
 def test_a_review_that_cannot_be_a_round_is_refused(client, make_game, cards, message):

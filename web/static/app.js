@@ -71,7 +71,26 @@ function setupCapture(form) {
     }
     sync();
   });
-  form.addEventListener("submit", () => {
+  // the review page keeps its corrections in this browser until Confirm: send them along, so
+  // a re-taken photo of one player keeps everyone else's cards as corrected
+  let draft = null;
+  try {
+    draft = JSON.parse(localStorage.getItem(form.dataset.draftKey) || "null");
+  } catch (_) {
+    draft = null;
+  }
+  if (draft) form.querySelector('input[name="draft"]').value = JSON.stringify(draft);
+  const cardsRead = draft && draft.review ? draft.review.cards.length : Number(form.dataset.cards || 0);
+  form.addEventListener("submit", (event) => {
+    const mode = form.querySelector('input[name="mode"]:checked')?.value || "table";
+    if (mode === "table" && cardsRead > 0) {
+      const question = `Round ${form.dataset.round} already has ${cardsRead} card${cardsRead === 1 ? "" : "s"}. `
+        + "A photo of the whole table replaces them all, with your corrections. Replace them?";
+      if (!window.confirm(question)) {
+        event.preventDefault();
+        return;
+      }
+    }
     const busy = document.getElementById("busy");
     if (busy) busy.hidden = false;
   });

@@ -12,12 +12,20 @@
   const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
   const players = state.game.players;
   const catalogue = new Map(state.cards.map((c) => [c.slug, c]));
-  const hotkeys = new Map(state.cards.filter((c) => c.hotkey).map((c) => [String(c.hotkey), c.slug]));
+  // every card of the picker has a number, its place in the list; two digits typed together
+  // (within DIGIT_WAIT_MS) pick the tenth card on
+  const numbered = new Map(state.cards.map((c) => [c.hotkey, c.slug]));
+  const DIGIT_WAIT_MS = 800;
+  const NEVER_COPIED = new Set(["menu", "takeout-box", "special-order"]); // they leave the table
   const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
+  const TAP_REACH_PX = 10; // a tap this close to a card (screen pixels) opens it
+  const MIN_TAG_PX = 64; // a name tag may be this wide (screen pixels) over a narrower card
   const SVG = "http://www.w3.org/2000/svg";
   const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
-  const serverFingerprint = JSON.stringify(state.review);
+  const undoKey = `sushicam-undo-${state.game.id}-${state.round}`;
+  const MAX_UNDO = 100;
+  const serverFingerprint = state.version; // the stored review a kept draft grew from
 
   let review = normalise(state.review);
   let undoStack = [];
@@ -66,7 +74,12 @@
 
   const byId = (id) => review.cards.find((c) => c.id === id);
   const cardAbove = (id) => review.cards.find((c) => c.on === id);
-  const info = (slug) => catalogue.get(slug) || { slug, name: slug, colour: "#999999", family: "other", kind: slug };
+  // a card of another edition (a misread) keeps its printed name, though the picker never offers it
+  const elsewhere = new Map(Object.entries(state.names || {}));
+  const info = (slug) => catalogue.get(slug)
+    || { slug, name: elsewhere.get(slug)?.name || slug, colour: elsewhere.get(slug)?.colour || "#999999", family: "other", kind: slug };
+  // cards the scorer cannot take as they lie: id -> what to do about it, in the player's words
+  const problemOf = (card) => (lastScores && lastScores.problems ? lastScores.problems.get(card.id) : undefined);
   const isNigiri = (card) => info(card.label).kind === "nigiri";
   const isUnsure = (card) => card.confidence !== null && card.confidence < UNSURE;
 
@@ -91,33 +104,6 @@
       above = cardAbove(above.id);
     }
     return chain;
-  }
-
-  function tableaux() {
-    const result = Object.fromEntries(players.map((p) => [p, []]));
-    for (const card of review.cards) {
-      if (card.on) continue;
-      const labels = stackOf(card).map((c) => c.label);
-      result[players[card.seat]].push(labels.length > 1 ? labels : labels[0]);
-    }
-    return result;
-  }
-
-  function currentRound() {
-    const round = { tableaux: tableaux() };
-    const during = review.scored_during_round.filter((d) => d.player && d.for);
-    if (during.length) round.scored_during_round = during.map((d) => ({ ...d, points: Number(d.points) || 0 }));
-    return round;
-  }
-
-  function currentRecord() {
-    const byNumber = new Map(state.rounds.map((r) => [r.number, r.record]));
-    byNumber.set(state.round, currentRound());
-    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
-    const record = { edition: state.game.edition, players, rounds: numbers.map((n) => byNumber.get(n)) };
-    if (state.game.menu !== null && state.game.menu !== undefined) record.menu = state.game.menu;
-    if (state.game.variants && state.game.variants.length) record.variants = state.game.variants;
-    return { record, index: numbers.indexOf(state.round) };
   }
 
   // ---- changes and history ---------------------------------------------------------------
@@ -150,8 +136,11 @@
     render();
     try {
       localStorage.setItem(draftKey, JSON.stringify({ from: serverFingerprint, review }));
+      // undo outlives a reload in this tab (a phone that reloads the page while it slept)
+      undoStack = undoStack.slice(-MAX_UNDO);
+      sessionStorage.setItem(undoKey, JSON.stringify({ from: serverFingerprint, review, undo: undoStack, redo: redoStack }));
     } catch (_) {
-      /* private mode: the draft just isn't kept */
+      /* private mode or a full store: the draft just isn't kept */
     }
   }
 
@@ -281,34 +270,57 @@
     const boxes = svg("g", { class: "boxes" });
     const tags = svg("g", { class: "tags" });
     overlay.append(boxes, tags);
+    const placed = []; // the tags drawn so far, [x1, y1, x2, y2]
     for (const card of mine) {
       const [x1, y1, x2, y2] = card.box;
       const c = info(card.label);
-      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
+      const problem = problemOf(card);
+      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
       const group = svg("g", {
         class: classes,
         "data-id": card.id,
         tabindex: "0",
         role: "button",
-        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}`,
+        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}${problem ? `: ${problem}` : ""}`,
       });
       group.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "box" }));
       boxes.append(group);
       const below = card.on ? byId(card.on) : null;
-      const text = `${isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
+      const text = `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
       const tag = svg("g", { class: `tag ${classes}`, "data-id": card.id });
       const bg = svg("rect", { class: "tag-bg", rx: 4 * k, fill: c.colour });
       const label = svg("text", { class: "tag-text", fill: contrastText(c.colour) });
       label.textContent = text;
       tag.append(bg, label);
       tags.append(tag);
-      // size the tag once its text can be measured; keep it inside the photo
+      // size the tag once its text can be measured; keep it inside the photo, above its box
+      // where nothing else lies there, else inside its box: a tag over a neighbour would hide
+      // the strip of a covered card (tags take no taps, but the eye goes by them too)
+      const padX = 5 * k;
+      // a tag may reach the next card to the right; a covered strip, with its neighbour close
+      // by, gets a shortened name rather than a tag over that neighbour
+      const next = Math.min(photo.width, ...mine
+        .filter((o) => o !== card && o.box[0] > x1 + 2 * k && o.box[1] < y2 && y1 < o.box[3])
+        .map((o) => o.box[0]));
+      const room = Math.max(next - x1, MIN_TAG_PX * k) - 2 * padX;
+      while (label.getComputedTextLength() > room && label.textContent.length > 4) {
+        label.textContent = `${label.textContent.slice(0, -2).trimEnd()}…`;
+      }
       const textBox = label.getBBox();
-      const padX = 5 * k, height = textBox.height + 4 * k;
+      const height = textBox.height + 4 * k;
       const width = textBox.width + 2 * padX;
       const tx = Math.min(Math.max(0, x1), photo.width - width);
-      let ty = y1 - height - 2 * k;
-      if (ty < 0) ty = y1 + 2 * k;
+      // above the box, else inside its top, inside its bottom, below: the first place that covers
+      // the fewest other cards and tags (a tag hidden under another hides a whole name: worse)
+      const hits = (ty) => {
+        const hit = (b) => b[0] < tx + width && tx < b[2] && b[1] < ty + height && ty < b[3];
+        return mine.filter((o) => o !== card && hit(o.box)).length + 2 * placed.filter(hit).length;
+      };
+      const candidates = [y1 - height - 2 * k, y1 + 2 * k, y2 - height - 2 * k, y2 + 2 * k]
+        .filter((ty) => ty >= 0 && ty + height <= photo.height);
+      let ty = candidates.length ? candidates[0] : Math.max(0, y1);
+      for (const candidate of candidates) if (hits(candidate) < hits(ty)) ty = candidate;
+      placed.push([tx, ty, tx + width, ty + height]);
       bg.setAttribute("x", tx);
       bg.setAttribute("y", ty);
       bg.setAttribute("width", width);
@@ -338,8 +350,18 @@
     let ghost = null;
     overlay.addEventListener("click", (event) => {
       if (mode !== "select") return;
-      const group = event.target.closest("[data-id]");
-      if (group) openPicker({ id: group.dataset.id });
+      const group = event.target.closest(".card-box[data-id]");
+      if (group) {
+        openPicker({ id: group.dataset.id });
+        return;
+      }
+      // a fingertip just beside a small card (a covered strip) still means that card
+      const [x, y] = toPhoto(overlay, event);
+      const reach = TAP_REACH_PX * photo.width / Math.max(1, overlay.getBoundingClientRect().width);
+      const gap = (b) => Math.hypot(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
+      const near = review.cards.filter((c) => c.photo === photo.id && c.box && gap(c.box) <= reach)
+        .sort((a, b) => gap(a.box) - gap(b.box));
+      if (near.length) openPicker({ id: near[0].id });
     });
     overlay.addEventListener("keydown", (event) => {
       const group = event.target.closest && event.target.closest(".card-box");
@@ -374,7 +396,10 @@
       ghost = null;
       const k = photo.width / Math.max(1, overlay.clientWidth || overlay.getBoundingClientRect().width);
       if (box[2] - box[0] < MIN_BOX_PX * k || box[3] - box[1] < MIN_BOX_PX * k) return;
-      if (mode === "draw") addDrawnCard(photo, box.map((v) => Math.round(v * 10) / 10));
+      if (mode === "draw") {
+        setMode("select"); // one card per drag: the next tap opens a card again
+        addDrawnCard(photo, box.map((v) => Math.round(v * 10) / 10));
+      }
       else if (mode === "areas") setArea(photo, box);
     };
     overlay.addEventListener("pointerup", finish);
@@ -489,14 +514,35 @@
 
   function chip(card) {
     const c = info(card.label);
+    const problem = problemOf(card);
     return el("button", {
       type: "button",
-      class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}`,
+      class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}`,
       style: `--family: ${c.colour}; --on-family: ${contrastText(c.colour)}`,
-      title: card.box ? "Change this card" : "Card entered by hand: change it",
+      title: problem || (card.box ? "Change this card" : "Card entered by hand: change it"),
       "data-id": card.id,
       onclick: () => openPicker({ id: card.id }),
-    }, `${isUnsure(card) ? "? " : ""}${c.name}`);
+    }, `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}`);
+  }
+
+  function problemList(seat) {
+    // one line per problem, with a button that opens the first of its cards in this seat
+    const seen = new Map();
+    for (const card of review.cards) {
+      const message = card.seat === seat && problemOf(card);
+      if (message && !seen.has(message)) seen.set(message, card);
+    }
+    if (!seen.size) return null;
+    return el("ul", { class: "card-problems" }, [...seen].map(([message, card]) =>
+      el("li", { "data-id": card.id },
+        el("span", { class: "problem-text", text: message }),
+        el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"))));
+  }
+
+  function noCardsText(seat) {
+    const perPlayer = state.photos.length && state.photos.every((p) => p.seat !== null);
+    if (perPlayer && !state.photos.some((p) => p.seat === seat)) return `No photo of ${players[seat]}'s cards: add them with “+ Add card”.`;
+    return "No cards yet";
   }
 
   function renderSeats() {
@@ -524,7 +570,8 @@
           el("span", { class: "seat-count", text: `${cardCount} card${cardCount === 1 ? "" : "s"}` }),
           el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: "Points this round" }, roundPoints ?? "–"),
         ),
-        el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted", text: "No cards yet" })),
+        el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted no-cards", text: noCardsText(seat) })),
+        problemList(seat),
         el("div", { class: "seat-foot" },
           el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, "+ Add card"),
           player && state.rounds.length ? el("span", { class: "game-total", text: `Game total ${player.total}` }) : null,
@@ -558,6 +605,34 @@
         el("input", { type: "number", inputmode: "numeric", "aria-label": "Points", value: entry.points, onchange: (e) => update("points", Number(e.target.value)) }),
         el("button", { type: "button", class: "icon-btn", "aria-label": "Remove", onclick: () => change(() => review.scored_during_round.splice(index, 1)) }, "✕"));
     }));
+  }
+
+  // ---- number keys -----------------------------------------------------------------------
+
+  let digits = "";
+  let digitTimer = null;
+
+  function numberKey(key, pick) {
+    // "1" may start "12": wait for a second digit unless no card's number starts that way
+    clearTimeout(digitTimer);
+    digits = digits + key;
+    const typed = Number(digits);
+    const done = () => {
+      clearTimeout(digitTimer);
+      const slug = numbered.get(Number(digits));
+      digits = "";
+      if (slug) pick(slug);
+    };
+    if (typed * 10 > numbered.size || digits.length >= 2) done();
+    else digitTimer = setTimeout(done, DIGIT_WAIT_MS);
+  }
+
+  function flushDigits() {
+    if (!digits) return false;
+    clearTimeout(digitTimer);
+    const slug = numbered.get(Number(digits));
+    digits = "";
+    return slug;
   }
 
   // ---- the picker ------------------------------------------------------------------------
@@ -618,8 +693,11 @@
     $("#picker-title").textContent = picker.pending
       ? `Which card is this? (${players[card.seat]})`
       : `${current.name}${card.confidence !== null ? ` · ${Math.round(card.confidence * 100)}% sure` : ""}`;
+    const problem = !picker.pending && problemOf(card);
+    $("#picker-problem").hidden = !problem;
+    $("#picker-problem").textContent = problem ? `⚠ ${problem}` : "";
     const query = search.value.trim().toLowerCase();
-    const matches = state.cards.filter((c) => !query || c.name.toLowerCase().includes(query) || c.slug.includes(query) || c.family.includes(query));
+    const matches = ranked(query);
     const button = (c) => el("button", {
       type: "button",
       class: `pick${card.label === c.slug ? " current" : ""}${c.in_game ? "" : " off-menu"}`,
@@ -628,9 +706,11 @@
       role: "option",
       "aria-selected": String(card.label === c.slug),
       onclick: () => choose(c.slug),
-    }, c.hotkey && !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
-    const inGame = matches.filter((c) => c.in_game);
-    const others = matches.filter((c) => !c.in_game);
+      title: c.in_game ? null : "Not on this game's menu",
+    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
+    // while searching, the best match comes first whichever section it is in (Enter picks it)
+    const inGame = query ? matches : matches.filter((c) => c.in_game);
+    const others = query ? [] : matches.filter((c) => !c.in_game);
     $("#picker-cards").replaceChildren(...[
       ...inGame.map(button),
       others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
@@ -664,15 +744,54 @@
             : el("span", { class: "muted", text: `${players[card.seat]} has no free wasabi` }));
         }
       } else if (kind === "special-order") {
-        const options = review.cards.filter((c) => c.seat === card.seat && c !== card && (!cardAbove(c.id) || cardAbove(c.id) === card));
+        const options = copyable(card);
         stackRow.append(el("label", { class: "picker-label", for: "copies" }, "Copies"),
           el("select", { id: "copies", onchange: (e) => { change(() => { card.on = e.target.value || null; }); renderPicker(); } },
             el("option", { value: "", text: "nothing (yet)" }),
-            options.map((c) => el("option", { value: c.id, selected: card.on === c.id, text: info(c.label).name }))));
+            options.map(({ target, label }) => el("option", { value: target.id, selected: card.on === target.id, text: info(label).name }))));
       }
     }
     $("#picker-delete").textContent = picker.pending ? "Cancel" : "Delete";
     $("#picker-delete").append(" ", el("kbd", { text: "Del" }));
+  }
+
+  function ranked(query) {
+    // a name starting with the words typed first, then a word of the name, then anywhere in
+    // the name or slug, then the family ("special" is Special Order before the specials)
+    if (!query) return state.cards;
+    const rank = (c) => {
+      const name = c.name.toLowerCase();
+      if (name.startsWith(query)) return 0;
+      if (name.split(/[\s-]+/).some((word) => word.startsWith(query))) return 1;
+      if (name.includes(query) || c.slug.includes(query)) return 2;
+      if (c.family.includes(query)) return 3;
+      return null;
+    };
+    return state.cards
+      .map((c, index) => ({ c, index, rank: rank(c) }))
+      .filter((m) => m.rank !== null)
+      .sort((a, b) => a.rank - b.rank || Number(b.c.in_game) - Number(a.c.in_game) || a.index - b.index)
+      .map((m) => m.c);
+  }
+
+  function copyable(card) {
+    // one option per card name the special order could copy: the seat's other cards, not
+    // another special order (a copy of a copy is the same card), not one that leaves the
+    // table. It lies on top of the stack it copies, over earlier special orders only.
+    const options = new Map();
+    for (const c of review.cards) {
+      if (c === card || c.seat !== card.seat || NEVER_COPIED.has(c.label)) continue;
+      let top = c;
+      let above = cardAbove(top.id);
+      while (above && above !== card && above.label === "special-order") {
+        top = above;
+        above = cardAbove(top.id);
+      }
+      if (above && above !== card) continue; // a nigiri lies on it: it is not free
+      const option = { target: top, label: c.label };
+      if (!options.has(c.label) || card.on === top.id) options.set(c.label, option);
+    }
+    return [...options.values()];
   }
 
   search.addEventListener("input", renderPicker);
@@ -694,9 +813,13 @@
 
   dialog.addEventListener("keydown", (event) => {
     const typing = search.value !== "";
-    if (!typing && /^[1-9]$/.test(event.key) && hotkeys.has(event.key) && !event.ctrlKey && !event.metaKey) {
+    if (!typing && /^[0-9]$/.test(event.key) && (digits || event.key !== "0") && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
-      choose(hotkeys.get(event.key));
+      numberKey(event.key, choose);
+    } else if (!typing && event.key === "Enter" && digits) {
+      event.preventDefault();
+      const slug = flushDigits();
+      if (slug) choose(slug);
     } else if (event.key === "Delete") {
       event.preventDefault();
       deleteFromPicker();
@@ -729,10 +852,12 @@
       if (event.key === "Delete" || event.key === "Backspace") {
         event.preventDefault();
         change(() => removeCard(card));
-      } else if (hotkeys.has(event.key)) {
+      } else if (/^[0-9]$/.test(event.key) && (digits || event.key !== "0")) {
         event.preventDefault();
-        change(() => setLabel(card, hotkeys.get(event.key)));
-        document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`)?.focus();
+        numberKey(event.key, (slug) => {
+          change(() => setLabel(card, slug));
+          document.querySelector(`.card-box[data-id="${CSS.escape(card.id)}"]`)?.focus();
+        });
       }
     }
   });
@@ -748,19 +873,32 @@
     scoreTimer = setTimeout(score, 200);
   }
 
+  function problemsFrom(list) {
+    const byCard = new Map();
+    for (const problem of list || []) for (const id of problem.cards) if (!byCard.has(id)) byCard.set(id, problem.message);
+    return byCard;
+  }
+
+  function showProblems() {
+    const count = lastScores && lastScores.problems ? lastScores.problems.size : 0;
+    if (lastScores && lastScores.error) showError(lastScores.error);
+    else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until fixed.`);
+    else showError(null);
+  }
+
   async function score() {
     const seq = ++scoreSeq;
-    const { record, index } = currentRecord();
-    const response = await postJSON(state.urls.score, record, false);
+    const response = await postJSON(state.urls.score, review);
     if (seq !== scoreSeq) return; // a newer change is being scored
     if (response.ok) {
-      lastScores = { data: response.data, index, stale: false };
-      showError(null);
+      const data = response.data;
+      lastScores = { data: data.result, index: data.index, stale: !data.result, problems: problemsFrom(data.problems), error: data.error };
     } else {
-      lastScores = lastScores ? { ...lastScores, stale: true } : null;
-      showError(response.data.error || "The round cannot be scored.");
+      lastScores = { ...(lastScores || {}), stale: true, problems: new Map(), error: response.data.error || "The round cannot be scored." };
     }
+    showProblems();
     renderSeats();
+    drawAllOverlays();
     document.body.dataset.scored = String(seq); // lets tests wait for the live scores
   }
 
@@ -793,9 +931,17 @@
     button.textContent = "Saving…";
     const response = await postJSON(state.urls.confirm, review);
     if (response.ok) {
-      try { localStorage.removeItem(draftKey); } catch (_) { /* nothing kept */ }
+      try {
+        localStorage.removeItem(draftKey);
+        sessionStorage.removeItem(undoKey);
+      } catch (_) { /* nothing kept */ }
       window.location.assign(response.data.redirect);
       return;
+    }
+    if (response.data.problems && lastScores) {
+      lastScores.problems = problemsFrom(response.data.problems);
+      renderSeats();
+      drawAllOverlays();
     }
     showError(response.data.error || "The round was not saved.");
     button.disabled = false;
@@ -860,6 +1006,18 @@
     else localStorage.removeItem(draftKey);
   } catch (_) {
     /* no draft */
+  }
+  try {
+    // the history belongs to the review it led to: kept only if that is the one shown now
+    const history = JSON.parse(sessionStorage.getItem(undoKey) || "null");
+    if (history && history.from === serverFingerprint && JSON.stringify(normalise(history.review)) === JSON.stringify(review)) {
+      undoStack = history.undo.filter((entry) => typeof entry === "string");
+      redoStack = history.redo.filter((entry) => typeof entry === "string");
+    } else {
+      sessionStorage.removeItem(undoKey);
+    }
+  } catch (_) {
+    /* no history */
   }
 
   buildPhotos();
