@@ -47,7 +47,7 @@ def test_a_tap_opens_the_card_under_the_finger(browser, scripted_server, scripte
     page.locator('input[name="table"]').set_input_files(plain_photo())
     page.get_by_role("button", name="Read the cards").tap()
     page.wait_for_url(re.compile(r"/rounds/1/review$"))
-    page.wait_for_function("Number(document.body.dataset.scored || 0) > 0")
+    page.wait_for_function("() => Number(document.body.dataset.scored || 0) > 0")
     overlay = page.locator("svg.overlay")
     overlay.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "phone-tap-review.png"))
@@ -80,7 +80,7 @@ def test_the_winner_is_on_screen_after_the_last_confirm(browser, scripted_server
     page = context.new_page()
     game_url = import_game(page, scripted_server, record)
     page.goto(game_url + "/rounds/3/review")
-    page.wait_for_function("Number(document.body.dataset.scored || 0) > 0")
+    page.wait_for_function("() => Number(document.body.dataset.scored || 0) > 0")
     for player, card in (("Ann", "Tempura"), ("Ben", "Egg Nigiri")):
         page.locator(f'.seat-card[data-player="{player}"] .add-card').tap()
         page.locator("#picker-search").fill(card)

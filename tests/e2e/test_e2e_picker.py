@@ -16,7 +16,7 @@ GAME = {"edition": "party", "players": ["Ann", "Ben", "Cid"], "menu": MENU, "rou
 
 def open_review(page, game_url: str, number: int = 1) -> None:
     page.goto(f"{game_url}/rounds/{number}/review")
-    page.wait_for_function("Number(document.body.dataset.scored || 0) > 0")
+    page.wait_for_function("() => Number(document.body.dataset.scored || 0) > 0")
 
 
 def chips(page, player: str) -> list[str]:
@@ -87,7 +87,7 @@ def test_copies_lists_each_copyable_card_once(browser, scripted_server, import_g
     assert page.locator("#copies option").all_inner_texts() == ["nothing (yet)", "Tempura", "Dumpling"]
     page.locator("#copies").select_option(label="Tempura")
     page.get_by_role("button", name="Done").click()
-    page.wait_for_function("!document.querySelector('.round-points.stale')")
+    page.wait_for_function("() => !document.querySelector('.round-points.stale')")
     # four tempura scored as two pairs (the rulebook: 5 a pair) and a lone dumpling
     assert page.locator('.seat-card[data-player="Ann"] [data-testid=round-points]').inner_text() == "11"
     page.close()

@@ -12,7 +12,7 @@ GAME = {"edition": "original", "players": ["Ann", "Ben", "Cid"], "rounds": []}
 
 
 def chips(page, player: str) -> list[str]:
-    page.wait_for_function("Number(document.body.dataset.scored || 0) > 0")
+    page.wait_for_function("() => Number(document.body.dataset.scored || 0) > 0")
     return sorted(t.removeprefix("? ") for t in page.locator(f'.seat-card[data-player="{player}"] .chip-btn').all_inner_texts())
 
 
