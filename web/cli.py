@@ -17,6 +17,7 @@ import sys
 COMMAND_MODULES = (
     "scorer.cli",
     "vision.cli",
+    "vision.training.cli",
     "vision.live.cli",
     "vision.teach.cli",
     "web.serve",
