@@ -9,8 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MODELS = ROOT / "models"
+from vision.paths import MODELS_DIR
 
 
 def register(subparsers) -> None:
@@ -22,7 +21,7 @@ def register(subparsers) -> None:
     detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
     detect.add_argument("--seats", type=int, default=None, metavar="N",
                         help="split a whole-table photo into N tableaux (seat 0 at the bottom, clockwise)")
-    detect.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
+    detect.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR",
                         help="folder with detector.onnx, classifier.onnx, meta.json (default: models/)")
     detect.set_defaults(handler=_detect)
 

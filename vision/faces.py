@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.paths import SHARED_CARDS_DIR
+
 #: The recogniser's classes, in model order: the 37 Party faces and the card back.
 #: (Derived from the file names in ``cards/party-digital``; ``tests/vision`` checks it.)
 SLUGS: tuple[str, ...] = (
@@ -66,7 +68,7 @@ def default_cards_dir() -> Path:
     env = os.environ.get("SUSHICAM_CARDS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "cards"
+    return SHARED_CARDS_DIR
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.faces import SLUGS
+from vision.paths import MODELS_DIR
 from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop
-
-DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,7 @@ class Recognizer:
     live_imgsz: int | None = None
 
     @classmethod
-    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Recognizer:
+    def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
         """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
         ``detector.imgsz`` on their long side, live frames at ``detector.live_imgsz``."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from vision.paths import MODELS_DIR
 from web import db, errors, recognition
 
 BLUEPRINT_MODULES = (
@@ -30,7 +31,6 @@ BLUEPRINT_MODULES = (
 # changes nothing on the server, so it needs none.
 CSRF_EXEMPT_BLUEPRINTS = ("api",)
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
 
@@ -57,7 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         DATA_DIR=app.instance_path,
-        MODEL_DIR=str(REPO_ROOT / "models"),
+        MODEL_DIR=str(MODELS_DIR),
         RECOGNIZER_FACTORY=None,
         MAX_CONTENT_LENGTH=40 * 1000 * 1000,  # a few phone photos in one form
         MAX_FORM_MEMORY_SIZE=2 * 1000 * 1000,  # text fields (an imported record) stay small

@@ -12,7 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from vision.cli import DEFAULT_MODELS, ROOT
+from vision.paths import MODELS_DIR as DEFAULT_MODELS
+from vision.paths import REPO_ROOT as ROOT
 
 DEFAULT_DATA = ROOT / "instance"
 

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision.cli import DEFAULT_MODELS, ROOT
+from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR
 
 
 def register(subparsers) -> None:
@@ -18,11 +18,11 @@ def register(subparsers) -> None:
         "eval", help="card F1, exact tableaux, stacks and ms/photo on generated test photos",
         description="Generate (once) the test sets, run the recogniser on them and report card F1 "
                     "(IoU >= 0.5 and right label), exact-tableau rate, stack accuracy and ms/photo.")
-    evaluate.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR")
+    evaluate.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR")
     evaluate.add_argument("--sets", nargs="+", default=["test-print", "test-digital"],
                           help="recipes to evaluate (default: test-print test-digital)")
     evaluate.add_argument("--limit", type=int, default=None, help="photos per set (default: all)")
-    evaluate.add_argument("--data", type=Path, default=ROOT / "datasets" / "build", metavar="DIR")
+    evaluate.add_argument("--data", type=Path, default=DATASETS_BUILD_DIR, metavar="DIR")
     evaluate.add_argument("--json", type=Path, default=None, metavar="FILE",
                           help="write the report there (default: <data>/eval-report.json)")
     evaluate.set_defaults(handler=_eval)
@@ -40,7 +40,7 @@ def register(subparsers) -> None:
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
-    train.add_argument("--models", type=Path, default=DEFAULT_MODELS, metavar="DIR")
+    train.add_argument("--models", type=Path, default=MODELS_DIR, metavar="DIR")
     train.set_defaults(handler=_train)
 
     gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
@@ -91,6 +91,6 @@ def _generate(args: argparse.Namespace) -> int:
     if args.recipe not in RECIPES:
         raise ValueError(f"unknown recipe {args.recipe!r}: use one of {', '.join(RECIPES)}")
     recipe = RECIPES[args.recipe]
-    out = args.out or ROOT / "datasets" / "build" / (recipe.adds_to or recipe.name)
+    out = args.out or DATASETS_BUILD_DIR / (recipe.adds_to or recipe.name)
     print(generate(recipe, out, workers=args.workers))
     return 0

@@ -12,7 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from vision.paths import REPO_ROOT
+
 FONT_SOURCES = (
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
     Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
@@ -21,7 +22,7 @@ THREADS = int(os.environ.get("SUSHICAM_THREADS", "2"))
 
 
 def _offline_setup() -> None:
-    config_dir = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / ".yolo")))
+    config_dir = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(REPO_ROOT / ".yolo")))
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("YOLO_VERBOSE", "False")
     # the machine is shared: threads that sleep at barriers instead of spinning waste no
