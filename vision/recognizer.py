@@ -12,12 +12,30 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.detections import Detections
 from vision.faces import SLUGS
 from vision.paths import MODELS_DIR
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop
+
+#: Side of the square crops the classifier learns from (and is fed at run time).
+CROP_SIZE = 96
+#: The classifier's one class that is no card: cups, hands, pens and bare table the
+#: detector took for a card. The recogniser drops regions it names so.
+NOT_A_CARD = "not-a-card"
+
+
+def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
+    """The box's pixels stretched to a square: what the classifier sees.
+
+    Stretching (not centre-cropping) keeps a strip's corner icon in view.
+    """
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1 = max(0, min(x1, w - 1)), max(0, min(y1, h - 1))
+    x2, y2 = max(x1 + 1, min(x2, w)), max(y1 + 1, min(y2, h))
+    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
 
 
 @dataclass(frozen=True)

@@ -222,7 +222,7 @@ class LabelCache:
         from vision.detections import box_iou
         from vision.faces import SLUGS
         from vision.live.tracker import greedy_assignment
-        from vision.synth.dataset import NOT_A_CARD, square_crop
+        from vision.recognizer import NOT_A_CARD, square_crop
 
         rec = self.recognizer
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:

@@ -23,14 +23,10 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.faces import PRINTED_SLUGS, SLUGS
+from vision.recognizer import NOT_A_CARD, square_crop
 from vision.synth.compose import compose_table, printed_weights
 
-#: Side of the square crops the classifier learns from (and is fed at run time).
-CROP_SIZE = 96
 DETECTOR_CLASSES = ("card",)
-#: The classifier's one class that is no card: cups, hands, pens and bare table the
-#: detector took for a card. The recogniser drops regions it names so.
-NOT_A_CARD = "not-a-card"
 
 
 @dataclass(frozen=True)
@@ -111,18 +107,6 @@ def yolo_label_lines(truth: dict) -> list[str]:
         x1, y1, x2, y2 = card["box"]
         lines.append(f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
     return lines
-
-
-def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
-    """The box's pixels stretched to a square: what the classifier sees.
-
-    Stretching (not centre-cropping) keeps a strip's corner icon in view.
-    """
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    x1, y1 = max(0, min(x1, w - 1)), max(0, min(y1, h - 1))
-    x2, y2 = max(x1 + 1, min(x2, w)), max(y1 + 1, min(y2, h))
-    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
 
 
 def _jitter(rng: np.random.Generator, box, amount: float) -> list[float]:

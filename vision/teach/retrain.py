@@ -55,7 +55,8 @@ from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
 from vision.paths import MODELS_DIR
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop, write_negative_crops
+from vision.recognizer import CROP_SIZE, NOT_A_CARD, square_crop
+from vision.synth.dataset import write_negative_crops
 from vision.teach.find import FaceLibrary
 
 REPO_MODELS = MODELS_DIR

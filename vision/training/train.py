@@ -26,7 +26,8 @@ from pathlib import Path
 
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, RECIPES, generate
+from vision.recognizer import CROP_SIZE, NOT_A_CARD
+from vision.synth.dataset import RECIPES, generate
 
 
 @dataclass(frozen=True)
