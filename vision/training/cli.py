@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR
+from vision.training import require_training_stack
 
 
 def register(subparsers) -> None:
@@ -67,6 +68,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    require_training_stack()
     from vision.training.train import TrainPlan, train_models
 
     if args.workers < 1:
