@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.boxes import areas
+
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.array(array, copy=True)
@@ -98,20 +100,5 @@ class Detections:
         return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
 
     def area(self) -> np.ndarray:
-        return (self.xyxy[:, 2] - self.xyxy[:, 0]) * (self.xyxy[:, 3] - self.xyxy[:, 1])
+        return areas(self.xyxy)
 
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Pairwise IoU of boxes ``a`` (N, 4) and ``b`` (M, 4) -> (N, M).
-
-    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3).tolist()
-    [[0.333, 0.0]]
-    """
-    a = np.asarray(a, np.float32).reshape(-1, 4)
-    b = np.asarray(b, np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(-1)
-    area_a = (a[:, 2:] - a[:, :2]).prod(-1)
-    area_b = (b[:, 2:] - b[:, :2]).prod(-1)
-    return (inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)).astype(np.float64)

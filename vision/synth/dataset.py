@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.recognizer import NOT_A_CARD, square_crop
 from vision.synth.compose import compose_table, printed_weights
@@ -152,17 +153,8 @@ def negative_boxes(rng: np.random.Generator, truth: dict, windows: int) -> list[
 
 def _covered_share(box, truth: dict) -> float:
     """The largest share of ``box`` that one visible card region covers."""
-    x1, y1, x2, y2 = box
-    area = max((x2 - x1) * (y2 - y1), 1e-6)
-    share = 0.0
-    for card in truth["cards"]:
-        if card["hidden"]:
-            continue
-        a = card["box"]
-        iw, ih = min(x2, a[2]) - max(x1, a[0]), min(y2, a[3]) - max(y1, a[1])
-        if iw > 0 and ih > 0:
-            share = max(share, iw * ih / area)
-    return share
+    visible = [card["box"] for card in truth["cards"] if not card["hidden"]]
+    return float(coverage_matrix([box], visible).max()) if visible else 0.0
 
 
 def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str,
