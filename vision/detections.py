@@ -17,6 +17,40 @@ import numpy as np
 
 from vision.boxes import areas
 
+# The reserved ``Detections.data`` keys: what each stage of reading writes, named once here.
+# A stage reads another's key through these names, never through a string of its own.
+
+#: the card's slug (``scorer.cards``), or ``"card-back"``; set by the recogniser
+LABEL = "label"
+#: the region detector's score for the box, 0-1 (recogniser)
+REGION_SCORE = "region_score"
+#: the classifier's probability for ``label``, 0-1 (recogniser); ``confidence`` is their product
+LABEL_SCORE = "label_score"
+#: the card's number in its photo (0, 1, ... in the order of ``sushicam detect``'s ``cards``),
+#: kept when the detections are split into seats (``describe_image``)
+CARD_ID = "card_id"
+#: the ``card_id`` of the card this one lies on in a stack (a nigiri on its wasabi, a special
+#: order on the card it copies), -1 for none (``vision.stacks.link_stacks``)
+ON = "on"
+#: the player's index in seating order: 0 at the bottom of the photo, then clockwise
+#: (``vision.seats.split_seats``)
+SEAT = "seat"
+#: the seat's turn in degrees (0: the player sits at the bottom of the photo), how its tableau
+#: is read (``split_seats``)
+SEAT_ANGLE = "seat_angle"
+#: the id a card keeps from frame to frame (live tracker)
+TRACK_ID = "track_id"
+#: whether the tracked card is in sight in this frame (live tracker; False: last seen there)
+VISIBLE = "visible"
+#: the mean recogniser confidence of a tracked card's recent sightings (live tracker)
+SCORE = "score"
+#: seconds: when the tracker first saw the card, and since when it has held its ``label``
+FIRST_SEEN = "first_seen"
+LABEL_SINCE = "label_since"
+
+DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
+             SCORE, FIRST_SEEN, LABEL_SINCE)
+
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.array(array, copy=True)
@@ -29,7 +63,10 @@ class Detections:
     """N boxes ``xyxy`` (float32, pixels), ``class_id``, ``confidence`` and named ``data`` arrays.
 
     Index it with a boolean mask, an index array or a slice to get a filtered copy.
-    ``data["label"]`` holds the card slugs once a recogniser has named the regions.
+    ``data`` holds one array of N values per key; the keys the project uses are the constants
+    above (:data:`DATA_KEYS`), e.g. ``data[LABEL]`` holds the card slugs once a recogniser has
+    named the regions. ``class_id`` is the index of the label in the recogniser's own
+    ``classes`` (the classifier's outputs), 0 when no recogniser set it.
     """
 
     xyxy: np.ndarray
@@ -58,7 +95,7 @@ class Detections:
 
     @classmethod
     def empty(cls) -> Detections:
-        return cls(xyxy=np.zeros((0, 4), np.float32), data={"label": np.zeros(0, dtype="<U32")})
+        return cls(xyxy=np.zeros((0, 4), np.float32), data={LABEL: np.zeros(0, dtype="<U32")})
 
     @classmethod
     def merge(cls, parts: list[Detections]) -> Detections:
@@ -93,7 +130,7 @@ class Detections:
 
     @property
     def labels(self) -> list[str]:
-        return [str(v) for v in self.data.get("label", [""] * len(self))]
+        return [str(v) for v in self.data.get(LABEL, [""] * len(self))]
 
     @property
     def centres(self) -> np.ndarray:
