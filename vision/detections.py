@@ -10,10 +10,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from vision.boxes import areas
 
@@ -58,7 +59,7 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Detections:
     """N boxes ``xyxy`` (float32, pixels), ``class_id``, ``confidence`` and named ``data`` arrays.
 
@@ -70,28 +71,29 @@ class Detections:
     """
 
     xyxy: np.ndarray
-    class_id: np.ndarray | None = None
-    confidence: np.ndarray | None = None
-    data: dict[str, np.ndarray] = field(default_factory=dict)
+    class_id: np.ndarray
+    confidence: np.ndarray
+    data: dict[str, np.ndarray]
 
-    def __post_init__(self) -> None:
-        xyxy = np.asarray(self.xyxy, np.float32).reshape(-1, 4)
-        n = len(xyxy)
-        class_id = np.zeros(n, np.int64) if self.class_id is None else np.asarray(self.class_id, np.int64)
-        confidence = (np.ones(n, np.float32) if self.confidence is None
-                      else np.asarray(self.confidence, np.float32))
-        if class_id.shape != (n,) or confidence.shape != (n,):
+    def __init__(self, xyxy: ArrayLike, class_id: ArrayLike | None = None,
+                 confidence: ArrayLike | None = None,
+                 data: Mapping[str, ArrayLike] | None = None) -> None:
+        boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+        n = len(boxes)
+        ids = np.zeros(n, np.int64) if class_id is None else np.asarray(class_id, np.int64)
+        scores = np.ones(n, np.float32) if confidence is None else np.asarray(confidence, np.float32)
+        if ids.shape != (n,) or scores.shape != (n,):
             raise ValueError(f"class_id and confidence need {n} values, like xyxy")
-        data = {}
-        for key, values in self.data.items():
+        arrays = {}
+        for key, values in (data or {}).items():
             values = np.asarray(values)
             if len(values) != n:
                 raise ValueError(f"data[{key!r}] has {len(values)} values, xyxy has {n}")
-            data[key] = _frozen(values)
-        object.__setattr__(self, "xyxy", _frozen(xyxy))
-        object.__setattr__(self, "class_id", _frozen(class_id))
-        object.__setattr__(self, "confidence", _frozen(confidence))
-        object.__setattr__(self, "data", data)
+            arrays[key] = _frozen(values)
+        object.__setattr__(self, "xyxy", _frozen(boxes))
+        object.__setattr__(self, "class_id", _frozen(ids))
+        object.__setattr__(self, "confidence", _frozen(scores))
+        object.__setattr__(self, "data", arrays)
 
     @classmethod
     def empty(cls) -> Detections:

@@ -115,7 +115,7 @@ def printed_faces(cards_dir: str | Path | None = None) -> FaceSet:
     """The ten printed original cards cropped from the flatbed scan, stood upright."""
     sheet_path = Path(cards_dir or default_cards_dir()) / PRINT_SHEET
     sheet = _read(sheet_path)
-    faces = {}
+    faces: dict[str, tuple[np.ndarray, ...]] = {}
     for slug, x1, y1, x2, y2, rotation in PRINT_CROPS:
         upright = cv2.rotate(sheet[y1:y2, x1:x2], rotation)
         faces[slug] = (cv2.resize(upright, FACE_SIZE, interpolation=cv2.INTER_AREA),)

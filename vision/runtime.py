@@ -133,8 +133,8 @@ class OnnxDetector:
         if not len(xyxy):
             return xyxy.reshape(0, 4), scores.astype(np.float32)
         wh = xyxy[:, 2:] - xyxy[:, :2]
-        kept = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
-        kept = np.array(kept, int).reshape(-1)
+        nms = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
+        kept = np.array(nms, int).reshape(-1)
         kept = kept[_overlap_suppression(xyxy[kept], scores[kept])]
         return xyxy[kept], scores[kept].astype(np.float32)
 

@@ -96,7 +96,7 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
             in_menu = set(resolve_menu(menu, players).slugs())
         except ValueError:
             in_menu = None
-    cards = []
+    cards: list[dict[str, Any]] = []
     for card in CARDS.values():
         if edition not in card.editions:
             continue
@@ -118,8 +118,8 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
         key=lambda c: -_frequency(c["slug"], edition),
     )[:HOTKEYS]
     # numbered in the picker's order, so keys 1-9 read left to right
-    for number, card in enumerate((c for c in cards if c in frequent), start=1):
-        card["hotkey"] = number
+    for number, entry in enumerate((c for c in cards if c in frequent), start=1):
+        entry["hotkey"] = number
     return cards
 
 

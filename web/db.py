@@ -50,7 +50,8 @@ def init_db(app: Flask | None = None) -> None:
     try:
         # WAL: readers never wait for the writer confirming a round.
         db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(app.open_resource("schema.sql").read().decode("utf-8"))
+        with app.open_resource("schema.sql", "r", encoding="utf-8") as schema:
+            db.executescript(schema.read())
     finally:
         db.close()
 

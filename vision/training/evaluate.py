@@ -44,11 +44,11 @@ def _multiset_hits(truth: list, got: list) -> int:
 
 
 def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> dict:
-    groups = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
-    confusions = Counter()
+    groups: dict[str, Counter[str]] = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
+    confusions: Counter[str] = Counter()
     times = []
     for truth in tqdm(truths, desc=f"eval {name}", unit="photo"):
-        counts = Counter()
+        counts: Counter[str] = Counter()
         image = cv2.imread(str(root / truth["image"]), cv2.IMREAD_COLOR)
         n_seats = len(truth["seats"])
         start = time.perf_counter()

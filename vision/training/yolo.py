@@ -65,7 +65,7 @@ except ImportError:
     # without it (the GPU image this project trains on) can still train
     from ultralytics.engine.trainer import BaseTrainer
 
-    BaseTrainer.read_results_csv = _results_csv
+    BaseTrainer.read_results_csv = _results_csv  # type: ignore[method-assign]
 
 #: Settings shared by every training run: CPU, no AMP (its check downloads a model), no
 #: plots (they need fonts and time), few dataloader workers on a 2-core machine.
