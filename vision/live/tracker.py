@@ -227,8 +227,8 @@ class CardTracker:
         # view keeps its box to a few pixels: a box of the same full size that only partly
         # overlaps it is the next card of its column, laid on it (its strip may go unseen)
         full = np.array([t.full_area for t in self._tracks])[:, None]
-        areas_t = ((track_boxes[:, 2] - track_boxes[:, 0]) * (track_boxes[:, 3] - track_boxes[:, 1]))[:, None]
-        areas_d = ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))[None, :]
+        areas_t = _box_areas(track_boxes)[:, None]
+        areas_d = _box_areas(boxes)[None, :]
         both_full = (areas_t >= 0.75 * full) & (areas_d >= 0.75 * full)
         lenient = np.where(inside >= self.contain_min, np.maximum(iou, inside - 0.1), iou)
         kept = (iou >= self.still_iou) | (inside >= self.contain_min)
