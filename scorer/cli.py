@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import cast
 
 
 def register(subparsers) -> None:
@@ -40,7 +41,8 @@ def read_record(path: str) -> object:
 def run(args: argparse.Namespace) -> int:
     from scorer import explain_record, score_record
 
-    record = read_record(args.record)
+    # anything but an object is refused by the scorer itself ("record: expected a JSON object")
+    record = cast(dict, read_record(args.record))
     if args.explain:
         print(explain_record(record))
     else:

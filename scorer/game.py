@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER, slugs_of_kind
-from scorer.editions import EDITIONS, Edition
+from scorer.editions import EDITIONS, Edition, Variant
 from scorer.errors import (
     DeckCountError,
     DessertError,
@@ -176,6 +176,7 @@ def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...
     variants = record.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise FormatError("variants", "expected a list of variant names")
+    chosen: list[Variant] = []
     for i, key in enumerate(variants):
         variant = edition.variant(key)
         if variant is None:
@@ -185,9 +186,10 @@ def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...
             low, high = variant.players
             count = f"{low}" if low == high else f"{low}-{high}"
             raise VariantError(f"variants[{i}]", f"{key} is played with {count} players, not {players}")
+        chosen.append(variant)
     if edition.key == ANNIVERSARY:
         # "Variants cannot be combined"; the futomaki rule may join any 2-player game
-        alone = [v for v in variants if not edition.variant(v).combines]
+        alone = [v.key for v in chosen if not v.combines]
         if len(alone) > 1:
             raise VariantError("variants", f"anniversary variants do not combine ({', '.join(alone)})")
     return tuple(dict.fromkeys(variants))
@@ -229,6 +231,7 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
             holder = result.strawberry_holder
             notes = tuple(result.notes)
         else:
+            assert tableaux is not None  # read above whenever the round has no turn log
             holder = _check_during(during, tableaux, strawberry, holder, path)
         for player, tableau in tableaux:
             strawberry[player] += sum(c.card.icons for c in tableau.cards if c.card.kind == "strawberry-pudding")

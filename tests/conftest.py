@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,3 +60,42 @@ def served(config: dict) -> Iterator[str]:
 def serve_app():
     """``with serve_app(config) as url:`` serves the real app on a free port for a browser."""
     return served
+
+
+# The quick loop is `pytest -m "not slow and not e2e"`. Marked here, by what a test does, so a
+# new test in these places is marked without remembering to:
+#: a real browser: every test in tests/e2e/ and every test that drives Chromium
+E2E_FILES = ("tests/e2e/", "tests/live/test_e2e.py")
+#: training and retraining models, or evaluating a real model on generated sets
+SLOW_FILES = ("tests/e2e/", "tests/vision/test_training.py", "tests/teach/test_retrain.py",
+              "tests/live/test_model.py")
+#: single tests that took more than 5 s each on the 2-core dev machine (`pytest --durations=60`)
+SLOW_TESTS = (
+    "tests/teach/test_teach_web.py::test_bad_uploads_are_refused_with_the_reason",
+    "tests/teach/test_teach_cli.py::test_bad_input_is_one_line_on_stderr_and_status_2",
+    "tests/teach/test_teach.py::test_a_photo_without_a_card_is_refused",
+    "tests/live/test_turns.py::test_three_rounds_of_three_players_are_read_exactly",
+    "tests/live/test_turns.py::test_a_noisier_recogniser_still_reads_three_rounds_exactly",
+    "tests/scorer/test_properties.py::test_party_seat_order_does_not_change_scores",
+    "tests/scorer/test_properties.py::test_split_ties_never_pay_more_than_the_pot",
+    "tests/vision/test_synth.py::test_clutter_is_recorded_and_negative_crops_hold_no_card",
+    "tests/vision/test_synth.py::test_tiny_dataset_is_written_in_yolo_format_with_truth",
+    "tests/vision/test_cli.py::test_generate_writes_a_dataset",
+)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unseen = set(SLOW_TESTS)
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else ""
+        test = f"{where}::{item.name.split('[')[0]}"
+        if where.startswith(E2E_FILES) or "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.e2e)
+        if where.startswith(SLOW_FILES) or test in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+            unseen.discard(test)
+    # a renamed test would silently join the quick loop: say so when the whole tree is collected
+    if len(items) > 500 and unseen:
+        warnings.warn(f"SLOW_TESTS names tests that no longer exist: {sorted(unseen)}", stacklevel=1)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import CARD_ID, ON, Detections
+from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
-from vision.stacks import read_tableau
+from vision.stacks import link_stacks, read_tableau
 
 
 class ImageReadError(ValueError):
@@ -58,31 +61,56 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarr
 
 
 def cards_json(detections: Detections) -> list[dict]:
-    return [
-        {"label": label, "box": [round(float(v), 1) for v in box], "confidence": round(float(conf), 4)}
-        for label, box, conf in zip(detections.labels, detections.xyxy, detections.confidence, strict=True)
-    ]
+    """The ``cards`` of a ``sushicam detect`` line: ``label``, ``box``, ``confidence`` and, where
+    the reading set them, ``id`` (``data["card_id"]``) and ``on`` (the ``id`` of the card it lies
+    on in a stack, or null)."""
+    ids = detections.data.get(CARD_ID)
+    on = detections.data.get(ON)
+    cards = []
+    for k, (label, box, conf) in enumerate(
+            zip(detections.labels, detections.xyxy, detections.confidence, strict=True)):
+        card: dict = {"label": label, "box": [round(float(v), 1) for v in box],
+                      "confidence": round(float(conf), 4)}
+        if ids is not None:
+            card["id"] = int(ids[k])
+        if on is not None:
+            card["on"] = int(on[k]) if on[k] >= 0 else None
+        cards.append(card)
+    return cards
 
 
-def describe_image(recognizer, image_or_path, seats=None) -> dict:
+def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str | Path,
+                   seats: int | Sequence[Any] | None = None) -> dict:
     """Name every card in one photo: ``{"image", "cards", "tableau"}`` and, when ``seats``
     is given (a number of seats, or a list of seat areas in normalised coordinates),
     ``"seats": [{"seat", "cards", "tableau"}, ...]`` with ``"tableau"`` then the seats'
     entries one after the other.
+
+    Each card has an ``id`` (its place in ``cards``; a seat's cards keep it) and ``on``: the
+    ``id`` of the card it lies on in a stack of the tableau read (null for none).
     """
     if isinstance(image_or_path, np.ndarray):
         image, name = image_or_path, None
     else:
         image, name = read_image(image_or_path), str(image_or_path)
     detections = recognizer.detect(image)
-    result: dict = {"image": name, "cards": cards_json(detections)}
+    detections = detections.with_data(**{CARD_ID: np.arange(len(detections))})
+    result: dict = {"image": name}
     if seats is None:
+        detections = link_stacks(detections)
+        result["cards"] = cards_json(detections)
         result["tableau"] = read_tableau(detections)
         return result
     if isinstance(seats, int):
         parts = split_seats(detections, n_seats=seats)
     else:
         parts = split_seats(detections, seat_areas=seats, image_shape=image.shape)
+    parts = [link_stacks(part) for part in parts]
+    # a card outside every seat area lies on nothing
+    on = np.full(len(detections), -1, np.int64)
+    for part in parts:
+        on[part.data[CARD_ID]] = part.data[ON]
+    result["cards"] = cards_json(detections.with_data(**{ON: on}))
     result["seats"] = [
         {"seat": i, "cards": cards_json(part), "tableau": read_tableau(part)}
         for i, part in enumerate(parts)

@@ -10,10 +10,47 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from vision.boxes import areas
+
+# The reserved ``Detections.data`` keys: what each stage of reading writes, named once here.
+# A stage reads another's key through these names, never through a string of its own.
+
+#: the card's slug (``scorer.cards``), or ``"card-back"``; set by the recogniser
+LABEL = "label"
+#: the region detector's score for the box, 0-1 (recogniser)
+REGION_SCORE = "region_score"
+#: the classifier's probability for ``label``, 0-1 (recogniser); ``confidence`` is their product
+LABEL_SCORE = "label_score"
+#: the card's number in its photo (0, 1, ... in the order of ``sushicam detect``'s ``cards``),
+#: kept when the detections are split into seats (``describe_image``)
+CARD_ID = "card_id"
+#: the ``card_id`` of the card this one lies on in a stack (a nigiri on its wasabi, a special
+#: order on the card it copies), -1 for none (``vision.stacks.link_stacks``)
+ON = "on"
+#: the player's index in seating order: 0 at the bottom of the photo, then clockwise
+#: (``vision.seats.split_seats``)
+SEAT = "seat"
+#: the seat's turn in degrees (0: the player sits at the bottom of the photo), how its tableau
+#: is read (``split_seats``)
+SEAT_ANGLE = "seat_angle"
+#: the id a card keeps from frame to frame (live tracker)
+TRACK_ID = "track_id"
+#: whether the tracked card is in sight in this frame (live tracker; False: last seen there)
+VISIBLE = "visible"
+#: the mean recogniser confidence of a tracked card's recent sightings (live tracker)
+SCORE = "score"
+#: seconds: when the tracker first saw the card, and since when it has held its ``label``
+FIRST_SEEN = "first_seen"
+LABEL_SINCE = "label_since"
+
+DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
+             SCORE, FIRST_SEEN, LABEL_SINCE)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -22,41 +59,45 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Detections:
     """N boxes ``xyxy`` (float32, pixels), ``class_id``, ``confidence`` and named ``data`` arrays.
 
     Index it with a boolean mask, an index array or a slice to get a filtered copy.
-    ``data["label"]`` holds the card slugs once a recogniser has named the regions.
+    ``data`` holds one array of N values per key; the keys the project uses are the constants
+    above (:data:`DATA_KEYS`), e.g. ``data[LABEL]`` holds the card slugs once a recogniser has
+    named the regions. ``class_id`` is the index of the label in the recogniser's own
+    ``classes`` (the classifier's outputs), 0 when no recogniser set it.
     """
 
     xyxy: np.ndarray
-    class_id: np.ndarray | None = None
-    confidence: np.ndarray | None = None
-    data: dict[str, np.ndarray] = field(default_factory=dict)
+    class_id: np.ndarray
+    confidence: np.ndarray
+    data: dict[str, np.ndarray]
 
-    def __post_init__(self) -> None:
-        xyxy = np.asarray(self.xyxy, np.float32).reshape(-1, 4)
-        n = len(xyxy)
-        class_id = np.zeros(n, np.int64) if self.class_id is None else np.asarray(self.class_id, np.int64)
-        confidence = (np.ones(n, np.float32) if self.confidence is None
-                      else np.asarray(self.confidence, np.float32))
-        if class_id.shape != (n,) or confidence.shape != (n,):
+    def __init__(self, xyxy: ArrayLike, class_id: ArrayLike | None = None,
+                 confidence: ArrayLike | None = None,
+                 data: Mapping[str, ArrayLike] | None = None) -> None:
+        boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+        n = len(boxes)
+        ids = np.zeros(n, np.int64) if class_id is None else np.asarray(class_id, np.int64)
+        scores = np.ones(n, np.float32) if confidence is None else np.asarray(confidence, np.float32)
+        if ids.shape != (n,) or scores.shape != (n,):
             raise ValueError(f"class_id and confidence need {n} values, like xyxy")
-        data = {}
-        for key, values in self.data.items():
+        arrays = {}
+        for key, values in (data or {}).items():
             values = np.asarray(values)
             if len(values) != n:
                 raise ValueError(f"data[{key!r}] has {len(values)} values, xyxy has {n}")
-            data[key] = _frozen(values)
-        object.__setattr__(self, "xyxy", _frozen(xyxy))
-        object.__setattr__(self, "class_id", _frozen(class_id))
-        object.__setattr__(self, "confidence", _frozen(confidence))
-        object.__setattr__(self, "data", data)
+            arrays[key] = _frozen(values)
+        object.__setattr__(self, "xyxy", _frozen(boxes))
+        object.__setattr__(self, "class_id", _frozen(ids))
+        object.__setattr__(self, "confidence", _frozen(scores))
+        object.__setattr__(self, "data", arrays)
 
     @classmethod
     def empty(cls) -> Detections:
-        return cls(xyxy=np.zeros((0, 4), np.float32), data={"label": np.zeros(0, dtype="<U32")})
+        return cls(xyxy=np.zeros((0, 4), np.float32), data={LABEL: np.zeros(0, dtype="<U32")})
 
     @classmethod
     def merge(cls, parts: list[Detections]) -> Detections:
@@ -91,27 +132,12 @@ class Detections:
 
     @property
     def labels(self) -> list[str]:
-        return [str(v) for v in self.data.get("label", [""] * len(self))]
+        return [str(v) for v in self.data.get(LABEL, [""] * len(self))]
 
     @property
     def centres(self) -> np.ndarray:
         return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
 
     def area(self) -> np.ndarray:
-        return (self.xyxy[:, 2] - self.xyxy[:, 0]) * (self.xyxy[:, 3] - self.xyxy[:, 1])
+        return areas(self.xyxy)
 
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Pairwise IoU of boxes ``a`` (N, 4) and ``b`` (M, 4) -> (N, M).
-
-    >>> box_iou(np.array([[0, 0, 2, 2]]), np.array([[1, 0, 3, 2], [5, 5, 6, 6]])).round(3).tolist()
-    [[0.333, 0.0]]
-    """
-    a = np.asarray(a, np.float32).reshape(-1, 4)
-    b = np.asarray(b, np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(-1)
-    area_a = (a[:, 2:] - a[:, :2]).prod(-1)
-    area_b = (b[:, 2:] - b[:, :2]).prod(-1)
-    return (inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)).astype(np.float64)

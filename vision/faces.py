@@ -18,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.paths import SHARED_CARDS_DIR
+
 #: The recogniser's classes, in model order: the 37 Party faces and the card back.
 #: (Derived from the file names in ``cards/party-digital``; ``tests/vision`` checks it.)
 SLUGS: tuple[str, ...] = (
@@ -66,7 +68,7 @@ def default_cards_dir() -> Path:
     env = os.environ.get("SUSHICAM_CARDS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "cards"
+    return SHARED_CARDS_DIR
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def printed_faces(cards_dir: str | Path | None = None) -> FaceSet:
     """The ten printed original cards cropped from the flatbed scan, stood upright."""
     sheet_path = Path(cards_dir or default_cards_dir()) / PRINT_SHEET
     sheet = _read(sheet_path)
-    faces = {}
+    faces: dict[str, tuple[np.ndarray, ...]] = {}
     for slug, x1, y1, x2, y2, rotation in PRINT_CROPS:
         upright = cv2.rotate(sheet[y1:y2, x1:x2], rotation)
         faces[slug] = (cv2.resize(upright, FACE_SIZE, interpolation=cv2.INTER_AREA),)

@@ -11,14 +11,69 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+import cv2
 import numpy as np
 
-from vision.detections import Detections
-from vision.faces import SLUGS
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop
+from vision.detections import LABEL, LABEL_SCORE, REGION_SCORE, Detections
+from vision.paths import MODELS_DIR
 
-DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+#: Side of the square crops the classifier learns from (and is fed at run time).
+CROP_SIZE = 96
+#: The classifier's one class that is no card: cups, hands, pens and bare table the
+#: detector took for a card. The recogniser drops regions it names so.
+NOT_A_CARD = "not-a-card"
+
+
+def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
+    """The box's pixels stretched to a square: what the classifier sees.
+
+    Stretching (not centre-cropping) keeps a strip's corner icon in view.
+    """
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1 = max(0, min(x1, w - 1)), max(0, min(y1, h - 1))
+    x2, y2 = max(x1 + 1, min(x2, w)), max(y1 + 1, min(y2, h))
+    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
+
+
+class CardRecognizer(Protocol):
+    """What reads a photo's cards, for every caller (``sushicam detect``, live play, teaching,
+    the web app): :class:`Recognizer`, or a test double that scripts what it sees."""
+
+    def detect(self, image_bgr: np.ndarray) -> Detections:
+        """The card regions of a BGR photo, named (``data["label"]``), cards only."""
+        ...
+
+
+class RegionDetector(Protocol):
+    """The first stage: every visible card region of a photo, ``(boxes xyxy (N, 4), scores (N,))``."""
+
+    def __call__(self, image: np.ndarray, conf: float = ..., iou: float = ...
+                 ) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class RegionClassifier(Protocol):
+    """The second stage: class probabilities (N, classes) for N square BGR crops."""
+
+    def __call__(self, crops: list[np.ndarray]) -> np.ndarray: ...
+
+
+class TwoStageRecognizer(CardRecognizer, Protocol):
+    """A :class:`CardRecognizer` whose two stages a caller may run itself (the live label cache
+    re-reads only regions that changed): what :class:`Recognizer` offers."""
+
+    @property
+    def detector(self) -> RegionDetector: ...
+    @property
+    def classifier(self) -> RegionClassifier: ...
+    @property
+    def classes(self) -> tuple[str, ...]: ...
+    @property
+    def crop_size(self) -> int: ...
+    @property
+    def min_confidence(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -29,8 +84,8 @@ class Recognizer:
     the classifier names ``not-a-card`` (a cup, a hand, bare table) are dropped.
     """
 
-    detector: object
-    classifier: object
+    detector: RegionDetector
+    classifier: RegionClassifier
     classes: tuple[str, ...]
     crop_size: int = CROP_SIZE
     #: regions the detector scores below ``region_threshold`` are not classified; a
@@ -44,7 +99,7 @@ class Recognizer:
     live_imgsz: int | None = None
 
     @classmethod
-    def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Recognizer:
+    def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
         """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
         ``detector.imgsz`` on their long side, live frames at ``detector.live_imgsz``."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector
@@ -62,9 +117,10 @@ class Recognizer:
 
     def for_live(self) -> Recognizer:
         """This recogniser with its detector fed at ``live_imgsz`` (itself when unset)."""
-        if not self.live_imgsz or not hasattr(self.detector, "resized"):
+        resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
+        if not self.live_imgsz or resized is None:
             return self
-        return dataclasses.replace(self, detector=self.detector.resized(self.live_imgsz))
+        return dataclasses.replace(self, detector=resized(self.live_imgsz))
 
     def detect(self, image_bgr: np.ndarray) -> Detections:
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
@@ -76,15 +132,14 @@ class Recognizer:
         probabilities = self.classifier(crops)
         best = probabilities.argmax(1)
         labels = np.array([self.classes[i] for i in best])
-        class_id = np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels])
         label_scores = probabilities[np.arange(len(best)), best]
         card = labels != NOT_A_CARD
         boxes, scores, labels, class_id, label_scores = (
-            a[card] for a in (boxes, scores, labels, class_id, label_scores))
+            a[card] for a in (boxes, scores, labels, best, label_scores))
         detections = Detections(
             xyxy=boxes,
-            class_id=class_id,
+            class_id=class_id,  # the classifier's own output index: self.classes[class_id]
             confidence=scores * label_scores,
-            data={"label": labels, "region_score": scores, "label_score": label_scores},
+            data={LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores},
         )
         return detections[detections.confidence >= self.min_confidence]

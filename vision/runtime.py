@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from vision.boxes import areas, intersection_matrix
+
 
 class ModelFileError(FileNotFoundError):
     """A model file is missing or is not a model this code can run."""
@@ -60,15 +62,14 @@ def _overlap_suppression(xyxy: np.ndarray, scores: np.ndarray, share: float = 0.
     scored box. Two strips of one column only touch; the detector's duplicates of one strip
     overlap by half a strip, which IoU-based NMS (IoU about 1/3) lets through."""
     order = np.argsort(-scores)
-    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    area = areas(xyxy)
+    inter = intersection_matrix(xyxy, xyxy)
     kept: list[int] = []
     for i in order:
         duplicate = False
         for j in kept:
-            w = min(xyxy[i, 2], xyxy[j, 2]) - max(xyxy[i, 0], xyxy[j, 0])
-            h = min(xyxy[i, 3], xyxy[j, 3]) - max(xyxy[i, 1], xyxy[j, 1])
             smaller, larger = sorted((area[i], area[j]))
-            if w > 0 and h > 0 and larger <= size_ratio * smaller and w * h >= share * smaller:
+            if inter[i, j] > 0 and larger <= size_ratio * smaller and inter[i, j] >= share * smaller:
                 duplicate = True
                 break
         if not duplicate:
@@ -132,8 +133,8 @@ class OnnxDetector:
         if not len(xyxy):
             return xyxy.reshape(0, 4), scores.astype(np.float32)
         wh = xyxy[:, 2:] - xyxy[:, :2]
-        kept = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
-        kept = np.array(kept, int).reshape(-1)
+        nms = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
+        kept = np.array(nms, int).reshape(-1)
         kept = kept[_overlap_suppression(xyxy[kept], scores[kept])]
         return xyxy[kept], scores[kept].astype(np.float32)
 

@@ -16,6 +16,7 @@ import math
 import cv2
 import numpy as np
 
+from vision.boxes import gap_matrix
 from vision.detections import Detections
 
 
@@ -33,19 +34,12 @@ def table_centre(detections: Detections) -> np.ndarray:
     return (detections.xyxy[:, :2].min(0) + detections.xyxy[:, 2:].max(0)) / 2
 
 
-def box_gaps(xyxy: np.ndarray) -> np.ndarray:
-    """Pairwise gap between boxes (0 where they touch or overlap), in pixels."""
-    dx = np.maximum(0, np.maximum(xyxy[None, :, 0] - xyxy[:, None, 2], xyxy[:, None, 0] - xyxy[None, :, 2]))
-    dy = np.maximum(0, np.maximum(xyxy[None, :, 1] - xyxy[:, None, 3], xyxy[:, None, 1] - xyxy[None, :, 3]))
-    return np.hypot(dx, dy)
-
-
 def tableau_clusters(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
     """``k`` groups of nearby cards: single linkage on box gaps (the minimum spanning tree
     cut at its ``k - 1`` widest gaps). A tableau's cards lie close together; the space
     between two players' tableaux is wider than any gap inside one."""
     n = len(xyxy)
-    gaps = box_gaps(xyxy)
+    gaps = gap_matrix(xyxy, xyxy)
     parent = list(range(n))
 
     def root(a):

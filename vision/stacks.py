@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import CARD_ID, ON, SEAT_ANGLE, Detections
 from vision.faces import FACE_SIZE, NIGIRI
 
 #: A region whose height is below this share of its width is a covered card's strip
@@ -133,6 +133,32 @@ def columns(xyxy: np.ndarray, exact: bool = True, card_w: float | None = None) -
     return result
 
 
+def stack_groups(labels: list[str]) -> list[list[int]]:
+    """The positions of one column's labels (covered cards first) grouped into game-record
+    entries: a pair where a card lies on another in a stack, alone otherwise.
+
+    >>> stack_groups(["tempura", "tempura", "special-order"])
+    [[0], [1, 2]]
+    >>> stack_groups(["wasabi", "egg-nigiri", "wasabi"])
+    [[0, 1], [2]]
+    """
+    groups, k = [], 0
+    while k < len(labels):
+        here = labels[k]
+        above = labels[k + 1] if k + 1 < len(labels) else None
+        if above == "special-order" and here != "special-order" or here == "wasabi" and above in NIGIRI:
+            groups.append([k, k + 1])
+            k += 2
+        else:
+            groups.append([k])
+            k += 1
+    return groups
+
+
+def _entry(labels: list[str]) -> str | list[str]:
+    return labels[0] if len(labels) == 1 else list(labels)
+
+
 def entries_of_column(labels: list[str]) -> list:
     """Game-record entries of one column, its covered cards first.
 
@@ -141,17 +167,24 @@ def entries_of_column(labels: list[str]) -> list:
     >>> entries_of_column(["wasabi", "egg-nigiri", "wasabi"])
     [['wasabi', 'egg-nigiri'], 'wasabi']
     """
-    entries, k = [], 0
-    while k < len(labels):
-        here = labels[k]
-        above = labels[k + 1] if k + 1 < len(labels) else None
-        if above == "special-order" and here != "special-order" or here == "wasabi" and above in NIGIRI:
-            entries.append([here, above])
-            k += 2
-        else:
-            entries.append(here)
-            k += 1
-    return entries
+    return [_entry([labels[i] for i in group]) for group in stack_groups(labels)]
+
+
+def _entry_groups(detections: Detections, angle: float | None) -> list[list[int]]:
+    """Indices into ``detections`` grouped into the tableau's entries, in reading order."""
+    if not len(detections):
+        return []
+    if angle is None:
+        seat_angle = detections.data.get(SEAT_ANGLE)
+        angle = float(seat_angle[0]) if seat_angle is not None else 0.0
+    xyxy = rotate_boxes(detections.xyxy, angle)
+    labels = detections.labels
+    groups: list[list[int]] = []
+    exact = abs(angle) % 90 < 3 or abs(angle) % 90 > 87
+    width = None if exact else card_width(detections.xyxy, angle)
+    for chain in columns(xyxy, exact, width):
+        groups.extend([chain[k] for k in group] for group in stack_groups([labels[i] for i in chain]))
+    return groups
 
 
 def read_tableau(detections: Detections, angle: float | None = None) -> list:
@@ -160,19 +193,31 @@ def read_tableau(detections: Detections, angle: float | None = None) -> list:
     ``angle`` is the seat's turn in degrees (0: the player sits at the bottom of the
     photo); left out, ``data["seat_angle"]`` is used when present, else 0.
     """
-    if not len(detections):
-        return []
-    if angle is None:
-        seat_angle = detections.data.get("seat_angle")
-        angle = float(seat_angle[0]) if seat_angle is not None else 0.0
-    xyxy = rotate_boxes(detections.xyxy, angle)
     labels = detections.labels
-    entries: list = []
-    exact = abs(angle) % 90 < 3 or abs(angle) % 90 > 87
-    width = None if exact else card_width(detections.xyxy, angle)
-    for chain in columns(xyxy, exact, width):
-        entries.extend(entries_of_column([labels[i] for i in chain]))
-    return entries
+    return [_entry([labels[i] for i in group]) for group in _entry_groups(detections, angle)]
+
+
+def link_stacks(detections: Detections, angle: float | None = None) -> Detections:
+    """``detections`` of one seat with each card's ``data["card_id"]`` (kept when set, else
+    its index) and ``data["on"]``: the ``card_id`` of the card it lies on in a stack of
+    :func:`read_tableau`'s reading, -1 for none. The links are what the reading found, so a
+    consumer need not match stacks back to cards by label and box.
+
+    >>> strip, whole, other = [0, 0, 100, 40], [0, 38, 100, 190], [200, 0, 300, 156]
+    >>> d = Detections(np.array([other, whole, strip]),
+    ...                data={"label": np.array(["eel", "squid-nigiri", "wasabi"])})
+    >>> linked = link_stacks(d.with_data(card_id=np.array([7, 8, 9])))
+    >>> linked.data["card_id"].tolist(), linked.data["on"].tolist()
+    ([7, 8, 9], [-1, 9, -1])
+    """
+    n = len(detections)
+    ids = detections.data.get(CARD_ID)
+    card_ids = np.arange(n) if ids is None else np.asarray(ids, np.int64)
+    on = np.full(n, -1, np.int64)
+    for group in _entry_groups(detections, angle):
+        for below, above in zip(group, group[1:], strict=False):
+            on[above] = card_ids[below]
+    return detections.with_data(**{CARD_ID: card_ids, ON: on})
 
 
 def canonical(tableau: list) -> list:

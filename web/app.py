@@ -18,6 +18,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
 from vision.describe import MAX_IMAGE_PIXELS
+from vision.paths import MODELS_DIR
 from web import db, errors, recognition, security
 
 BLUEPRINT_MODULES = (
@@ -33,7 +34,6 @@ BLUEPRINT_MODULES = (
 # changes nothing on the server, so it needs none.
 CSRF_EXEMPT_BLUEPRINTS = ("api",)
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
 
@@ -123,7 +123,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = SQLiteIntConverter
     app.config.from_mapping(
         DATA_DIR=app.instance_path,
-        MODEL_DIR=str(REPO_ROOT / "models"),
+        MODEL_DIR=str(MODELS_DIR),
         RECOGNIZER_FACTORY=None,
         MAX_CONTENT_LENGTH=40 * 1000 * 1000,  # a few phone photos in one form
         MAX_FORM_MEMORY_SIZE=2 * 1000 * 1000,  # text fields (an imported record) stay small

@@ -107,7 +107,7 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
             in_menu = set(resolve_menu(menu, players).slugs())
         except ValueError:
             in_menu = None
-    cards = []
+    cards: list[dict[str, Any]] = []
     for card in CARDS.values():
         if edition not in card.editions:
             continue

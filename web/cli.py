@@ -17,6 +17,7 @@ import sys
 COMMAND_MODULES = (
     "scorer.cli",
     "vision.cli",
+    "vision.training.cli",
     "vision.live.cli",
     "vision.teach.cli",
     "web.serve",
@@ -30,7 +31,7 @@ class CommandError(Exception):
 class OneLineArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (exit 2), as for every other error."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 

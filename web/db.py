@@ -66,7 +66,8 @@ def init_db(app: Flask | None = None) -> None:
         try:
             # WAL: readers never wait for the writer confirming a round.
             db.execute("PRAGMA journal_mode = WAL")
-            db.executescript(app.open_resource("schema.sql").read().decode("utf-8"))
+            with app.open_resource("schema.sql", "r", encoding="utf-8") as schema:
+                db.executescript(schema.read())
             columns = {row["name"] for row in db.execute("PRAGMA table_info(game)")}
             if "imported" not in columns:  # a data folder from before imported games were marked
                 db.execute("ALTER TABLE game ADD COLUMN imported TEXT")

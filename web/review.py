@@ -28,51 +28,6 @@ class ReviewError(ValueError):
     """A review the page sent that cannot be a round (the message names the place)."""
 
 
-def _overlap(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
-    """Area shared by two boxes, as a fraction of the smaller one.
-
-    >>> _overlap([0, 0, 10, 10], [5, 0, 15, 10])
-    0.5
-    >>> _overlap([0, 0, 10, 10], None)
-    0.0
-    """
-    if a is None or b is None:
-        return 0.0
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return float(w * h / smaller) if smaller > 0 else 0.0
-
-
-def _link_stacks(cards: list[dict[str, Any]], tableau: Sequence[Any]) -> None:
-    """Set ``on`` for the stacks the recogniser read, matching them to the cards by overlap."""
-    free = list(cards)
-    for entry in tableau:
-        if not isinstance(entry, list) or len(entry) < 2:
-            continue
-        bottoms = [c for c in free if c["label"] == entry[0]]
-        best: list[dict[str, Any]] = []
-        best_score = -1.0
-        for bottom in bottoms:  # a table has few stacks: trying every bottom card is cheap
-            chain, score, pool = [bottom], 0.0, [c for c in free if c is not bottom]
-            for label in entry[1:]:
-                above = [c for c in pool if c["label"] == label]
-                if not above:
-                    break
-                top = max(above, key=lambda c, below=chain[-1]: _overlap(c["box"], below["box"]))
-                score += _overlap(top["box"], chain[-1]["box"])
-                chain.append(top)
-                pool.remove(top)
-            if len(chain) == len(entry) and score > best_score:
-                best, best_score = chain, score
-        for below, above in zip(best, best[1:], strict=False):
-            above["on"] = below["id"]
-        for card in best:
-            free.remove(card)
-
-
 def _card(
     card_id: str, found: dict[str, Any], seat: int, photo_id: int | None
 ) -> dict[str, Any]:
@@ -94,9 +49,11 @@ def review_from_detections(photos: Sequence[tuple[int, int | None, dict[str, Any
     ``photos`` holds (photo id, seat or None for the whole table, detect line) triples. A photo
     of one player gives all its cards to that seat; a photo of the table uses the seats the
     recogniser split it into (cards outside every seat area go to the first seat, to be moved).
+    Stacks are the links the tableau reader made: a found card's ``on`` names the ``id`` of the
+    card it lies on, within its photo.
 
-    >>> line = {"cards": [{"label": "wasabi", "box": [0, 0, 10, 14], "confidence": 0.9},
-    ...                   {"label": "egg-nigiri", "box": [2, 3, 12, 17], "confidence": 0.4}],
+    >>> line = {"cards": [{"id": 0, "label": "wasabi", "box": [0, 0, 10, 14], "confidence": 0.9, "on": None},
+    ...                   {"id": 1, "label": "egg-nigiri", "box": [2, 3, 12, 17], "confidence": 0.4, "on": 0}],
     ...         "tableau": [["wasabi", "egg-nigiri"]]}
     >>> cards = review_from_detections([(5, 1, line)])["cards"]
     >>> [(c["id"], c["label"], c["seat"], c["on"]) for c in cards]
@@ -104,22 +61,28 @@ def review_from_detections(photos: Sequence[tuple[int, int | None, dict[str, Any
     """
     cards: list[dict[str, Any]] = []
 
-    def take(found: list[dict[str, Any]], tableau: Sequence[Any], seat: int, photo: int) -> None:
-        group = [_card(f"c{len(cards) + i + 1}", f, seat, photo) for i, f in enumerate(found)]
-        _link_stacks(group, tableau)
-        cards.extend(group)
+    def identity(found: dict[str, Any]) -> Any:
+        # a line stored before cards had ids: the label and box name the card
+        return found["id"] if "id" in found else (found["label"], tuple(found["box"]))
+
+    def take(found: list[dict[str, Any]], seat: int, photo: int) -> None:
+        group = [(f, _card(f"c{len(cards) + i + 1}", f, seat, photo)) for i, f in enumerate(found)]
+        review_id = {identity(f): card["id"] for f, card in group}
+        for f, card in group:
+            if f.get("on") is not None:
+                card["on"] = review_id.get(f["on"])
+        cards.extend(card for _, card in group)
 
     for photo_id, seat, line in photos:
         if seat is not None or not line.get("seats"):
-            take(list(line.get("cards", [])), line.get("tableau", []), seat or 0, photo_id)
+            take(list(line.get("cards", [])), seat or 0, photo_id)
             continue
-        seated: set[tuple] = set()
+        seated: set[Any] = set()
         for entry in line["seats"]:
             found = list(entry.get("cards", []))
-            seated.update((f["label"], tuple(f["box"])) for f in found)
-            take(found, entry.get("tableau", []), int(entry["seat"]), photo_id)
-        lost = [f for f in line.get("cards", []) if (f["label"], tuple(f["box"])) not in seated]
-        take(lost, [], 0, photo_id)
+            seated.update(identity(f) for f in found)
+            take(found, int(entry["seat"]), photo_id)
+        take([f for f in line.get("cards", []) if identity(f) not in seated], 0, photo_id)
     return {"cards": cards, "scored_during_round": []}
 
 

@@ -76,6 +76,7 @@ def capture(game_id: int, number: int):
 
 def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
     """(seat, display name, file) for each photo sent in the chosen mode."""
+    sent: list[tuple[int | None, str, Any]]
     if mode == "table":
         sent = [(None, "table photo", request.files.get("table"))]
     else:

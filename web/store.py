@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 ROUNDS_PER_GAME = 3
 
@@ -115,7 +115,9 @@ class Game:
     def record(self, replace: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
         """The game record of the confirmed rounds (``replace`` swaps rounds by number)."""
         replace = replace or {}
-        rounds = [replace.get(r.number, r.record) for r in self.confirmed_rounds]
+        # a confirmed round always has its record
+        rounds = [replace[r.number] if r.number in replace else cast(dict[str, Any], r.record)
+                  for r in self.confirmed_rounds]
         rounds += [replace[n] for n in sorted(replace) if n > len(rounds)]
         return setup_record(self.edition, self.players, self.menu, self.variants, rounds)
 

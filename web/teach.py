@@ -31,13 +31,13 @@ from flask import (
 
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
+from vision.paths import REPO_ROOT
 from web.errors import error_response, json_view, wants_json
 from web.uploads import NoImageError, UploadError, read_image
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
 MAX_PHOTOS = 3
-REPO_ROOT = Path(__file__).resolve().parent.parent
 _DETECTORS = "sushicam.teach.detectors"
 _LOCK = threading.Lock()
 

@@ -69,7 +69,7 @@ def dessert_kinds(game) -> list[str]:
 def score_game_end(game) -> dict[str, list[Line]]:
     """Each player's dessert lines at the end of the game."""
     players = game.players
-    desserts = {p: [] for p in players}
+    desserts: dict[str, list] = {p: [] for p in players}
     for rnd in game.rounds:
         for player, tableau in rnd.tableaux:
             desserts[player].extend(c for c in tableau.cards if c.card.family == "desserts")

@@ -65,7 +65,26 @@ TRIO = GameScript(
       turn(Ann=["salmon-nigiri"], Ben=["miso-soup"], Cid=["pudding"]))),
     face_down=frozenset({(0, 2), (1, 1)}), covered=frozenset({(0, 3), (2, 0)}),
 )
-#: Per round, desserts, total: computed with the scorer from the script (the log above).
+#: Per round, desserts, total, worked out by hand from the Party rulebook
+#: (../shared/seeds/sushi-go-party.es.txt: nigiri 1/2/3, tripled on a wasabi; tempura pair 5;
+#: eel 1 = -3, 2+ = 7; miso soup 3, but every miso of a turn with two or more is discarded;
+#: take-out box: each card flipped 2; uramaki: first to 10 icons 8 at once (cards discarded),
+#: at round end the most icons still in front take the next unscored place of 8/5/2;
+#: pudding at game end: most +6, fewest -6, ties take the full points):
+#:   round 1: Ann wasabi+squid 3x3 = 9, tempura pair 5, (pudding kept) = 14;
+#:            Ben miso discarded (Cid's miso in the same turn), box flips nothing, one tempura 0,
+#:            two eels 7 = 7;
+#:            Cid miso discarded, uramaki 4+4+3 = 11 icons: first to 10 = 8, lone miso in
+#:            turn 5 3 = 11.
+#:   round 2: Ann salmon and egg flipped by the box 2+2, one eel -3 = 1;
+#:            Ben one eel -3, uramaki 5 icons, the only uramaki left at round end: 8,
+#:            wasabi+egg 1x3 = 3 = 8;
+#:            Cid three tempura: one pair 5, (pudding kept) = 5.
+#:   round 3: Ann wasabi+salmon 2x3 = 6, one tempura 0 = 6;
+#:            Ben one eel -3, lone miso 3, (pudding kept) = 0;
+#:            Cid uramaki 3 icons, the only uramaki at round end: 8, lone miso 3 = 11.
+#:   puddings: Ann 1, Ben 1, Cid 2: Cid +6, Ann and Ben tie for fewest: -6 each.
+#:   totals: Ann 14+1+6-6 = 15, Ben 7+8+0-6 = 9, Cid 11+5+11+6 = 33.
 TRIO_SCORES = {"Ann": ([14, 1, 6], -6, 15), "Ben": ([7, 8, 0], -6, 9), "Cid": ([11, 5, 11], 6, 33)}
 
 
@@ -90,7 +109,8 @@ def duel() -> tuple[GameScript, dict]:
 
 @pytest.fixture(scope="session")
 def trio() -> tuple[GameScript, dict]:
-    """The three-player, three-round script and its (rounds, dessert, total) per player."""
+    """The three-player, three-round script and its (rounds, dessert, total) per player,
+    worked out by hand."""
     return TRIO, TRIO_SCORES
 
 

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from vision.detections import Detections, box_iou
+from vision.boxes import iou_matrix as box_iou
+from vision.detections import Detections
 
 
 def make(n=3):

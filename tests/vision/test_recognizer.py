@@ -143,3 +143,36 @@ def test_live_frames_are_read_at_the_live_size_and_still_find_the_cards(recogniz
     frame = cv2.resize(image, (960, 720), interpolation=cv2.INTER_AREA)
     found = live.detect(frame)
     assert sorted(found.labels) == sorted(c["label"] for c in truth["cards"] if not c["hidden"])
+
+
+def test_class_id_indexes_the_recognisers_own_classes(recognizer, photo):
+    image, _ = photo
+    detections = recognizer.detect(image)
+    assert len(detections)
+    assert [recognizer.classes[i] for i in detections.class_id] == detections.labels
+
+
+def test_each_card_has_an_id_and_the_card_it_lies_on(recognizer, photo):
+    image, _ = photo
+    described = describe_image(recognizer, image)
+    cards = described["cards"]
+    assert [c["id"] for c in cards] == list(range(len(cards)))
+    # the links are the stacks of the tableau photographed: a salmon nigiri on its wasabi and a
+    # special order on the eel it copies; every other card lies on nothing
+    labels = {c["id"]: c["label"] for c in cards}
+    links = sorted((labels[c["on"]], c["label"]) for c in cards if c["on"] is not None)
+    assert links == sorted(tuple(entry) for entry in TABLEAU if isinstance(entry, list))
+    # what `sushicam detect` printed before ids and links is still there
+    assert all({"label", "box", "confidence"} <= set(c) for c in cards)
+
+
+def test_a_seats_cards_keep_their_ids_and_links(recognizer, faces):
+    tableaux = [["tofu", ["wasabi", "egg-nigiri"]], ["sashimi", ["tempura", "special-order"]]]
+    image, _ = compose_table(21, tableaux, layout="columns", fill=0.85, clutter=False)
+    described = describe_image(recognizer, image, seats=2)
+    everywhere = {c["id"]: c for c in described["cards"]}
+    for seat, tableau in zip(described["seats"], tableaux, strict=True):
+        assert all(everywhere[c["id"]] == c for c in seat["cards"])
+        labels = {c["id"]: c["label"] for c in seat["cards"]}
+        links = [(labels[c["on"]], c["label"]) for c in seat["cards"] if c["on"] is not None]
+        assert links == [tuple(entry) for entry in tableau if isinstance(entry, list)]

@@ -4,9 +4,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from vision.recognizer import NOT_A_CARD
 from vision.stacks import canonical
 from vision.synth import compose_table
-from vision.synth.dataset import NOT_A_CARD, RECIPES, generate, negative_boxes, yolo_label_lines
+from vision.synth.dataset import RECIPES, generate, negative_boxes, yolo_label_lines
 
 SMALL = (480, 360)
 

@@ -101,7 +101,8 @@ def test_detect_answers_a_detect_line(client, recognizer, images):
     assert response.status_code == 200
     line = response.get_json()
     assert line["image"] == "table.png"
-    assert line["cards"] == [{"label": "tempura", "box": [10.0, 10.0, 60.0, 90.0], "confidence": 0.9}]
+    assert line["cards"] == [{"id": 0, "label": "tempura", "box": [10.0, 10.0, 60.0, 90.0],
+                              "confidence": 0.9, "on": None}]
     assert line["tableau"] == ["tempura"]
 
 

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from vision.cli import DEFAULT_MODELS
+from vision.paths import MODELS_DIR as DEFAULT_MODELS
 
 
 def register(subparsers) -> None:

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import Detections, box_iou
+from vision.boxes import iou_matrix as box_iou
+from vision.detections import Detections
 from vision.live.tracker import CardTracker, SeatMemory
 from vision.live.turns import TurnDetector, TurnEvent
 
@@ -219,10 +220,9 @@ class LabelCache:
         return self.detect(image_bgr)
 
     def detect(self, image_bgr: np.ndarray) -> Detections:
-        from vision.detections import box_iou
+        from vision.boxes import greedy_matching as greedy_assignment
         from vision.faces import SLUGS
-        from vision.live.tracker import greedy_assignment
-        from vision.synth.dataset import NOT_A_CARD, square_crop
+        from vision.recognizer import NOT_A_CARD, square_crop
 
         rec = self.recognizer
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:

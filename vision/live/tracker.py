@@ -43,60 +43,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.boxes import area as _box_area
+from vision.boxes import areas as _box_areas
+from vision.boxes import greedy_matching as greedy_assignment
+from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
 
 CARD_BACK = "card-back"
-
-
-def box_overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(iou, containment)`` of every box in ``a`` (M,4) against every box in ``b`` (N,4).
-
-    Containment is the intersection over the *smaller* of the two boxes: a card whose visible
-    part shrank to a strip (another card now covers it) still contains 100% of that strip.
-
-    >>> iou, inside = box_overlaps(np.array([[0, 0, 10, 10]]), np.array([[0, 0, 10, 5]]))
-    >>> float(iou[0, 0]), float(inside[0, 0])
-    (0.5, 1.0)
-    """
-    a = np.asarray(a, float).reshape(-1, 4)
-    b = np.asarray(b, float).reshape(-1, 4)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = ((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]))[:, None]
-    area_b = ((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        iou = np.where(inter > 0, inter / (area_a + area_b - inter), 0.0)
-        inside = np.where(inter > 0, inter / np.minimum(area_a, area_b), 0.0)
-    return iou, inside
-
-
-def greedy_assignment(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
-    """Pairs ``(row, col)`` taken best score first, each row and column at most once.
-
-    Cards barely move, so the best-overlap-first choice is what an optimal (Hungarian)
-    assignment would pick in practice, without needing scipy.
-
-    >>> greedy_assignment(np.array([[0.9, 0.5], [0.8, 0.1]]), 0.3)
-    [(0, 0)]
-    """
-    pairs: list[tuple[int, int]] = []
-    if score.size == 0:
-        return pairs
-    rows, cols = np.nonzero(score >= threshold)
-    order = np.argsort(-score[rows, cols], kind="stable")
-    used_rows: set[int] = set()
-    used_cols: set[int] = set()
-    for k in order:
-        r, c = int(rows[k]), int(cols[k])
-        if r in used_rows or c in used_cols:
-            continue
-        used_rows.add(r)
-        used_cols.add(c)
-        pairs.append((r, c))
-    return pairs
 
 
 def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
@@ -114,17 +67,13 @@ def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.
     if len(boxes) < 2:
         return keep
     _, inside = box_overlaps(boxes, boxes)
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    areas = _box_areas(boxes)
     for small in range(len(boxes)):
         for big in range(len(boxes)):
             if (small != big and labels[small] == labels[big] and inside[small, big] >= 0.85
                     and areas[small] <= ratio * areas[big]):
                 keep[small] = False
     return keep
-
-
-def _box_area(box: np.ndarray) -> float:
-    return float(max(box[2] - box[0], 0) * max(box[3] - box[1], 0))
 
 
 @dataclass
@@ -278,8 +227,8 @@ class CardTracker:
         # view keeps its box to a few pixels: a box of the same full size that only partly
         # overlaps it is the next card of its column, laid on it (its strip may go unseen)
         full = np.array([t.full_area for t in self._tracks])[:, None]
-        areas_t = ((track_boxes[:, 2] - track_boxes[:, 0]) * (track_boxes[:, 3] - track_boxes[:, 1]))[:, None]
-        areas_d = ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))[None, :]
+        areas_t = _box_areas(track_boxes)[:, None]
+        areas_d = _box_areas(boxes)[None, :]
         both_full = (areas_t >= 0.75 * full) & (areas_d >= 0.75 * full)
         lenient = np.where(inside >= self.contain_min, np.maximum(iou, inside - 0.1), iou)
         kept = (iou >= self.still_iou) | (inside >= self.contain_min)
@@ -327,7 +276,7 @@ class CardTracker:
                 size = max(track.box[2] - track.box[0], track.box[3] - track.box[1], 1.0)
                 dist = float(np.linalg.norm(centre - (track.box[:2] + track.box[2:]) / 2))
                 overlap, _ = box_overlaps(track.box[None], boxes[d][None])
-                area = (boxes[d, 2] - boxes[d, 0]) * (boxes[d, 3] - boxes[d, 1])
+                area = _box_area(boxes[d])
                 strip = area <= self.strip_ratio * track.full_area
                 if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
                     pairs.append((dist / size, t, d))

@@ -32,6 +32,9 @@ from scorer.cards import CARD_BACK, is_dessert
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
+from vision.boxes import area as _area
+from vision.boxes import intersection as _intersection
+from vision.boxes import iou as _iou
 from vision.detections import Detections
 
 SPECIAL_ORDER = "special-order"
@@ -530,18 +533,3 @@ class TurnDetector:
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered).face
-
-
-def _intersection(a: np.ndarray, b: np.ndarray) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter = _intersection(a, b)
-    union = _area(a) + _area(b) - inter
-    return inter / union if union > 0 else 0.0
-
-
-def _area(box: np.ndarray) -> float:
-    return float(max(box[2] - box[0], 0) * max(box[3] - box[1], 0))
-

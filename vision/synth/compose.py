@@ -225,7 +225,7 @@ def _camera(rng: np.random.Generator, corners: np.ndarray, size: tuple[int, int]
         shift = rng.uniform(-1, 1, 2) * (1 - fill) * np.array([w, h]) * 0.3 if fill < 1 else 0
         similarity = np.array([[scale * c, -scale * s, 0], [scale * s, scale * c, 0], [0, 0, 1]])
         similarity[:2, 2] = np.array([w / 2, h / 2]) + shift - similarity[:2, :2] @ centre
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         dst = (src + rng.uniform(-tilt, tilt, (4, 2)) * [w, h]).astype(np.float32)
         keystone = cv2.getPerspectiveTransform(src, dst)
         homography = keystone @ similarity
@@ -360,7 +360,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         face = variants[card.variant % len(variants)]
         matrix = homography @ _face_to_plane(card)
         quad = cv2.perspectiveTransform(
-            np.float64([[[0, 0], [FACE_SIZE[0], 0], [FACE_SIZE[0], FACE_SIZE[1]], [0, FACE_SIZE[1]]]]),
+            np.array([[[0, 0], [FACE_SIZE[0], 0], [FACE_SIZE[0], FACE_SIZE[1]], [0, FACE_SIZE[1]]]], np.float64),
             matrix)[0]
         unit = float(np.linalg.norm(quad[1] - quad[0]))
         pad = int(unit * 0.08) + 2
@@ -382,7 +382,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         rois.append((x1, y1, x2, y2))
         # a soft shadow falls from the card onto what lies under it
         offset = shadow_dir * unit * 0.04
-        shift = np.float32([[1, 0, offset[0]], [0, 1, offset[1]]])
+        shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
         shade_mask = cv2.warpAffine(alpha, shift, roi).astype(np.float32) / 255
         shade_mask = cv2.GaussianBlur(shade_mask, (0, 0), max(unit * 0.03, 0.8))
         region = image[y1:y2, x1:x2]
@@ -401,7 +401,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
             textures.draw_clutter(clutter_rng, layer, mask, unit)
             on = mask > 0
             over_cards = np.count_nonzero(zbuffer[on] >= 0)
-            if over_cards > 0.02 * max(np.count_nonzero(on), 1):
+            if over_cards > 0.02 * max(int(np.count_nonzero(on)), 1):
                 continue  # keep the cards readable: the truth tableau must stay visible
             image[on] = layer[on]
             zbuffer[on] = -2

@@ -22,15 +22,12 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
+from vision.recognizer import NOT_A_CARD, square_crop
 from vision.synth.compose import compose_table, printed_weights
 
-#: Side of the square crops the classifier learns from (and is fed at run time).
-CROP_SIZE = 96
 DETECTOR_CLASSES = ("card",)
-#: The classifier's one class that is no card: cups, hands, pens and bare table the
-#: detector took for a card. The recogniser drops regions it names so.
-NOT_A_CARD = "not-a-card"
 
 
 @dataclass(frozen=True)
@@ -113,18 +110,6 @@ def yolo_label_lines(truth: dict) -> list[str]:
     return lines
 
 
-def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
-    """The box's pixels stretched to a square: what the classifier sees.
-
-    Stretching (not centre-cropping) keeps a strip's corner icon in view.
-    """
-    h, w = image.shape[:2]
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    x1, y1 = max(0, min(x1, w - 1)), max(0, min(y1, h - 1))
-    x2, y2 = max(x1 + 1, min(x2, w)), max(y1 + 1, min(y2, h))
-    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
-
-
 def _jitter(rng: np.random.Generator, box, amount: float) -> list[float]:
     x1, y1, x2, y2 = box
     bw, bh = x2 - x1, y2 - y1
@@ -168,17 +153,8 @@ def negative_boxes(rng: np.random.Generator, truth: dict, windows: int) -> list[
 
 def _covered_share(box, truth: dict) -> float:
     """The largest share of ``box`` that one visible card region covers."""
-    x1, y1, x2, y2 = box
-    area = max((x2 - x1) * (y2 - y1), 1e-6)
-    share = 0.0
-    for card in truth["cards"]:
-        if card["hidden"]:
-            continue
-        a = card["box"]
-        iw, ih = min(x2, a[2]) - max(x1, a[0]), min(y2, a[3]) - max(y1, a[1])
-        if iw > 0 and ih > 0:
-            share = max(share, iw * ih / area)
-    return share
+    visible = [card["box"] for card in truth["cards"] if not card["hidden"]]
+    return float(coverage_matrix([box], visible).max()) if visible else 0.0
 
 
 def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str,

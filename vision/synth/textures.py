@@ -103,7 +103,8 @@ def table_surface(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray
 
 
 def _random_colour(rng: np.random.Generator) -> tuple[float, float, float]:
-    return tuple(float(c) for c in rng.uniform(0, 255, 3))
+    r, g, b = rng.uniform(0, 255, 3)
+    return float(r), float(g), float(b)
 
 
 def draw_clutter(rng: np.random.Generator, layer: np.ndarray, mask: np.ndarray, unit: float) -> None:

@@ -12,7 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from vision.cli import DEFAULT_MODELS, ROOT
+from vision.paths import MODELS_DIR as DEFAULT_MODELS
+from vision.paths import REPO_ROOT as ROOT
+from vision.training import require_training_stack
 
 DEFAULT_DATA = ROOT / "instance"
 
@@ -175,6 +177,7 @@ def _progress_bar():
 
 
 def _retrain(args: argparse.Namespace) -> int:
+    require_training_stack()
     from vision.teach.retrain import RetrainPlan, StatusFile, plan_with, retrain
 
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
@@ -222,6 +225,7 @@ def _models(args: argparse.Namespace) -> int:
 
 
 def _eval_teach(args: argparse.Namespace) -> int:
+    require_training_stack()
     from vision.teach.evaluate import DEFAULT_HELD_OUT, format_report, run
 
     report = run(args.work, hold=tuple(args.hold or DEFAULT_HELD_OUT), model_dir=args.model,

@@ -54,10 +54,12 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop, write_negative_crops
+from vision.paths import MODELS_DIR
+from vision.recognizer import CROP_SIZE, NOT_A_CARD, square_crop
+from vision.synth.dataset import write_negative_crops
 from vision.teach.find import FaceLibrary
 
-REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
+REPO_MODELS = MODELS_DIR
 BUNDLED = "bundled"
 MODELS_DIR = "models"
 ACTIVE_FILE = "active"

@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from vision.detections import Detections, box_iou
+from vision.boxes import greedy_matching, iou_matrix
+from vision.detections import Detections
 from vision.seats import split_seats
 from vision.stacks import canonical, read_tableau, stacks_of
 from vision.synth.dataset import RECIPES, generate, load_truths
@@ -28,18 +29,8 @@ def match_cards(pred: Detections, truth_cards: list[dict], iou: float = 0.5):
     visible = [c for c in truth_cards if not c["hidden"]]
     if not len(pred) or not visible:
         return [], visible
-    ious = box_iou(pred.xyxy, np.array([c["box"] for c in visible]))
-    pairs, used_p, used_t = [], set(), set()
-    for flat in np.argsort(-ious, axis=None):
-        i, j = np.unravel_index(flat, ious.shape)
-        if ious[i, j] < iou:
-            break
-        if i in used_p or j in used_t:
-            continue
-        used_p.add(i)
-        used_t.add(j)
-        pairs.append((int(i), int(j)))
-    return pairs, visible
+    ious = iou_matrix(pred.xyxy, [c["box"] for c in visible])
+    return greedy_matching(ious, iou), visible
 
 
 def _multiset_hits(truth: list, got: list) -> int:
@@ -53,11 +44,11 @@ def _multiset_hits(truth: list, got: list) -> int:
 
 
 def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> dict:
-    groups = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
-    confusions = Counter()
+    groups: dict[str, Counter[str]] = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
+    confusions: Counter[str] = Counter()
     times = []
     for truth in tqdm(truths, desc=f"eval {name}", unit="photo"):
-        counts = Counter()
+        counts: Counter[str] = Counter()
         image = cv2.imread(str(root / truth["image"]), cv2.IMREAD_COLOR)
         n_seats = len(truth["seats"])
         start = time.perf_counter()

@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from vision.faces import PRINTED_SLUGS, SLUGS
-from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, RECIPES, generate
-
-ROOT = Path(__file__).resolve().parents[2]
+from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
+from vision.recognizer import CROP_SIZE, NOT_A_CARD
+from vision.synth.dataset import RECIPES, generate
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ class TrainPlan:
     cls_tables_hours: float = 0.0
 
 
-def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datasets/build/train",
-                 runs: Path = ROOT / "runs", models: Path = ROOT / "models",
+def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
+                 runs: Path = RUNS_DIR, models: Path = MODELS_DIR,
                  only: str | None = None, device: str = "cpu", workers: int = 2) -> dict:
     """Run (or resume) every stage of ``plan``; ``device`` and ``workers`` (data generation
     and loading processes) are where it runs, not what it learns."""

@@ -12,7 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from vision.paths import REPO_ROOT
+
 FONT_SOURCES = (
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
     Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
@@ -21,7 +22,7 @@ THREADS = int(os.environ.get("SUSHICAM_THREADS", "2"))
 
 
 def _offline_setup() -> None:
-    config_dir = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / ".yolo")))
+    config_dir = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(REPO_ROOT / ".yolo")))
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("YOLO_VERBOSE", "False")
     # the machine is shared: threads that sleep at barriers instead of spinning waste no
@@ -64,7 +65,7 @@ except ImportError:
     # without it (the GPU image this project trains on) can still train
     from ultralytics.engine.trainer import BaseTrainer
 
-    BaseTrainer.read_results_csv = _results_csv
+    BaseTrainer.read_results_csv = _results_csv  # type: ignore[method-assign]
 
 #: Settings shared by every training run: CPU, no AMP (its check downloads a model), no
 #: plots (they need fonts and time), few dataloader workers on a 2-core machine.

@@ -1,0 +1,152 @@
+"""Box geometry, defined once: areas, intersections, IoU, containment, gaps, greedy matching.
+
+Boxes are ``[x1, y1, x2, y2]`` in pixels. The ``*_matrix`` functions compare every box of
+``a`` (N, 4) with every box of ``b`` (M, 4) and return (N, M) arrays; :func:`area`,
+:func:`intersection` and :func:`iou` take two single boxes and return a float (plain
+Python: the live turn reader calls them per card and frame, where numpy's per-call cost
+would dominate). A box with ``x2 < x1`` or ``y2 < y1`` has no area.
+
+Two 2x2 boxes side by side, sharing a 1x2 strip:
+
+>>> a, b = [0, 0, 2, 2], [1, 0, 3, 2]
+>>> area(a), intersection(a, b), round(iou(a, b), 3)
+(4.0, 2.0, 0.333)
+>>> iou_matrix([a], [b, [5, 5, 6, 6]]).round(3).tolist()
+[[0.333, 0.0]]
+
+A strip lying inside a whole card: IoU 0.5, but all of the strip is inside the card.
+
+>>> card, strip = [0, 0, 10, 10], [0, 0, 10, 5]
+>>> iou_matrix([card], [strip]).tolist(), containment_matrix([card], [strip]).tolist()
+([[0.5]], [[1.0]])
+>>> coverage_matrix([card, strip], [strip]).tolist()
+[[0.5], [1.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+Box = Sequence[float] | np.ndarray
+
+
+def _as_boxes(boxes: Box | Sequence[Box]) -> np.ndarray:
+    return np.asarray(boxes, np.float64).reshape(-1, 4)
+
+
+def area(box: Box) -> float:
+    """The area of one box (0 for an empty or inverted one)."""
+    return float(max(box[2] - box[0], 0) * max(box[3] - box[1], 0))
+
+
+def intersection(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    return float(max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+                 * max(0.0, min(a[3], b[3]) - max(a[1], b[1])))
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes (0 when both are empty)."""
+    inter = intersection(a, b)
+    union = area(a) + area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def areas(boxes: Box | Sequence[Box]) -> np.ndarray:
+    """The area of each box, (N,).
+
+    >>> areas([[0, 0, 2, 3], [5, 5, 4, 4]]).tolist()
+    [6.0, 0.0]
+    """
+    xyxy = _as_boxes(boxes)
+    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
+
+
+def intersection_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
+    """The area every box of ``a`` shares with every box of ``b``, (N, M)."""
+    a, b = _as_boxes(a), _as_boxes(b)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    return np.clip(rb - lt, 0, None).prod(-1)
+
+
+def _share(inter: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(inter > 0, inter / np.where(whole > 0, whole, 1.0), 0.0)
+
+
+def iou_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
+    """Pairwise intersection over union, (N, M)."""
+    inter = intersection_matrix(a, b)
+    return _share(inter, areas(a)[:, None] + areas(b)[None, :] - inter)
+
+
+def containment_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
+    """Pairwise intersection over the *smaller* box, (N, M): a card whose visible part
+    shrank to a strip (another card now covers it) still contains all of that strip."""
+    inter = intersection_matrix(a, b)
+    return _share(inter, np.minimum(areas(a)[:, None], areas(b)[None, :]))
+
+
+def coverage_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
+    """The share of each box of ``a`` that each box of ``b`` covers, (N, M)."""
+    inter = intersection_matrix(a, b)
+    return _share(inter, np.broadcast_to(areas(a)[:, None], inter.shape))
+
+
+def overlaps(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
+    """``(iou_matrix, containment_matrix)`` of ``a`` against ``b``, from one intersection.
+
+    >>> iou_, inside = overlaps([[0, 0, 10, 10]], [[0, 0, 10, 5]])
+    >>> float(iou_[0, 0]), float(inside[0, 0])
+    (0.5, 1.0)
+    """
+    inter = intersection_matrix(a, b)
+    area_a, area_b = areas(a)[:, None], areas(b)[None, :]
+    return _share(inter, area_a + area_b - inter), _share(inter, np.minimum(area_a, area_b))
+
+
+def gap_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
+    """Pairwise gap between boxes in pixels (0 where they touch or overlap), (N, M).
+
+    >>> gap_matrix([[0, 0, 1, 1]], [[4, 5, 6, 6], [1, 0, 2, 1]]).tolist()
+    [[5.0, 0.0]]
+    """
+    a, b = _as_boxes(a), _as_boxes(b)
+    dx = np.maximum(0, np.maximum(b[None, :, 0] - a[:, None, 2], a[:, None, 0] - b[None, :, 2]))
+    dy = np.maximum(0, np.maximum(b[None, :, 1] - a[:, None, 3], a[:, None, 1] - b[None, :, 3]))
+    return np.hypot(dx, dy)
+
+
+def greedy_matching(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Pairs ``(row, col)`` with ``score >= threshold``, taken best score first, each row
+    and column at most once.
+
+    Cards barely move between frames or readings, so the best-overlap-first choice is what an
+    optimal (Hungarian) assignment would pick in practice, without needing scipy.
+
+    >>> greedy_matching(np.array([[0.9, 0.5], [0.8, 0.1]]), 0.3)
+    [(0, 0)]
+    >>> greedy_matching(np.array([[0.9, 0.5], [0.8, 0.1]]), 0.5)
+    [(0, 0)]
+    >>> greedy_matching(np.array([[0.6, 0.5], [0.8, 0.1]]), 0.3)
+    [(1, 0), (0, 1)]
+    """
+    pairs: list[tuple[int, int]] = []
+    score = np.asarray(score)
+    if score.size == 0:
+        return pairs
+    rows, cols = np.nonzero(score >= threshold)
+    order = np.argsort(-score[rows, cols], kind="stable")
+    used_rows: set[int] = set()
+    used_cols: set[int] = set()
+    for k in order:
+        r, c = int(rows[k]), int(cols[k])
+        if r in used_rows or c in used_cols:
+            continue
+        used_rows.add(r)
+        used_cols.add(c)
+        pairs.append((r, c))
+    return pairs

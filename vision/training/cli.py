@@ -1,0 +1,98 @@
+"""``sushicam eval``, ``train`` and ``generate``.
+
+Heavy libraries (onnxruntime, torch, ultralytics) are imported inside the handlers only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR
+from vision.training import require_training_stack
+
+
+def register(subparsers) -> None:
+    evaluate = subparsers.add_parser(
+        "eval", help="card F1, exact tableaux, stacks and ms/photo on generated test photos",
+        description="Generate (once) the test sets, run the recogniser on them and report card F1 "
+                    "(IoU >= 0.5 and right label), exact-tableau rate, stack accuracy and ms/photo.")
+    evaluate.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR")
+    evaluate.add_argument("--sets", nargs="+", default=["test-print", "test-digital"],
+                          help="recipes to evaluate (default: test-print test-digital)")
+    evaluate.add_argument("--limit", type=int, default=None, help="photos per set (default: all)")
+    evaluate.add_argument("--data", type=Path, default=DATASETS_BUILD_DIR, metavar="DIR")
+    evaluate.add_argument("--json", type=Path, default=None, metavar="FILE",
+                          help="write the report there (default: <data>/eval-report.json)")
+    evaluate.set_defaults(handler=_eval)
+
+    train = subparsers.add_parser(
+        "train", help="reproduce models/ (generates data if missing, resumes from checkpoints)")
+    train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
+    train.add_argument("--det-epochs", type=int, default=15)
+    train.add_argument("--cls-epochs", type=int, default=12)
+    train.add_argument("--only", choices=["detector", "classifier"], default=None)
+    train.add_argument("--hires-epochs", type=int, default=None,
+                       help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
+    train.add_argument("--tables-cls-epochs", type=int, default=None,
+                       help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
+    train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
+    train.add_argument("--workers", type=int, default=2,
+                       help="processes that generate and load the data (default 2)")
+    train.add_argument("--models", type=Path, default=MODELS_DIR, metavar="DIR")
+    train.set_defaults(handler=_train)
+
+    gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
+    gen.add_argument("recipe", help="train, test-print, test-digital, tiny, or what joins train's folder: "
+                                    "train-tables, train-tables-hires (photos), train-crops, "
+                                    "train-negatives, train-tables-crops, train-tables-hires-crops (crops)")
+    gen.add_argument("--out", type=Path, default=None, metavar="DIR",
+                     help="output folder (default: datasets/build/<recipe>, or the folder of the recipe it "
+                          "joins)")
+    gen.add_argument("--workers", type=int, default=2)
+    gen.set_defaults(handler=_generate)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.training.evaluate import evaluate_sets, format_table
+
+    report = evaluate_sets(args.model, args.sets, data_root=args.data, limit=args.limit)
+    print(format_table(report))
+    target = args.json or args.data / "eval-report.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"report written to {target}", file=sys.stderr)
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    require_training_stack()
+    from vision.training.train import TrainPlan, train_models
+
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    if args.device != "cpu":
+        import torch
+
+        if not args.device.isdigit() or int(args.device) >= torch.cuda.device_count():
+            raise ValueError(f"--device {args.device}: no such CUDA device here "
+                             f"({torch.cuda.device_count()} found); use --device cpu")
+    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs}
+    plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
+                     **{k: v for k, v in stages.items() if v is not None})
+    print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,
+                                  workers=args.workers)))
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from vision.synth.dataset import RECIPES, generate
+
+    if args.recipe not in RECIPES:
+        raise ValueError(f"unknown recipe {args.recipe!r}: use one of {', '.join(RECIPES)}")
+    recipe = RECIPES[args.recipe]
+    out = args.out or DATASETS_BUILD_DIR / (recipe.adds_to or recipe.name)
+    print(generate(recipe, out, workers=args.workers))
+    return 0
