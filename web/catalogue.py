@@ -125,8 +125,8 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
             }
         )
     cards.sort(key=lambda c: (not c["in_game"], FAMILIES.index(c["family"])))
-    for number, card in enumerate(cards, start=1):
-        card["hotkey"] = number
+    for number, entry in enumerate(cards, start=1):
+        entry["hotkey"] = number
     return cards
 
 

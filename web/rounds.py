@@ -106,7 +106,7 @@ def upload(game_id: int, number: int):
     db = get_db()
     # a re-taken photo of some players replaces their cards only; the others' cards stay as
     # the player last saw them, corrections included
-    seats = None if mode == "table" else sorted({seat for seat, _, _ in images})
+    seats = None if mode == "table" else sorted({seat for seat, _, _ in images if seat is not None})
     if seats is not None and len(seats) == len(game.players):
         seats = None  # everyone photographed again: a fresh round
     previous = _previous_review(game, number) if seats is not None else None
@@ -213,7 +213,8 @@ def _photo_warnings(game: Game, number: int) -> list[str]:
     whose cards have neither a photo nor a card yet."""
     db = get_db()
     photos = photos_of_round(db, game.id, number)
-    review = get_game(db, game.id).round(number).review
+    this_round = get_game(db, game.id).round(number)
+    review = this_round.review if this_round is not None and this_round.review else {"cards": []}
     warnings = []
     for photo in photos:
         if not any(c["photo"] == photo.id for c in review["cards"]):

@@ -196,7 +196,7 @@ def serve(args: argparse.Namespace) -> int:
 
         class TimedHandler(WSGIRequestHandler):
             # a thread per connection here: one that stalls mid-request is dropped, as waitress does
-            timeout = WAITRESS_OPTIONS["channel_timeout"]
+            timeout = float(WAITRESS_OPTIONS["channel_timeout"])  # type: ignore[arg-type]
 
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)

@@ -92,7 +92,7 @@ def read_image(data: bytes, max_pixels: int, name: str = "image") -> UploadedIma
         with warnings.catch_warnings():
             # Pillow only warns between its limit and twice it; make that an error too.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+            image: Image.Image = Image.open(io.BytesIO(data))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageTooLargeError(f"{name}: too many pixels to decode safely") from exc
     except (OSError, ValueError, SyntaxError) as exc:  # Pillow's "cannot identify image file"
