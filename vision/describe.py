@@ -10,6 +10,7 @@ import numpy as np
 from vision.detections import Detections
 from vision.seats import split_seats
 from vision.stacks import read_tableau
+from vision.unsure import is_unsure
 
 
 class ImageReadError(ValueError):
@@ -31,9 +32,14 @@ def read_image(path: str | Path) -> np.ndarray:
 
 
 def cards_json(detections: Detections) -> list[dict]:
+    """Each card's label, box and confidence, and whether the player should check it
+    (``unsure``: ``vision.unsure.is_unsure``)."""
+    margins = detections.data.get("label_margin")
     return [
-        {"label": label, "box": [round(float(v), 1) for v in box], "confidence": round(float(conf), 4)}
-        for label, box, conf in zip(detections.labels, detections.xyxy, detections.confidence, strict=True)
+        {"label": label, "box": [round(float(v), 1) for v in box], "confidence": round(float(conf), 4),
+         "unsure": is_unsure(float(conf), None if margins is None else float(margins[k]))}
+        for k, (label, box, conf) in enumerate(zip(detections.labels, detections.xyxy, detections.confidence,
+                                                   strict=True))
     ]
 
 

@@ -78,13 +78,15 @@ class Recognizer:
         labels = np.array([self.classes[i] for i in best])
         class_id = np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels])
         label_scores = probabilities[np.arange(len(best)), best]
+        # how far the best name leads the runner-up: a small lead is a guess between two
+        margins = label_scores - np.sort(probabilities, 1)[:, -2] if probabilities.shape[1] > 1 else label_scores
         card = labels != NOT_A_CARD
-        boxes, scores, labels, class_id, label_scores = (
-            a[card] for a in (boxes, scores, labels, class_id, label_scores))
+        boxes, scores, labels, class_id, label_scores, margins = (
+            a[card] for a in (boxes, scores, labels, class_id, label_scores, margins))
         detections = Detections(
             xyxy=boxes,
             class_id=class_id,
             confidence=scores * label_scores,
-            data={"label": labels, "region_score": scores, "label_score": label_scores},
+            data={"label": labels, "region_score": scores, "label_score": label_scores, "label_margin": margins},
         )
         return detections[detections.confidence >= self.min_confidence]

@@ -59,6 +59,7 @@
       photo: c.photo ?? null,
       box: c.box ? c.box.map(Number) : null,
       confidence: c.confidence ?? null,
+      unsure: c.unsure ?? null,
       on: c.on ?? null,
     }));
     return { cards, scored_during_round: (value.scored_during_round || []).map((d) => ({ ...d })) };
@@ -68,7 +69,8 @@
   const cardAbove = (id) => review.cards.find((c) => c.on === id);
   const info = (slug) => catalogue.get(slug) || { slug, name: slug, colour: "#999999", family: "other", kind: slug };
   const isNigiri = (card) => info(card.label).kind === "nigiri";
-  const isUnsure = (card) => card.confidence !== null && card.confidence < UNSURE;
+  // the recogniser marks what to check (vision.unsure.is_unsure); older reviews have only a confidence
+  const isUnsure = (card) => card.confidence !== null && (typeof card.unsure === "boolean" ? card.unsure : card.confidence < UNSURE);
 
   function newId() {
     let n = review.cards.length + 1;
