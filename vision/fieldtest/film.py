@@ -246,15 +246,19 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> list[FilmCard]:
 
 
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
-                fps: float = 10.0, cards_dir: str | None = None) -> Film:
-    """The film of one round of ``turns`` turns by ``players`` players (2-5)."""
+                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None) -> Film:
+    """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
+    a player a turn, players named ``Ann``, ``Ben``...) plays that round instead of a drawn one.
+    The film's own log names the players by where they sit in the picture."""
+    if log is not None:
+        players, turns = len(log[0]["reveals"]), len(log)
     if not 2 <= players <= len(NAMES):
         raise ValueError(f"a film has 2 to {len(NAMES)} players, not {players}")
     if turns < 1:
         raise ValueError("a film needs at least one turn")
     rng = np.random.default_rng([seed, 0xF11])
     names = NAMES[:players]
-    log = random_log(rng, names, turns)
+    log = log if log is not None else random_log(rng, names, turns)
     TurnLog.from_json(log, names, "party")  # the scorer accepts it
     cards = _stage(rng, log, names)
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
