@@ -109,6 +109,11 @@ def _eval(args: argparse.Namespace) -> int:
     print(format_table(report))
     if args.unsure_report:
         print(format_unsure(report["unsure"]))
+        best = report["unsure_calibrated"]
+        if best:
+            print(f"  best thresholds on these photos (at most 10 % of right cards marked): confidence < "
+                  f"{best['min_confidence']} or margin < {best['min_margin']}: {best['wrong_marked']}/{best['wrong']} "
+                  f"wrong, {best['right_marked']}/{best['right']} right")
     target = args.json or args.data / "eval-report.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(report, indent=1) + "\n")

@@ -138,3 +138,14 @@ def test_eval_knows_the_field_sets_and_refuses_an_unknown_one():
     assert expand_sets(["test-print", "field"]) == ["test-print", *FAMILIES["field"]]
     with pytest.raises(ValueError, match="unknown test set 'field-nowhere'"):
         expand_sets(["field-nowhere"])
+
+
+def test_unsure_rates_count_marked_wrong_and_right_cards_apart():
+    from vision.training.evaluate import unsure_rates
+
+    readings = [{"right": False, "confidence": 0.4}, {"right": False, "confidence": 0.9},
+                {"right": True, "confidence": 0.45}, {"right": True, "confidence": 0.95},
+                {"right": True, "confidence": 0.99}, {"right": True, "confidence": 0.2}]
+    rates = unsure_rates(readings, lambda r: r["confidence"] < 0.5)
+    assert (rates["wrong_marked"], rates["wrong"], rates["right_marked"], rates["right"]) == (1, 2, 2, 4)
+    assert rates["wrong_marked_rate"] == 0.5 and rates["right_marked_rate"] == 0.5

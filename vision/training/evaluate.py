@@ -182,6 +182,7 @@ def evaluate_sets(model_dir: Path, sets: list[str], data_root: Path, limit: int 
     report = {"model": str(model_dir), "results": results}
     if unsure:
         report["unsure"] = unsure_report(readings)
+        report["unsure_calibrated"] = calibrate_unsure(readings)
     return report
 
 
@@ -207,6 +208,25 @@ def unsure_report(readings: list[dict]) -> dict:
         "now (vision.unsure.is_unsure)": unsure_rates(
             readings, lambda r: is_unsure(r["confidence"], r.get("label_margin"))),
     }
+
+
+def calibrate_unsure(readings: list[dict], most_right: float = 0.1) -> dict:
+    """The thresholds of ``vision.unsure.is_unsure`` (confidence, margin between the two best
+    names) that mark the most wrong cards while marking at most ``most_right`` of right ones
+    (ties: fewer right ones marked). Calibrate on ``field-calib``, never on a test set."""
+    from vision.unsure import is_unsure
+
+    best = None
+    for conf in np.round(np.arange(0.3, 0.96, 0.025), 3):
+        for margin in np.round(np.arange(0.0, 0.91, 0.025), 3):
+            rates = unsure_rates(readings, lambda r, c=conf, m=margin: is_unsure(
+                r["confidence"], r.get("label_margin"), min_confidence=c, min_margin=m))
+            if rates["right_marked_rate"] > most_right:
+                continue
+            key = (rates["wrong_marked_rate"], -rates["right_marked_rate"])
+            if best is None or key > best[0]:
+                best = (key, {"min_confidence": float(conf), "min_margin": float(margin), **rates})
+    return best[1] if best else {}
 
 
 def format_unsure(report: dict) -> str:
