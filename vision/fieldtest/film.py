@@ -45,6 +45,7 @@ DESSERTS = ("pudding",)
 TURN_S = 5.5
 SLIDE_S = 0.9
 LEAVE_S = 0.7
+COVER_S = 1.6
 
 
 @dataclass
@@ -197,13 +198,20 @@ def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -
     return log
 
 
-def _stage(rng, log: list[dict], players: tuple[str, ...]) -> list[FilmCard]:
-    """Where each card goes in its player's columns, and when it is laid."""
+def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCard], list[float], list[bool]]:
+    """Where each card goes in its player's columns and when it is laid; when each turn
+    starts, and in which turns a hand rests on a card for a moment (those last longer: the
+    players wait for the hand to leave before they pick their next card)."""
     cards: list[FilmCard] = []
     columns: dict[int, list[list[FilmCard]]] = {s: [] for s in range(len(players))}
     closed: set[tuple[int, int]] = set()
+    starts, covered = [], []
+    start = 2.0
     for k, turn in enumerate(log):
-        start = 2.0 + k * TURN_S
+        if k:
+            start += TURN_S + (COVER_S + 1.0 if covered[-1] else 0.0)
+        starts.append(start)
+        covered.append(bool(k) and rng.random() < 0.4)
         for seat, player in enumerate(players):
             slug, _, copied = turn["reveals"][player][0].partition(":")
             when = start + SLIDE_S + float(rng.uniform(0, 1.3))
@@ -242,7 +250,7 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> list[FilmCard]:
             u = (place - (len(order) - 1) / 2) * pitch + extra
             for card in cols[c]:
                 card.local = (u, CARD_H_CM + 4 * strip - CARD_H_CM / 2 - card.row * strip)
-    return cards
+    return cards, starts, covered
 
 
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
@@ -260,7 +268,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     names = NAMES[:players]
     log = log if log is not None else random_log(rng, names, turns)
     TurnLog.from_json(log, names, "party")  # the scorer accepts it
-    cards = _stage(rng, log, names)
+    cards, starts, covered = _stage(rng, log, names)
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
              for s in range(players)]
     table = place_tableaux(rng, local, "round")
@@ -283,15 +291,15 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
         goal = np.array([card.plane.x, card.plane.y])
         hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
                           seat.facing + float(rng.normal(0, 0.2)), k, card))
-    end = 2.0 + len(log) * TURN_S + 4.0
+    end = starts[-1] + TURN_S + 4.0
     for k in range(len(log)):
-        if rng.random() < 0.4:  # a hand rests on a card of another player for a moment
-            start = 2.0 + k * TURN_S + 3.3
+        if covered[k]:  # a hand rests on a card of another player for a moment
+            start = starts[k] + 3.3
             laid = [c for c in cards if c.laid_at < start - 0.5]
             victim = laid[int(rng.integers(len(laid)))]
             other = (victim.seat + 1) % players
             seat = table.seats[other]
-            hands.append(Hand(other, start, start + 1.6, (np.array([seat.x, seat.y]),
+            hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]),
                                                           np.array([victim.plane.x, victim.plane.y])),
                               math.atan2(victim.plane.x - seat.x, victim.plane.y - seat.y), 1000 + k))
     # seats in the picture's order: seat 0 nearest the bottom, then clockwise

@@ -462,9 +462,9 @@ def _truth(table: Table, ids, areas, rois, size, kind, camera: Camera) -> dict:
         if roi is not None:
             x1, y1, x2, y2 = roi
             mine = (ids[y1:y2, x1:x2] == index).astype(np.uint8)
-            # slivers a few pixels wide (a loose card peeking out beside the one on it) are
-            # no region anyone would box: open them away
-            k = max(3, int(0.05 * math.sqrt(areas[index] / 1.55)) | 1)
+            # slivers (a loose card peeking out beside the one on it, under a fifth of a card
+            # wide) are no region anyone would box: open them away; a strip is wider
+            k = max(3, int(0.18 * math.sqrt(areas[index] / 1.55)) | 1)
             mine = cv2.morphologyEx(mine, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             ys, xs = np.nonzero(mine)
             if len(xs):
