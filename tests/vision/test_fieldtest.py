@@ -149,3 +149,15 @@ def test_unsure_rates_count_marked_wrong_and_right_cards_apart():
     rates = unsure_rates(readings, lambda r: r["confidence"] < 0.5)
     assert (rates["wrong_marked"], rates["wrong"], rates["right_marked"], rates["right"]) == (1, 2, 2, 4)
     assert rates["wrong_marked_rate"] == 0.5 and rates["right_marked_rate"] == 0.5
+
+
+def test_a_confident_looking_guess_between_two_names_is_marked_unsure():
+    """Half the wrong cards of the independent photos had a high confidence but two close
+    names (maki-2 or maki-3, salmon or squid nigiri): the mark now flags those."""
+    from vision.describe import cards_json
+
+    detections = Detections(np.array([[0, 0, 10, 15], [20, 0, 30, 15], [40, 0, 50, 15]], float),
+                            confidence=np.array([0.92, 0.92, 0.45]),
+                            data={"label": np.array(["maki-3", "eel", "tofu"]),
+                                  "label_margin": np.array([0.3, 0.97, 0.95])})
+    assert [c["unsure"] for c in cards_json(detections)] == [True, False, False]
