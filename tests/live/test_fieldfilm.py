@@ -69,3 +69,23 @@ def test_the_live_pipeline_reads_an_independent_film_turn_by_turn(model_dir):
     exact = sum(a.get("reveals") == b["reveals"] for a, b in zip(read, film.log, strict=False))
     print(f"turns exact: {exact}/{len(film.log)}; read {read}")
     assert [t.get("reveals") for t in read] == [t["reveals"] for t in film.log]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(reason="the live pipeline merges turns 2 and 3 of this film into one (4 s of quiet table "
+                          "between them; every card is named right): 1 of 4 turns exact on 2026-11-26; the "
+                          "live engineer is reworking vision/live", strict=False)
+def test_the_live_pipeline_reads_a_drawn_three_player_film(model_dir):
+    from vision.live.pipeline import LiveGame, LivePipeline, live_detector
+    from vision.recognizer import Recognizer
+
+    film = render_film(4, players=3, turns=4)
+    game = LiveGame(film.players, "party")
+    pipeline = LivePipeline(live_detector(Recognizer.load(model_dir)), game)
+    for timestamp, frame in film.timed_frames():
+        pipeline.process(frame, timestamp)
+    record = game.record()
+    read = record["rounds"][0]["turns"] if record["rounds"] else []
+    exact = sum(a.get("reveals") == b["reveals"] for a, b in zip(read, film.log, strict=False))
+    print(f"turns exact: {exact}/{len(film.log)}")
+    assert [t.get("reveals") for t in read] == [t["reveals"] for t in film.log]
