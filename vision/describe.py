@@ -9,10 +9,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import CARD_ID, ON, Detections
+from vision.detections import CARD_ID, LABEL_MARGIN, ON, Detections
 from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
 from vision.stacks import link_stacks, read_tableau
+from vision.unsure import is_unsure
 
 
 class ImageReadError(ValueError):
@@ -63,9 +64,11 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarr
 def cards_json(detections: Detections) -> list[dict]:
     """The ``cards`` of a ``sushicam detect`` line: ``label``, ``box``, ``confidence`` and, where
     the reading set them, ``id`` (``data["card_id"]``) and ``on`` (the ``id`` of the card it lies
-    on in a stack, or null)."""
+    on in a stack, or null), and whether the player should check it (``unsure``:
+    ``vision.unsure.is_unsure``)."""
     ids = detections.data.get(CARD_ID)
     on = detections.data.get(ON)
+    margins = detections.data.get(LABEL_MARGIN)
     cards = []
     for k, (label, box, conf) in enumerate(
             zip(detections.labels, detections.xyxy, detections.confidence, strict=True)):
@@ -75,6 +78,7 @@ def cards_json(detections: Detections) -> list[dict]:
             card["id"] = int(ids[k])
         if on is not None:
             card["on"] = int(on[k]) if on[k] >= 0 else None
+        card["unsure"] = is_unsure(float(conf), None if margins is None else float(margins[k]))
         cards.append(card)
     return cards
 

@@ -27,6 +27,9 @@ LABEL = "label"
 REGION_SCORE = "region_score"
 #: the classifier's probability for ``label``, 0-1 (recogniser); ``confidence`` is their product
 LABEL_SCORE = "label_score"
+#: how far ``label_score`` leads the classifier's second-best name, 0-1 (recogniser): a small
+#: lead is a guess between two cards (``vision.unsure``)
+LABEL_MARGIN = "label_margin"
 #: the card's number in its photo (0, 1, ... in the order of ``sushicam detect``'s ``cards``),
 #: kept when the detections are split into seats (``describe_image``)
 CARD_ID = "card_id"
@@ -49,7 +52,7 @@ SCORE = "score"
 FIRST_SEEN = "first_seen"
 LABEL_SINCE = "label_since"
 
-DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
+DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
              SCORE, FIRST_SEEN, LABEL_SINCE)
 
 

@@ -16,7 +16,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.detections import LABEL, LABEL_SCORE, REGION_SCORE, Detections
+from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, Detections
 from vision.paths import MODELS_DIR
 
 #: Side of the square crops the classifier learns from (and is fed at run time).
@@ -133,13 +133,16 @@ class Recognizer:
         best = probabilities.argmax(1)
         labels = np.array([self.classes[i] for i in best])
         label_scores = probabilities[np.arange(len(best)), best]
+        # how far the best name leads the runner-up: a small lead is a guess between two
+        margins = label_scores - np.sort(probabilities, 1)[:, -2] if probabilities.shape[1] > 1 else label_scores
         card = labels != NOT_A_CARD
-        boxes, scores, labels, class_id, label_scores = (
-            a[card] for a in (boxes, scores, labels, best, label_scores))
+        boxes, scores, labels, class_id, label_scores, margins = (
+            a[card] for a in (boxes, scores, labels, best, label_scores, margins))
         detections = Detections(
             xyxy=boxes,
             class_id=class_id,  # the classifier's own output index: self.classes[class_id]
             confidence=scores * label_scores,
-            data={LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores},
+            data={LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores,
+                  LABEL_MARGIN: margins},
         )
         return detections[detections.confidence >= self.min_confidence]

@@ -39,6 +39,8 @@ def _card(
         "photo": photo_id,
         "box": [round(float(v), 1) for v in found["box"]] if found.get("box") else None,
         "confidence": None if confidence is None else round(float(confidence), 3),
+        # the recogniser's own "check this card" mark (vision.unsure.is_unsure)
+        "unsure": found["unsure"] if isinstance(found.get("unsure"), bool) else None,
         "on": None,
     }
 
@@ -103,7 +105,7 @@ def review_from_round(round_record: dict[str, Any], players: Sequence[str]) -> d
                 card_id = f"c{len(cards) + 1}"
                 cards.append(
                     {"id": card_id, "label": label, "seat": seat, "photo": None, "box": None,
-                     "confidence": None, "on": below}
+                     "confidence": None, "unsure": None, "on": below}
                 )
                 below = card_id
     during = round_record.get("scored_during_round", [])
@@ -173,6 +175,7 @@ def check_review(
         ids[card_id] = {
             "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
             "confidence": confidence, "on": on,
+            "unsure": card["unsure"] if isinstance(card.get("unsure"), bool) and confidence is not None else None,
         }
         clean.append(ids[card_id])
     holders: dict[str, str] = {}

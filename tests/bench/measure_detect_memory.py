@@ -1,6 +1,6 @@
 """Peak memory of one /api/detect on a small PNG that claims many pixels (issue 14, item 9).
 
-    PYTHONPATH=. python tools/measure_detect_memory.py [SIDE]   # SIDE defaults to 7000
+    PYTHONPATH=. python tests/bench/measure_detect_memory.py [SIDE]   # SIDE defaults to 7000
 
 Makes a SIDE x SIDE single-colour PNG (about 48 KB at 7000) in a child process, then in this
 process builds the app with a recogniser that finds nothing (the model's own memory is not what

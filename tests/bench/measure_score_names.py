@@ -1,6 +1,6 @@
 """Time /api/score and the import form on a record naming N distinct players (issue 14, item 7).
 
-    PYTHONPATH=. python tools/measure_score_names.py [N]   # N defaults to 40 000
+    PYTHONPATH=. python tests/bench/measure_score_names.py [N]   # N defaults to 40 000
 
 Prints the status and seconds of each request, through Flask's test client (no network).
 """

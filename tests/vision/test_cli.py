@@ -12,6 +12,9 @@ from web.cli import main
     (["generate", "nonsense"], "unknown recipe"),
     (["eval", "--sets", "nonsense", "--model", "models"], "unknown test set"),
     (["detect", "--seats", "0", "x.jpg"], "--seats"),
+    (["eval", "--sets", "field-nowhere", "--model", "models"], "unknown test set 'field-nowhere'"),
+    (["eval", "--sets", "field", "--limit", "0"], "--limit"),
+    (["bench-read", "--photos", "0"], "--photos"),
 ])
 def test_bad_arguments_give_one_error_line_and_status_2(argv, needle, capsys):
     assert main(argv) == 2

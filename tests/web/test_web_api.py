@@ -101,8 +101,11 @@ def test_detect_answers_a_detect_line(client, recognizer, images):
     assert response.status_code == 200
     line = response.get_json()
     assert line["image"] == "table.png"
+    # the "check this card" mark is the vision core's rule (vision.unsure), passed on as it is
+    from vision.unsure import is_unsure
+
     assert line["cards"] == [{"id": 0, "label": "tempura", "box": [10.0, 10.0, 60.0, 90.0],
-                              "confidence": 0.9, "on": None}]
+                              "confidence": 0.9, "on": None, "unsure": is_unsure(0.9)}]
     assert line["tableau"] == ["tempura"]
 
 

@@ -123,3 +123,20 @@ def test_points_scored_during_the_round_go_into_the_round():
         "tableaux": {"Ann": [], "Ben": ["uramaki-3"], "Cid": []},
         "scored_during_round": [{"player": "Ann", "for": "uramaki", "points": 8}],
     }
+
+
+def test_the_recognisers_unsure_mark_reaches_the_review_and_survives_its_check():
+    """The review page marks what ``vision.unsure.is_unsure`` marked, not its own threshold:
+    a confident reading whose two best names were close is still unsure."""
+    line = {"cards": [{"label": "miso-soup", "box": [0, 0, 10, 14], "confidence": 0.93, "unsure": True},
+                      {"label": "eel", "box": [20, 0, 30, 14], "confidence": 0.45, "unsure": False}],
+            "tableau": ["miso-soup", "eel"]}
+    review = review_from_detections([(1, 0, line)])
+    assert [c["unsure"] for c in review["cards"]] == [True, False]
+    checked = check_review(review, PLAYERS, {1: (100, 100)}, CARDS.__contains__)
+    assert [c["unsure"] for c in checked["cards"]] == [True, False]
+    # a card a person chose (no confidence) is never unsure; an old review without marks has none
+    review["cards"][0]["confidence"] = None
+    del review["cards"][1]["unsure"]
+    checked = check_review(review, PLAYERS, {1: (100, 100)}, CARDS.__contains__)
+    assert [c["unsure"] for c in checked["cards"]] == [None, None]

@@ -1,4 +1,4 @@
-"""``sushicam eval``, ``train`` and ``generate``.
+"""``sushicam eval``, ``bench-read``, ``train`` and ``generate``.
 
 Heavy libraries (onnxruntime, torch, ultralytics) are imported inside the handlers only.
 """
@@ -21,12 +21,26 @@ def register(subparsers) -> None:
                     "(IoU >= 0.5 and right label), exact-tableau rate, stack accuracy and ms/photo.")
     evaluate.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR")
     evaluate.add_argument("--sets", nargs="+", default=["test-print", "test-digital"],
-                          help="recipes to evaluate (default: test-print test-digital)")
+                          help="sets to evaluate (default: test-print test-digital): our renderer's test recipes, "
+                               "or the independent renderer's field-tableau, field-table, field-crowd, field-rect, "
+                               "field-closeup, field-sizes (all six: field)")
+    evaluate.add_argument("--unsure-report", action="store_true",
+                          help="also say how many wrong and right cards the \"unsure\" mark flags, with the rule "
+                               "of vision.unsure and with the old one (confidence below 0.5)")
     evaluate.add_argument("--limit", type=int, default=None, help="photos per set (default: all)")
     evaluate.add_argument("--data", type=Path, default=DATASETS_BUILD_DIR, metavar="DIR")
     evaluate.add_argument("--json", type=Path, default=None, metavar="FILE",
                           help="write the report there (default: <data>/eval-report.json)")
     evaluate.set_defaults(handler=_eval)
+
+    bench = subparsers.add_parser(
+        "bench-read", help="milliseconds to read one photo at 1280x960 and 4032x3024",
+        description="Time the recogniser and the tableau reading (decoding excluded) on photos of the "
+                    "independent renderer at 1280x960 and 4032x3024, with --threads onnxruntime threads.")
+    bench.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR")
+    bench.add_argument("--photos", type=int, default=6, help="photos per size (default 6)")
+    bench.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2, the target)")
+    bench.set_defaults(handler=_bench)
 
     train = subparsers.add_parser(
         "train", help="reproduce models/ (generates data if missing, resumes from checkpoints)")
@@ -56,14 +70,35 @@ def register(subparsers) -> None:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.training.evaluate import evaluate_sets, format_table
+    from vision.training.evaluate import evaluate_sets, format_table, format_unsure
 
-    report = evaluate_sets(args.model, args.sets, data_root=args.data, limit=args.limit)
+    if args.limit is not None and args.limit < 1:
+        raise ValueError(f"--limit must be at least 1, not {args.limit}")
+    report = evaluate_sets(args.model, args.sets, data_root=args.data, limit=args.limit,
+                           unsure=args.unsure_report)
     print(format_table(report))
+    if args.unsure_report:
+        print(format_unsure(report["unsure"]))
+        best = report["unsure_calibrated"]
+        if best:
+            print(f"  best thresholds on these photos (at most 10 % of right cards marked): confidence < "
+                  f"{best['min_confidence']} or margin < {best['min_margin']}: {best['wrong_marked']}/{best['wrong']} "
+                  f"wrong, {best['right_marked']}/{best['right']} right")
     target = args.json or args.data / "eval-report.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(report, indent=1) + "\n")
     print(f"report written to {target}", file=sys.stderr)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from vision.training.evaluate import bench_read
+
+    if args.photos < 1 or args.threads < 1:
+        raise ValueError("--photos and --threads must be at least 1")
+    for row in bench_read(args.model, photos=args.photos, threads=args.threads):
+        print(f"{row['size']:>10}  {row['ms_mean']:7.1f} ms/photo mean  {row['ms_p95']:7.1f} p95  "
+              f"({row['photos']} photos, {row['threads']} threads)")
     return 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -43,8 +44,18 @@ def _multiset_hits(truth: list, got: list) -> int:
     return hits
 
 
-def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> dict:
-    groups: dict[str, Counter[str]] = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
+def photo_group(truth: dict) -> str:
+    """The subgroup a photo is reported in: the truth's own ``group`` (independent sets name
+    theirs: one tableau, 2-5 seats, 6-8 seats, rectangular, close-up), else by seats."""
+    if truth.get("group"):
+        return truth["group"]
+    return "one seat" if len(truth["seats"]) == 1 else "2-5 seats"
+
+
+def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readings: list | None = None) -> dict:
+    """The figures of one set; each prediction's scores and whether it was right are appended
+    to ``readings`` when given (for the "unsure" report)."""
+    groups: dict[str, Counter[str]] = {"all": Counter()}
     confusions: Counter[str] = Counter()
     times = []
     for truth in tqdm(truths, desc=f"eval {name}", unit="photo"):
@@ -53,9 +64,12 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> di
         n_seats = len(truth["seats"])
         start = time.perf_counter()
         pred = recognizer.detect(image)
-        seats = split_seats(pred, n_seats=n_seats)
+        seats = split_seats(pred.with_data(index=np.arange(len(pred))), n_seats=n_seats)
         tableaux = [read_tableau(s) for s in seats]
         times.append(time.perf_counter() - start)
+        pred_seat = np.full(len(pred), -1)
+        for s, part in enumerate(seats):
+            pred_seat[part.data.get("index", np.zeros(0)).astype(int)] = s
 
         pairs, visible = match_cards(pred, truth["cards"])
         labels = pred.labels
@@ -64,13 +78,32 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> di
             if labels[i] != visible[j]["label"]:
                 confusions[f"{visible[j]['label']} -> {labels[i]}"] += 1
         counts["tp"] += right
+        # a card is also in its right seat when the photo's split put it with its player's
+        # tableau (only truths that know each card's seat can say)
+        if all("seat" in visible[j] for _, j in pairs):
+            counts["tp_seat"] += sum(labels[i] == visible[j]["label"] and pred_seat[i] == visible[j]["seat"]
+                                     for i, j in pairs)
+            counts["seat_known"] += 1
         counts["pred"] += len(pred)
         counts["truth"] += len(visible)
         counts["found_regions"] += len(pairs)
+        if readings is not None:
+            matched = dict(pairs)
+            for i in range(len(pred)):
+                ok = i in matched and labels[i] == visible[matched[i]]["label"]
+                readings.append({"right": bool(ok), "confidence": float(pred.confidence[i]),
+                                 **{k: float(pred.data[k][i]) for k in ("label_score", "label_margin", "region_score")
+                                    if k in pred.data}})
+        if truth.get("kind") == "closeup":
+            counts["closeups"] += 1
+            counts["closeups_right"] += (right == len(visible) == len(pred))
+        photo_exact = True
         for seat in truth["seats"]:
             got = tableaux[seat["seat"]]
             counts["seats"] += 1
-            counts["exact"] += canonical(got) == canonical(seat["tableau"])
+            exact = canonical(got) == canonical(seat["tableau"])
+            counts["exact"] += exact
+            photo_exact &= exact
             true_stacks = stacks_of(seat["tableau"])
             counts["stacks"] += len(true_stacks)
             counts["stacks_found"] += _multiset_hits(true_stacks, stacks_of(got))
@@ -80,14 +113,18 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> di
                                 data={"label": np.array([c["label"] for c in visible])})
         for seat, part in zip(truth["seats"], split_seats(truth_dets, n_seats=n_seats), strict=True):
             counts["exact_from_truth_boxes"] += canonical(read_tableau(part)) == canonical(seat["tableau"])
+        counts["photos_exact"] += photo_exact
         groups["all"].update(counts)
-        groups["one seat" if n_seats == 1 else "2-5 seats"].update(counts)
+        groups.setdefault(photo_group(truth), Counter()).update(counts)
     result = _summary(groups["all"], name, len(truths), times)
     result["top_confusions"] = dict(confusions.most_common(10))
+    names = [g for g in groups if g != "all"]
+    if not any(t.get("group") for t in truths):
+        names = ["one seat", "2-5 seats"]
     result["by_seats"] = {
-        group: _summary(groups[group], f"{name} ({group})",
-                        sum((len(t["seats"]) == 1) == (group == "one seat") for t in truths), None)
-        for group in ("one seat", "2-5 seats")
+        group: _summary(groups.get(group, Counter()), f"{name} ({group})",
+                        sum(photo_group(t) == group for t in truths), None)
+        for group in names
     }
     return result
 
@@ -95,7 +132,13 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> di
 def _summary(counts: Counter, name: str, photos: int, times) -> dict:
     precision = counts["tp"] / max(counts["pred"], 1)
     recall = counts["tp"] / max(counts["truth"], 1)
-    return {
+    seat_p, seat_r = counts["tp_seat"] / max(counts["pred"], 1), counts["tp_seat"] / max(counts["truth"], 1)
+    extra = {}
+    if counts["seat_known"]:
+        extra["card_f1_seats"] = round(2 * seat_p * seat_r / max(seat_p + seat_r, 1e-9), 4)
+    if counts["closeups"]:
+        extra["closeups_right"] = round(counts["closeups_right"] / counts["closeups"], 4)
+    return {**extra,
         "set": name,
         "photos": photos,
         "cards": counts["truth"],
@@ -106,6 +149,7 @@ def _summary(counts: Counter, name: str, photos: int, times) -> dict:
         "label_accuracy": round(counts["tp"] / max(counts["found_regions"], 1), 4),
         "seats": counts["seats"],
         "exact_tableau": round(counts["exact"] / max(counts["seats"], 1), 4),
+        "exact_photos": round(counts["photos_exact"] / max(photos, 1), 4),
         "exact_tableau_from_truth_boxes": round(counts["exact_from_truth_boxes"] / max(counts["seats"], 1), 4),
         "stacks": counts["stacks"],
         "stack_recall": round(counts["stacks_found"] / max(counts["stacks"], 1), 4),
@@ -115,24 +159,129 @@ def _summary(counts: Counter, name: str, photos: int, times) -> dict:
     }
 
 
-def evaluate_sets(model_dir: Path, sets: list[str], data_root: Path, limit: int | None = None) -> dict:
+def evaluate_sets(model_dir: Path, sets: list[str], data_root: Path, limit: int | None = None,
+                  unsure: bool = False) -> dict:
     from vision.recognizer import Recognizer
 
-    for name in sets:
-        if name not in RECIPES:
-            raise ValueError(f"unknown test set {name!r}: use one of {', '.join(RECIPES)}")
+    sets = expand_sets(sets)
     recognizer = Recognizer.load(model_dir)
     results = []
+    readings: list[dict] | None = [] if unsure else None
     for name in sets:
-        root = generate(RECIPES[name], Path(data_root) / name)
+        root = build_set(name, Path(data_root) / name)
         truths = load_truths(root, "val")[:limit]
-        results.append(evaluate_photos(recognizer, root, truths, name))
-    return {"model": str(model_dir), "results": results}
+        results.append(evaluate_photos(recognizer, root, truths, name, readings))
+    report: dict[str, Any] = {"model": str(model_dir), "results": results}
+    if readings is not None:
+        report["unsure"] = unsure_report(readings)
+        report["unsure_calibrated"] = calibrate_unsure(readings)
+    return report
 
 
-COLUMNS = (("set", "set"), ("photos", "photos"), ("card_f1", "card F1"), ("card_precision", "P"),
-           ("card_recall", "R"), ("label_accuracy", "label acc"), ("exact_tableau", "exact tableau"),
-           ("stack_recall", "stacks"), ("ms_per_photo", "ms/photo"))
+def unsure_rates(readings: list[dict], rule) -> dict:
+    """Of the cards a recogniser reported, the share of wrong ones (misnamed, or no card
+    there) and of right ones that ``rule(reading)`` marks unsure."""
+    wrong = [r for r in readings if not r["right"]]
+    right = [r for r in readings if r["right"]]
+    marked_wrong = sum(bool(rule(r)) for r in wrong)
+    marked_right = sum(bool(rule(r)) for r in right)
+    return {"wrong": len(wrong), "wrong_marked": marked_wrong,
+            "wrong_marked_rate": round(marked_wrong / max(len(wrong), 1), 4),
+            "right": len(right), "right_marked": marked_right,
+            "right_marked_rate": round(marked_right / max(len(right), 1), 4)}
+
+
+def unsure_report(readings: list[dict]) -> dict:
+    """The rates of ``vision.unsure.is_unsure`` and of the rule before it (confidence < 0.5)."""
+    from vision.unsure import is_unsure
+
+    return {
+        "before (confidence < 0.5)": unsure_rates(readings, lambda r: r["confidence"] < 0.5),
+        "now (vision.unsure.is_unsure)": unsure_rates(
+            readings, lambda r: is_unsure(r["confidence"], r.get("label_margin"))),
+    }
+
+
+def calibrate_unsure(readings: list[dict], most_right: float = 0.1) -> dict:
+    """The thresholds of ``vision.unsure.is_unsure`` (confidence, margin between the two best
+    names) that mark the most wrong cards while marking at most ``most_right`` of right ones
+    (ties: fewer right ones marked). Calibrate on ``field-calib``, never on a test set."""
+    from vision.unsure import is_unsure
+
+    best = None
+    for conf in np.round(np.arange(0.3, 0.96, 0.025), 3):
+        for margin in np.round(np.arange(0.0, 0.91, 0.025), 3):
+            rates = unsure_rates(readings, lambda r, c=conf, m=margin: is_unsure(
+                r["confidence"], r.get("label_margin"), min_confidence=c, min_margin=m))
+            if rates["right_marked_rate"] > most_right:
+                continue
+            key = (rates["wrong_marked_rate"], -rates["right_marked_rate"])
+            if best is None or key > best[0]:
+                best = (key, {"min_confidence": float(conf), "min_margin": float(margin), **rates})
+    return best[1] if best else {}
+
+
+def format_unsure(report: dict) -> str:
+    lines = ["unsure mark: wrong cards marked / right cards marked"]
+    for rule, r in report.items():
+        lines.append(f"  {rule}: {r['wrong_marked']}/{r['wrong']} wrong ({100 * r['wrong_marked_rate']:.1f} %), "
+                     f"{r['right_marked']}/{r['right']} right ({100 * r['right_marked_rate']:.1f} %)")
+    return "\n".join(lines)
+
+
+def bench_read(model_dir: Path, photos: int = 6, threads: int = 2) -> list[dict]:
+    """Milliseconds per photo (recognition, seat split and tableau reading) at 1280x960 and
+    4032x3024, on whole tables of the independent renderer (rendered in memory)."""
+    from vision.fieldtest.render import render_photo
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer.load(model_dir, threads=threads)
+    rows = []
+    for size, kind in (((1280, 960), "tableau"), ((4032, 3024), "table")):
+        images = [render_photo(900_000 + i, kind, size) for i in range(photos)]
+        recognizer.detect(images[0][0])  # warm-up: the first run allocates
+        times = []
+        for image, truth in images:
+            start = time.perf_counter()
+            pred = recognizer.detect(image)
+            for part in split_seats(pred, n_seats=len(truth["seats"])):
+                read_tableau(part)
+            times.append(time.perf_counter() - start)
+        rows.append({"size": f"{size[0]}x{size[1]}", "photos": photos, "threads": threads,
+                     "ms_mean": round(1000 * float(np.mean(times)), 1),
+                     "ms_p95": round(1000 * float(np.percentile(times, 95)), 1)})
+    return rows
+
+
+def expand_sets(sets: list[str]) -> list[str]:
+    """Set names with families (``field``) spelt out; an unknown name is a ``ValueError``."""
+    from vision.fieldtest.sets import FAMILIES, FIELD_SETS
+
+    out = []
+    for name in sets:
+        for member in FAMILIES.get(name, (name,)):
+            if member not in RECIPES and member not in FIELD_SETS:
+                known = [*RECIPES, *FIELD_SETS, *FAMILIES]
+                raise ValueError(f"unknown test set {member!r}: use one of {', '.join(known)}")
+            if member not in out:
+                out.append(member)
+    return out
+
+
+def build_set(name: str, root: Path) -> Path:
+    """Render a test set once: the training renderer's recipes, or the independent renderer's
+    ``field-*`` sets (``vision.fieldtest``, which training never uses)."""
+    if name in RECIPES:
+        return generate(RECIPES[name], root)
+    from vision.fieldtest.sets import build
+
+    return build(name, root)
+
+
+COLUMNS = (("set", "set"), ("photos", "photos"), ("card_f1", "card F1"), ("card_f1_seats", "F1 in seat"),
+           ("card_precision", "P"), ("card_recall", "R"), ("label_accuracy", "label acc"),
+           ("exact_tableau", "exact tableau"), ("exact_photos", "exact photos"), ("stack_recall", "stacks"),
+           ("closeups_right", "close-up right"), ("ms_per_photo", "ms/photo"))
 
 
 def format_table(report: dict) -> str:

@@ -67,6 +67,7 @@
       photo: c.photo ?? null,
       box: c.box ? c.box.map(Number) : null,
       confidence: c.confidence ?? null,
+      unsure: c.unsure ?? null,
       on: c.on ?? null,
     }));
     return { cards, scored_during_round: (value.scored_during_round || []).map((d) => ({ ...d })) };
@@ -81,7 +82,8 @@
   // cards the scorer cannot take as they lie: id -> what to do about it, in the player's words
   const problemOf = (card) => (lastScores && lastScores.problems ? lastScores.problems.get(card.id) : undefined);
   const isNigiri = (card) => info(card.label).kind === "nigiri";
-  const isUnsure = (card) => card.confidence !== null && card.confidence < UNSURE;
+  // the recogniser marks what to check (vision.unsure.is_unsure); older reviews have only a confidence
+  const isUnsure = (card) => card.confidence !== null && (typeof card.unsure === "boolean" ? card.unsure : card.confidence < UNSURE);
 
   function newId() {
     let n = review.cards.length + 1;

@@ -1,0 +1,324 @@
+"""A live round filmed with the independent renderer: ``render_film(seed, players, turns)``.
+
+2-5 players round a table, a webcam on one side looking over it with a slight tilt. Each
+turn every player's hand slides one card in from their edge of the table (over their own
+cards when they lie in the way) and lays it, the players a little out of step: cards of a
+kind in overlapping columns, a nigiri on a free wasabi, a special order on the card it
+copies, desserts apart; now and then a hand rests on another player's card for a moment.
+
+The ``Film`` gives the frames (BGR, ``fps`` a second), the truth turn log in
+``scorer.turns`` terms (``[{"reveals": {"Ann": ["tempura"], ...}}, ...]``) and the seating:
+players in seat order (seat 0 nearest the bottom of the picture, then clockwise), each
+with the pixel point of their tableau (``LiveGame(seat_anchors=...)``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scorer.turns import TurnLog
+from vision.fieldtest.cards import CARD_H_CM, CARD_W_CM, load_faces, styled_face
+from vision.fieldtest.render import (
+    Camera,
+    _poly_mask,
+    _roi,
+    _warp_into,
+    fit_camera,
+    hand,
+    table_background,
+)
+from vision.fieldtest.table import Card, place_tableaux
+
+NAMES = ("Ann", "Ben", "Cid", "Dan", "Eve")
+NIGIRI = ("egg-nigiri", "salmon-nigiri", "squid-nigiri")
+#: what the players play: cards that stay on the table once laid (no miso soup, uramaki or
+#: tools the rules take away mid-round), so the table always shows the log
+MENU = ("egg-nigiri", "salmon-nigiri", "squid-nigiri", "wasabi", "wasabi", "maki-2", "maki-3", "tempura",
+        "sashimi", "dumpling", "eel", "tofu", "onigiri-circle", "pudding", "special-order", "tea")
+COPYABLE = ("maki-2", "maki-3", "tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri-circle")
+DESSERTS = ("pudding",)
+TURN_S = 5.5
+SLIDE_S = 0.9
+LEAVE_S = 0.7
+COVER_S = 1.6
+
+
+@dataclass
+class FilmCard:
+    slug: str
+    seat: int
+    laid_at: float
+    column: int
+    row: int
+    local: tuple[float, float] = (0.0, 0.0)
+    plane: Card | None = None
+
+
+@dataclass
+class Hand:
+    seat: int
+    start: float
+    end: float
+    path: tuple[np.ndarray, np.ndarray]  # where the card is held from and to (plane)
+    direction: float
+    seed: int
+    carries: FilmCard | None = None
+
+
+@dataclass
+class Film:
+    players: tuple[str, ...]
+    log: list[dict]
+    seats: list[dict]
+    fps: float
+    size: tuple[int, int]
+    duration: float
+    camera: Camera
+    cards: list[FilmCard]
+    hands: list[Hand]
+    seed: int
+    _background: np.ndarray | None = None
+    _light: np.ndarray | None = None
+    _faces: dict = field(default_factory=dict)
+
+    @property
+    def n_frames(self) -> int:
+        return int(self.duration * self.fps)
+
+    @property
+    def seat_anchors(self) -> list[tuple[float, float]]:
+        return [tuple(s["anchor"]) for s in self.seats]
+
+    @property
+    def frames(self) -> Iterator[np.ndarray]:
+        """Every frame in turn (a fresh iterator each time it is read)."""
+        return (self.render(i) for i in range(self.n_frames))
+
+    def timed_frames(self) -> Iterator[tuple[float, np.ndarray]]:
+        return ((i / self.fps, self.render(i)) for i in range(self.n_frames))
+
+    def record(self) -> dict:
+        return {"edition": "party", "players": list(self.players), "rounds": [{"turns": self.log}]}
+
+    def _face(self, k: int, card: FilmCard):
+        if k not in self._faces:
+            rng = np.random.default_rng([self.seed, 7, k])
+            face = load_faces().face(rng, card.slug, printed_share=0.3)
+            self._faces[k] = styled_face(rng, face, self.style)
+        return self._faces[k]
+
+    style: str = "plain"
+
+    def render(self, index: int) -> np.ndarray:
+        t = index / self.fps
+        w, h = self.size
+        image = self._background.copy()
+        moving = {id(hd.carries): hd for hd in self.hands if hd.carries is not None and hd.start <= t < hd.end}
+        for k, card in enumerate(self.cards):
+            if t < card.laid_at - SLIDE_S:
+                continue
+            hd = moving.get(id(card))
+            plane = card.plane
+            lift = 0.0
+            if hd is not None and t < card.laid_at:
+                share = (t - hd.start) / max(card.laid_at - hd.start, 1e-6)
+                share = 0.5 - 0.5 * math.cos(math.pi * min(max(share, 0), 1))
+                xy = hd.path[0] * (1 - share) + hd.path[1] * share
+                plane = Card(card.slug, card.seat, float(xy[0]), float(xy[1]), plane.angle)
+                lift = 1.5
+            styled, alpha, grow = self._face(k, card)
+            quad = self.camera.flat(plane.corners(grow), lift + 0.02 * (k % 5))
+            roi = _roi(quad, self.size)
+            if roi is None:
+                continue
+            x1, y1, x2, y2 = roi
+            warped = _warp_into(styled, quad, roi).astype(np.float32)
+            a = _warp_into(alpha, quad, roi).astype(np.float32)[:, :, None] / 255
+            region = image[y1:y2, x1:x2]
+            region[:] = region * (1 - a * 0.3 * (lift > 0)) if lift else region
+            region[:] = region * (1 - a) + warped * a
+        for j, hd in enumerate(self.hands):
+            if not hd.start <= t < hd.end:
+                continue
+            if hd.carries is not None and t < hd.carries.laid_at:
+                share = (t - hd.start) / max(hd.carries.laid_at - hd.start, 1e-6)
+                share = 0.5 - 0.5 * math.cos(math.pi * min(max(share, 0), 1))
+            else:
+                lay = hd.carries.laid_at if hd.carries is not None else hd.start + (hd.end - hd.start) / 2
+                share = 1 - (t - lay) / max(hd.end - lay, 1e-6) if t >= lay else (t - hd.start) / max(lay - hd.start, 1e-6)
+                share = min(max(share, 0), 1)
+            target = hd.path[0] * (1 - share) + hd.path[1] * share
+            c, s = math.cos(hd.direction), math.sin(hd.direction)
+            wrist = target - np.array([s, c]) * 7.5
+            polys, _, soft = hand(np.random.default_rng([self.seed, 11, j]), self.camera, wrist, hd.direction,
+                                  self._light)
+            # draw within the box round the hand and its shadow only (a frame is mostly table)
+            blur = max(w, h) * 0.01
+            roi = _roi(np.vstack([p for p, _ in polys] + soft), self.size)
+            if roi is None:
+                continue
+            x1, y1, x2, y2 = roi
+            x1, y1 = max(0, int(x1 - 3 * blur)), max(0, int(y1 - 3 * blur))
+            x2, y2 = min(w, int(x2 + 3 * blur)), min(h, int(y2 + 3 * blur))
+            part = image[y1:y2, x1:x2]
+            box = (x2 - x1, y2 - y1)
+            sm = cv2.GaussianBlur(_poly_mask([p - [x1, y1] for p in soft], box).astype(np.float32) / 255, (0, 0), blur)
+            part *= (1 - 0.35 * sm)[:, :, None]
+            for poly, colour in polys:
+                m = _poly_mask([poly - [x1, y1]], box).astype(np.float32)[:, :, None] / 255
+                part[:] = part * (1 - m) + np.float32(colour) * m
+        image *= self._gain
+        image += np.random.default_rng([self.seed, 13, index]).normal(0, 2.5, image.shape).astype(np.float32)
+        return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -> list[dict]:
+    """A round's turn log the table can show: special orders copy a card the player has."""
+    have: dict[str, list[str]] = {p: [] for p in players}
+    log = []
+    for _ in range(turns):
+        reveals = {}
+        for p in players:
+            while True:
+                slug = str(rng.choice(MENU))
+                if slug != "special-order":
+                    break
+                copyable = [c for c in have[p] if c in COPYABLE]
+                if copyable:
+                    slug = f"special-order:{rng.choice(copyable)}"
+                    break
+            have[p].append(slug.split(":")[-1] if not slug.startswith("special") else "special-order")
+            reveals[p] = [slug]
+        log.append({"reveals": reveals})
+    return log
+
+
+def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCard], list[float], list[bool]]:
+    """Where each card goes in its player's columns and when it is laid; when each turn
+    starts, and in which turns a hand rests on a card for a moment (those last longer: the
+    players wait for the hand to leave before they pick their next card)."""
+    cards: list[FilmCard] = []
+    columns: dict[int, list[list[FilmCard]]] = {s: [] for s in range(len(players))}
+    closed: set[tuple[int, int]] = set()
+    starts, covered = [], []
+    start = 2.0
+    for k, turn in enumerate(log):
+        if k:
+            start += TURN_S + (COVER_S + 1.0 if covered[-1] else 0.0)
+        starts.append(start)
+        covered.append(bool(k) and rng.random() < 0.4)
+        for seat, player in enumerate(players):
+            slug, _, copied = turn["reveals"][player][0].partition(":")
+            when = start + SLIDE_S + float(rng.uniform(0, 1.3))
+            cols = columns[seat]
+            target = None
+            if slug in NIGIRI:
+                target = next((c for c, col in enumerate(cols) if col[-1].slug == "wasabi" and (seat, c) not in closed),
+                              None)
+            elif slug == "special-order":
+                target = next((c for c in range(len(cols) - 1, -1, -1)
+                               if cols[c][-1].slug == copied and (seat, c) not in closed), None)
+                if target is None:  # the copied card is covered: lay the copy beside it
+                    cols.append([])
+                    fresh = FilmCard(copied, seat, when, len(cols) - 1, 0)
+                    raise ValueError(f"no free {copied} to copy for {player} ({fresh})")
+            if target is not None:
+                closed.add((seat, target))
+            else:
+                kind = "nigiri" if slug in NIGIRI else slug
+                target = next((c for c, col in enumerate(cols)
+                               if (seat, c) not in closed and len(col) < 5 and col[-1].slug != "wasabi"
+                               and ("nigiri" if col[0].slug in NIGIRI else col[0].slug) == kind), None)
+                if target is None:
+                    cols.append([])
+                    target = len(cols) - 1
+            card = FilmCard(slug, seat, when, target, len(cols[target]))
+            cols[target].append(card)
+            cards.append(card)
+    for cols in columns.values():
+        order = [c for c in range(len(cols)) if cols[c][0].slug not in DESSERTS]
+        order += [c for c in range(len(cols)) if cols[c][0].slug in DESSERTS]
+        strip = 0.33 * CARD_W_CM
+        pitch = CARD_W_CM * 1.2
+        for place, c in enumerate(order):
+            extra = pitch * 0.8 if cols[c][0].slug in DESSERTS else 0.0
+            u = (place - (len(order) - 1) / 2) * pitch + extra
+            for card in cols[c]:
+                card.local = (u, CARD_H_CM + 4 * strip - CARD_H_CM / 2 - card.row * strip)
+    return cards, starts, covered
+
+
+def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
+                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None) -> Film:
+    """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
+    a player a turn, players named ``Ann``, ``Ben``...) plays that round instead of a drawn one.
+    The film's own log names the players by where they sit in the picture."""
+    if log is not None:
+        players, turns = len(log[0]["reveals"]), len(log)
+    if not 2 <= players <= len(NAMES):
+        raise ValueError(f"a film has 2 to {len(NAMES)} players, not {players}")
+    if turns < 1:
+        raise ValueError("a film needs at least one turn")
+    rng = np.random.default_rng([seed, 0xF11])
+    names = NAMES[:players]
+    log = log if log is not None else random_log(rng, names, turns)
+    TurnLog.from_json(log, names, "party")  # the scorer accepts it
+    cards, starts, covered = _stage(rng, log, names)
+    local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
+             for s in range(players)]
+    table = place_tableaux(rng, local, "round")
+    placed = iter(table.cards)
+    by_seat = {s: [c for c in cards if c.seat == s] for s in range(players)}
+    for s in range(players):
+        for c in by_seat[s]:
+            c.plane = next(placed)
+    # the webcam: on seat 0's side, looking over the table with a slight tilt
+    seat0 = table.seats[0]
+    corners = np.vstack([c.plane.corners() for c in cards])
+    camera = fit_camera(rng, corners, size, seat0.facing + rng.normal(0, 0.1), math.radians(rng.uniform(12, 25)),
+                        0.8, math.radians(rng.uniform(60, 70)))
+    background = table_background(rng, table, camera, size, corners).astype(np.float32)
+    light = np.array([rng.normal(0, 0.3), rng.normal(0, 0.3)])
+    hands = []
+    for k, card in enumerate(cards):
+        seat = table.seats[card.seat]
+        entry = np.array([seat.x, seat.y]) + rng.normal(0, 4, 2)
+        goal = np.array([card.plane.x, card.plane.y])
+        hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
+                          seat.facing + float(rng.normal(0, 0.2)), k, card))
+    end = starts[-1] + TURN_S + 4.0
+    for k in range(len(log)):
+        if covered[k]:  # a hand rests on a card of another player for a moment
+            start = starts[k] + 3.3
+            laid = [c for c in cards if c.laid_at < start - 0.5]
+            victim = laid[int(rng.integers(len(laid)))]
+            other = (victim.seat + 1) % players
+            seat = table.seats[other]
+            hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]),
+                                                          np.array([victim.plane.x, victim.plane.y])),
+                              math.atan2(victim.plane.x - seat.x, victim.plane.y - seat.y), 1000 + k))
+    # seats in the picture's order: seat 0 nearest the bottom, then clockwise
+    anchors = [camera.flat([[np.mean([c.plane.x for c in by_seat[s]]), np.mean([c.plane.y for c in by_seat[s]])]])[0]
+               for s in range(players)]
+    centre = np.mean(anchors, 0)
+    directions = [(math.degrees(math.atan2(a[1] - centre[1], a[0] - centre[0])) - 90) % 360 for a in anchors]
+    order = sorted(range(players), key=lambda s: directions[s])
+    first = int(np.argmin([min(directions[s], 360 - directions[s]) for s in order]))
+    order = order[first:] + order[:first]
+    renamed = {old: NAMES[new] for new, old in enumerate(order)}
+    log = [{"reveals": {renamed[names.index(p)]: v for p, v in turn["reveals"].items()}} for turn in log]
+    log = [{"reveals": dict(sorted(turn["reveals"].items(), key=lambda kv: NAMES.index(kv[0])))} for turn in log]
+    seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
+              "facing_deg": round(math.degrees(table.seats[old].facing), 1)} for new, old in enumerate(order)]
+    gain = np.float32(rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]))
+    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed,
+                style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
+    film._background = background
+    film._light = light
+    film._gain = gain
+    return film
