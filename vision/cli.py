@@ -23,6 +23,13 @@ def register(subparsers) -> None:
     detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
     detect.add_argument("--seats", type=int, default=None, metavar="N",
                         help="split a whole-table photo into N tableaux (seat 0 at the bottom, clockwise)")
+    detect.add_argument("--edition", default=None, metavar="E",
+                        help="the game's edition (original, anniversary, party): name only its cards and "
+                             "flag cards beyond its deck counts")
+    detect.add_argument("--menu", default=None, metavar="M",
+                        help="a Sushi Go Party! menu (e.g. sushi-go, master-menu) or a custom menu as "
+                             "comma-separated kinds or slugs: name only its cards, flag any other "
+                             "(implies --edition party)")
     detect.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                         help="folder with detector.onnx, classifier.onnx, meta.json (default: models/)")
     detect.set_defaults(handler=_detect)
@@ -45,11 +52,15 @@ def register(subparsers) -> None:
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier"], default=None)
+    train.add_argument("--only", choices=["detector", "classifier", "classifier-print"], default=None,
+                       help="one model, or only the classifier's print-style stage (from the committed "
+                            "classifier when its earlier runs are not here)")
     train.add_argument("--hires-epochs", type=int, default=None,
                        help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
     train.add_argument("--tables-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
+    train.add_argument("--print-cls-epochs", type=int, default=None,
+                       help="epochs of the classifier's print-style stage (default 3; 0 skips it)")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
@@ -73,11 +84,19 @@ def _detect(args: argparse.Namespace) -> int:
 
     if args.seats is not None and not 1 <= args.seats <= 8:
         raise ValueError(f"--seats must be between 1 and 8, not {args.seats}")
+    deck = None
+    if args.edition or args.menu:
+        from vision.deck import Deck
+
+        menu = args.menu
+        if menu and "," in menu:
+            menu = [part.strip() for part in menu.split(",") if part.strip()]
+        deck = Deck.of(args.edition or "party", menu)  # DeckError (a ValueError): exit 2
     recognizer = Recognizer.load(args.model)
     failed = 0
     for path in args.images:
         try:
-            line = describe_image(recognizer, path, seats=args.seats)
+            line = describe_image(recognizer, path, seats=args.seats, deck=deck)
         except (ValueError, OSError) as exc:
             failed += 1
             line = {"image": path, "error": str(exc)}
@@ -108,7 +127,8 @@ def _train(args: argparse.Namespace) -> int:
         if not args.device.isdigit() or int(args.device) >= torch.cuda.device_count():
             raise ValueError(f"--device {args.device}: no such CUDA device here "
                              f"({torch.cuda.device_count()} found); use --device cpu")
-    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs}
+    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
+              "cls_print_epochs": args.print_cls_epochs}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.deck import Deck, flag_cards
 from vision.detections import Detections
 from vision.seats import split_seats
 from vision.stacks import read_tableau
@@ -31,23 +32,40 @@ def read_image(path: str | Path) -> np.ndarray:
 
 
 def cards_json(detections: Detections) -> list[dict]:
-    return [
-        {"label": label, "box": [round(float(v), 1) for v in box], "confidence": round(float(conf), 4)}
-        for label, box, conf in zip(detections.labels, detections.xyxy, detections.confidence, strict=True)
-    ]
+    """One object per card; ``"flag"`` (and ``"seen_as"``, the face outside the deck the
+    classifier took it for) only on the cards a deck check flagged."""
+    cards = []
+    n = len(detections)
+    flags = detections.data.get("flag", [""] * n)
+    seen_as = detections.data.get("seen_as", [""] * n)
+    for i, (label, box, conf) in enumerate(zip(detections.labels, detections.xyxy, detections.confidence,
+                                              strict=True)):
+        card = {"label": label, "box": [round(float(v), 1) for v in box], "confidence": round(float(conf), 4)}
+        if flags[i]:
+            card["flag"] = str(flags[i])
+            if seen_as[i]:
+                card["seen_as"] = str(seen_as[i])
+        cards.append(card)
+    return cards
 
 
-def describe_image(recognizer, image_or_path, seats=None) -> dict:
+def describe_image(recognizer, image_or_path, seats=None, deck: Deck | None = None) -> dict:
     """Name every card in one photo: ``{"image", "cards", "tableau"}`` and, when ``seats``
     is given (a number of seats, or a list of seat areas in normalised coordinates),
     ``"seats": [{"seat", "cards", "tableau"}, ...]`` with ``"tableau"`` then the seats'
     entries one after the other.
+
+    ``deck`` (the game's edition and menu, ``vision.deck.Deck``) names cards only as faces of
+    that deck and flags those seen outside it or beyond its counts (``"flag"`` on the card).
     """
     if isinstance(image_or_path, np.ndarray):
         image, name = image_or_path, None
     else:
         image, name = read_image(image_or_path), str(image_or_path)
-    detections = recognizer.detect(image)
+    if deck is None:
+        detections = recognizer.detect(image)
+    else:
+        detections = flag_cards(recognizer.detect(image, allowed=deck.allowed), deck)
     result: dict = {"image": name, "cards": cards_json(detections)}
     if seats is None:
         result["tableau"] = read_tableau(detections)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +67,15 @@ class Recognizer:
             return self
         return dataclasses.replace(self, detector=self.detector.resized(self.live_imgsz))
 
-    def detect(self, image_bgr: np.ndarray) -> Detections:
+    def detect(self, image_bgr: np.ndarray, allowed: Collection[str] | None = None) -> Detections:
+        """Every card region of ``image_bgr``, named.
+
+        ``allowed`` (the faces a game's deck holds, ``vision.deck.Deck.allowed``) limits the
+        names to those faces. Whether a region is a card at all is still decided over every
+        class; where the classifier's most likely face lies outside ``allowed``, the region
+        keeps the likeliest allowed name and ``data["seen_as"]`` that outside face, so the
+        card can be flagged for the player rather than silently renamed or dropped.
+        """
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
@@ -74,17 +83,26 @@ class Recognizer:
             return Detections.empty()
         crops = [square_crop(image_bgr, box, self.crop_size) for box in boxes]
         probabilities = self.classifier(crops)
+        rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
+        card = np.array([self.classes[i] != NOT_A_CARD for i in best])
+        seen_as = np.array([""] * len(boxes), dtype="<U32")
+        if allowed is not None:
+            names = np.array(self.classes)
+            kept = np.isin(names, list(allowed)) & (names != NOT_A_CARD)
+            outside = ~kept[best] & card
+            seen_as[outside] = names[best[outside]]
+            if kept.any():
+                best = np.where(kept[None, :], probabilities, -1.0).argmax(1)
         labels = np.array([self.classes[i] for i in best])
         class_id = np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels])
-        label_scores = probabilities[np.arange(len(best)), best]
-        card = labels != NOT_A_CARD
-        boxes, scores, labels, class_id, label_scores = (
-            a[card] for a in (boxes, scores, labels, class_id, label_scores))
-        detections = Detections(
-            xyxy=boxes,
-            class_id=class_id,
-            confidence=scores * label_scores,
-            data={"label": labels, "region_score": scores, "label_score": label_scores},
-        )
+        label_scores = probabilities[rows, best]
+        # a card is as sure as its likeliest face, allowed or not: a card seen outside the
+        # deck must reach the player flagged, not fall under min_confidence
+        card_scores = probabilities[rows, probabilities.argmax(1)]
+        confidence = scores * np.where(seen_as != "", card_scores, label_scores)
+        data = {"label": labels, "region_score": scores, "label_score": label_scores}
+        if allowed is not None:
+            data["seen_as"] = seen_as
+        detections = Detections(xyxy=boxes, class_id=class_id, confidence=confidence, data=data)[card]
         return detections[detections.confidence >= self.min_confidence]
