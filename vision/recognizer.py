@@ -13,6 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.detections import Detections
@@ -43,6 +44,45 @@ class Recognizer:
     #: the long side live frames are fed to the detector at (``meta.json``'s
     #: ``detector.live_imgsz``): a webcam's frames come 10 a second, a photo comes alone
     live_imgsz: int | None = None
+
+    #: with this many regions or fewer, none of them or one covering a quarter of the photo,
+    #: the photo may be a close-up (a card or three filling the frame, larger than any card
+    #: the detector learnt): it looks again at the photo shrunk to ``closeup_scale`` in the
+    #: middle of a grey canvas of the photo's size
+    closeup_regions: int = 2
+    closeup_scale: float = 0.5
+
+    @staticmethod
+    def _share(boxes: np.ndarray, image: np.ndarray) -> float:
+        """The share of the photo the largest box covers."""
+        return float((boxes[:, 2:] - boxes[:, :2]).prod(1).max() / (image.shape[0] * image.shape[1]))
+
+    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+        """``boxes, scores`` with what the detector finds in the shrunk photo added (where a
+        region is found twice, the better scored box is kept)."""
+        h, w = image_bgr.shape[:2]
+        sw, sh = max(1, round(w * self.closeup_scale)), max(1, round(h * self.closeup_scale))
+        left, top = (w - sw) // 2, (h - sh) // 2
+        canvas = np.full_like(image_bgr, 114)
+        canvas[top:top + sh, left:left + sw] = cv2.resize(image_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+        more, more_scores = self.detector(canvas, conf=self.region_threshold)
+        if not len(more):
+            return boxes, scores
+        more = (more - [left, top, left, top]) / [sw / w, sh / h, sw / w, sh / h]
+        more = np.clip(more, 0, [w, h, w, h]).astype(np.float32)
+        every = np.concatenate([boxes.reshape(-1, 4), more])
+        every_scores = np.concatenate([scores, more_scores]).astype(np.float32)
+        wh = every[:, 2:] - every[:, :2]
+        kept = np.array(cv2.dnn.NMSBoxes(np.concatenate([every[:, :2], wh], 1).tolist(), every_scores.tolist(),
+                                          self.region_threshold, 0.5), int).reshape(-1)
+        every, every_scores = every[kept], every_scores[kept]
+        # a card this large covers no other: a region mostly inside a better one is a part of it
+        lt = np.maximum(every[:, None, :2], every[None, :, :2])
+        rb = np.minimum(every[:, None, 2:], every[None, :, 2:])
+        inside = np.clip(rb - lt, 0, None).prod(-1) / np.maximum((every[:, 2:] - every[:, :2]).prod(-1), 1)[:, None]
+        better = every_scores[None, :] > every_scores[:, None]
+        part = ((inside >= 0.7) & better).any(1)
+        return every[~part], every_scores[~part]
 
     @classmethod
     def load(cls, model_dir: str | Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Recognizer:
@@ -79,6 +119,8 @@ class Recognizer:
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
+        if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
+            boxes, scores = self._closeup(image_bgr, boxes, scores)
         if not len(boxes):
             return Detections.empty()
         crops = [square_crop(image_bgr, box, self.crop_size) for box in boxes]
