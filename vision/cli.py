@@ -47,6 +47,17 @@ def register(subparsers) -> None:
                           help="write the report there (default: <data>/eval-report.json)")
     evaluate.set_defaults(handler=_eval)
 
+    bench = subparsers.add_parser(
+        "bench", help="milliseconds to read one photo, by photo size, on this machine",
+        description="Render photos of tables at each size and time reading them as 'sushicam detect "
+                    "--seats N' does (decoding excluded); prints the load average beside the times.")
+    bench.add_argument("--sizes", nargs="+", default=["1280x960", "4032x3024"], metavar="WxH")
+    bench.add_argument("--photos", type=int, default=5, help="photos per size (default 5)")
+    bench.add_argument("--threads", type=int, default=2, help="inference threads (default 2)")
+    bench.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR")
+    bench.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    bench.set_defaults(handler=_bench)
+
     train = subparsers.add_parser(
         "train", help="reproduce models/ (generates data if missing, resumes from checkpoints)")
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
@@ -113,6 +124,22 @@ def _eval(args: argparse.Namespace) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(report, indent=1) + "\n")
     print(f"report written to {target}", file=sys.stderr)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from vision.training.bench import bench_photos, format_bench
+
+    sizes = []
+    for size in args.sizes:
+        parts = size.lower().split("x")
+        if len(parts) != 2 or not all(p.isdigit() and int(p) >= 64 for p in parts):
+            raise ValueError(f"--sizes: {size!r} is not a size like 1280x960")
+        sizes.append((int(parts[0]), int(parts[1])))
+    if args.photos < 1:
+        raise ValueError(f"--photos must be at least 1, not {args.photos}")
+    report = bench_photos(args.model, sizes, photos=args.photos, threads=args.threads)
+    print(json.dumps(report) if args.json else format_bench(report))
     return 0
 
 

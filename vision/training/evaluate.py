@@ -9,6 +9,7 @@ trained on) for their ten slugs; ``test-digital`` shows only digital faces.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from pathlib import Path
@@ -133,7 +134,10 @@ def evaluate_sets(model_dir: Path, sets: list[str], data_root: Path, limit: int 
     recognizer = Recognizer.load(model_dir)
     results = []
     for name in sets:
-        root = generate(RECIPES[name], Path(data_root) / name)
+        recipe = RECIPES[name]
+        if limit is not None and limit < recipe.val:  # photo i is the same whatever the count
+            recipe = dataclasses.replace(recipe, val=limit)
+        root = generate(recipe, Path(data_root) / name)
         truths = load_truths(root, "val")[:limit]
         results.append(evaluate_photos(recognizer, root, truths, name))
     return {"model": str(model_dir), "results": results}
