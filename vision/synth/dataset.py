@@ -75,6 +75,9 @@ RECIPES = {
                          print_weighted=True),
     "test-digital": Recipe("test-digital", train=0, val=200, seed=8, crops=False),
     "tiny": Recipe("tiny", train=8, val=4, seed=3, size=(640, 480)),
+    # crowded tables: 6-8 seats round the table, cards small (issue 12); never trained on
+    "test-crowded": Recipe("test-crowded", train=0, val=100, seed=10, faces="print", crops=False,
+                           print_weighted=True, seats=(6, 7, 8)),
     # more classifier crops, written beside the train recipe's; the classes the first
     # classifier confused most (icon counts, look-alike strips) are drawn twice as often
     "train-crops": Recipe("train-crops", train=1000, val=0, seed=2, det=False, prefix="x", adds_to="train",

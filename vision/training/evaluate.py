@@ -54,7 +54,7 @@ def _multiset_hits(truth: list, got: list) -> int:
 
 
 def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> dict:
-    groups = {"all": Counter(), "one seat": Counter(), "2-5 seats": Counter()}
+    groups = {"all": Counter(), "one seat": Counter(), "2-8 seats": Counter()}
     confusions = Counter()
     times = []
     for truth in tqdm(truths, desc=f"eval {name}", unit="photo"):
@@ -91,13 +91,13 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str) -> di
         for seat, part in zip(truth["seats"], split_seats(truth_dets, n_seats=n_seats), strict=True):
             counts["exact_from_truth_boxes"] += canonical(read_tableau(part)) == canonical(seat["tableau"])
         groups["all"].update(counts)
-        groups["one seat" if n_seats == 1 else "2-5 seats"].update(counts)
+        groups["one seat" if n_seats == 1 else "2-8 seats"].update(counts)
     result = _summary(groups["all"], name, len(truths), times)
     result["top_confusions"] = dict(confusions.most_common(10))
     result["by_seats"] = {
         group: _summary(groups[group], f"{name} ({group})",
                         sum((len(t["seats"]) == 1) == (group == "one seat") for t in truths), None)
-        for group in ("one seat", "2-5 seats")
+        for group in ("one seat", "2-8 seats")
     }
     return result
 
