@@ -81,6 +81,10 @@ class TrainPlan:
     #: seats among them; 0 skips it. Ran on 2 CPU cores
     cls_print_epochs: int = 3
     cls_print_batch: int = 64
+    #: that stage's weights are averaged with those it started from, this share its own (1:
+    #: its own alone): fine-tuned alone it read the styled crops better but the unseen printed
+    #: scans worse; the average kept the scans and most of the gain (models/README.md)
+    cls_print_share: float = 0.5
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datasets/build/train",
@@ -196,6 +200,8 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = ROOT / "datase
         best = yolo.train("classify", data / "cls", runs / "classifier-print", plan.cls_print_epochs,
                           classifier_imgsz, plan.cls_print_batch, start_from=start, optimizer="AdamW",
                           lr0=0.0002, warmup_epochs=0, **cls_args, **place)
+        if plan.cls_print_share < 1:
+            best = yolo.average_weights(start, best, plan.cls_print_share, runs / "classifier-print-averaged.pt")
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
