@@ -71,7 +71,8 @@ def register(subparsers) -> None:
     train.add_argument("--tables-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
     train.add_argument("--print-cls-epochs", type=int, default=None,
-                       help="epochs of the classifier's print-style stage (default 3; 0 skips it)")
+                       help="epochs of the classifier's print-style stage (default 0: not part of the "
+                            "committed models; 3 ran the experiment of models/README.md)")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
