@@ -51,6 +51,9 @@ class Recognizer:
     #: middle of a grey canvas of the photo's size
     closeup_regions: int = 2
     closeup_scale: float = 0.5
+    #: the long side that second look is fed at: the cards in it are large, and a smaller
+    #: input costs less (640: 40 % fewer pixels than 832)
+    closeup_imgsz: int | None = 640
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -65,7 +68,10 @@ class Recognizer:
         left, top = (w - sw) // 2, (h - sh) // 2
         canvas = np.full_like(image_bgr, 114)
         canvas[top:top + sh, left:left + sw] = cv2.resize(image_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
-        more, more_scores = self.detector(canvas, conf=self.region_threshold)
+        detector = self.detector
+        if self.closeup_imgsz and hasattr(detector, "resized"):
+            detector = detector.resized(min(self.closeup_imgsz, detector.imgsz))
+        more, more_scores = detector(canvas, conf=self.region_threshold)
         if not len(more):
             return boxes, scores
         more = (more - [left, top, left, top]) / [sw / w, sh / h, sw / w, sh / h]
