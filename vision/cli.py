@@ -23,6 +23,13 @@ def register(subparsers) -> None:
     detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
     detect.add_argument("--seats", type=int, default=None, metavar="N",
                         help="split a whole-table photo into N tableaux (seat 0 at the bottom, clockwise)")
+    detect.add_argument("--edition", default=None, metavar="E",
+                        help="the game's edition (original, anniversary, party): name only its cards and "
+                             "flag cards beyond its deck counts")
+    detect.add_argument("--menu", default=None, metavar="M",
+                        help="a Sushi Go Party! menu (e.g. sushi-go, master-menu) or a custom menu as "
+                             "comma-separated kinds or slugs: name only its cards, flag any other "
+                             "(implies --edition party)")
     detect.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR",
                         help="folder with detector.onnx, classifier.onnx, meta.json (default: models/)")
     detect.set_defaults(handler=_detect)
@@ -34,11 +41,19 @@ def _detect(args: argparse.Namespace) -> int:
 
     if args.seats is not None and not 1 <= args.seats <= 8:
         raise ValueError(f"--seats must be between 1 and 8, not {args.seats}")
+    deck = None
+    if args.edition or args.menu:
+        from vision.deck import Deck
+
+        menu = args.menu
+        if menu and "," in menu:
+            menu = [part.strip() for part in menu.split(",") if part.strip()]
+        deck = Deck.of(args.edition or "party", menu)  # DeckError (a ValueError): exit 2
     recognizer = Recognizer.load(args.model)
     failed = 0
     for path in args.images:
         try:
-            line = describe_image(recognizer, path, seats=args.seats)
+            line = describe_image(recognizer, path, seats=args.seats, deck=deck)
         except (ValueError, OSError) as exc:
             failed += 1
             line = {"image": path, "error": str(exc)}

@@ -9,7 +9,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import CARD_ID, LABEL_MARGIN, ON, Detections
+from vision.deck import Deck, flag_cards
+from vision.detections import CARD_ID, FLAG, LABEL_MARGIN, ON, SEEN_AS, Detections
 from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
 from vision.stacks import link_stacks, read_tableau
@@ -64,11 +65,14 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarr
 def cards_json(detections: Detections) -> list[dict]:
     """The ``cards`` of a ``sushicam detect`` line: ``label``, ``box``, ``confidence`` and, where
     the reading set them, ``id`` (``data["card_id"]``) and ``on`` (the ``id`` of the card it lies
-    on in a stack, or null), and whether the player should check it (``unsure``:
-    ``vision.unsure.is_unsure``)."""
+    on in a stack, or null), whether the player should check it (``unsure``:
+    ``vision.unsure.is_unsure``) and, only on the cards a deck check flagged, ``flag`` (and
+    ``seen_as``, the face outside the deck the classifier took it for)."""
     ids = detections.data.get(CARD_ID)
     on = detections.data.get(ON)
     margins = detections.data.get(LABEL_MARGIN)
+    flags = detections.data.get(FLAG)
+    seen_as = detections.data.get(SEEN_AS)
     cards = []
     for k, (label, box, conf) in enumerate(
             zip(detections.labels, detections.xyxy, detections.confidence, strict=True)):
@@ -79,12 +83,16 @@ def cards_json(detections: Detections) -> list[dict]:
         if on is not None:
             card["on"] = int(on[k]) if on[k] >= 0 else None
         card["unsure"] = is_unsure(float(conf), None if margins is None else float(margins[k]))
+        if flags is not None and flags[k]:
+            card["flag"] = str(flags[k])
+            if seen_as is not None and seen_as[k]:
+                card["seen_as"] = str(seen_as[k])
         cards.append(card)
     return cards
 
 
 def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str | Path,
-                   seats: int | Sequence[Any] | None = None) -> dict:
+                   seats: int | Sequence[Any] | None = None, deck: Deck | None = None) -> dict:
     """Name every card in one photo: ``{"image", "cards", "tableau"}`` and, when ``seats``
     is given (a number of seats, or a list of seat areas in normalised coordinates),
     ``"seats": [{"seat", "cards", "tableau"}, ...]`` with ``"tableau"`` then the seats'
@@ -92,12 +100,18 @@ def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str |
 
     Each card has an ``id`` (its place in ``cards``; a seat's cards keep it) and ``on``: the
     ``id`` of the card it lies on in a stack of the tableau read (null for none).
+
+    ``deck`` (the game's edition and menu, ``vision.deck.Deck``) names cards only as faces of
+    that deck and flags those seen outside it or beyond its counts (``"flag"`` on the card).
     """
     if isinstance(image_or_path, np.ndarray):
         image, name = image_or_path, None
     else:
         image, name = read_image(image_or_path), str(image_or_path)
-    detections = recognizer.detect(image)
+    if deck is None:
+        detections = recognizer.detect(image)
+    else:
+        detections = flag_cards(recognizer.detect(image, allowed=deck.allowed), deck)
     detections = detections.with_data(**{CARD_ID: np.arange(len(detections))})
     result: dict = {"image": name}
     if seats is None:

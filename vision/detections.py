@@ -30,6 +30,12 @@ LABEL_SCORE = "label_score"
 #: how far ``label_score`` leads the classifier's second-best name, 0-1 (recogniser): a small
 #: lead is a guess between two cards (``vision.unsure``)
 LABEL_MARGIN = "label_margin"
+#: the face outside the game's deck the classifier took the card for ("" when inside it), set
+#: when the recogniser was given the deck's faces (``Recognizer.detect(allowed=...)``)
+SEEN_AS = "seen_as"
+#: why the player should look at the card against the game's deck ("not in this menu", "more
+#: than the deck holds"; "" when fine): ``vision.deck.flag_cards``
+FLAG = "flag"
 #: the card's number in its photo (0, 1, ... in the order of ``sushicam detect``'s ``cards``),
 #: kept when the detections are split into seats (``describe_image``)
 CARD_ID = "card_id"
@@ -52,7 +58,7 @@ SCORE = "score"
 FIRST_SEEN = "first_seen"
 LABEL_SINCE = "label_since"
 
-DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
+DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, SEEN_AS, FLAG, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
              SCORE, FIRST_SEEN, LABEL_SINCE)
 
 

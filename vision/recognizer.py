@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -16,7 +17,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, Detections
+from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
 #: Side of the square crops the classifier learns from (and is fed at run time).
@@ -42,8 +43,9 @@ class CardRecognizer(Protocol):
     """What reads a photo's cards, for every caller (``sushicam detect``, live play, teaching,
     the web app): :class:`Recognizer`, or a test double that scripts what it sees."""
 
-    def detect(self, image_bgr: np.ndarray) -> Detections:
-        """The card regions of a BGR photo, named (``data["label"]``), cards only."""
+    def detect(self, image_bgr: np.ndarray, allowed: Collection[str] | None = None) -> Detections:
+        """The card regions of a BGR photo, named (``data["label"]``), cards only; with
+        ``allowed``, named only as those faces (``data["seen_as"]`` keeps a face outside them)."""
         ...
 
 
@@ -98,6 +100,52 @@ class Recognizer:
     #: ``detector.live_imgsz``): a webcam's frames come 10 a second, a photo comes alone
     live_imgsz: int | None = None
 
+    #: with this many regions or fewer, none of them or one covering a quarter of the photo,
+    #: the photo may be a close-up (a card or three filling the frame, larger than any card
+    #: the detector learnt): it looks again at the photo shrunk to ``closeup_scale`` in the
+    #: middle of a grey canvas of the photo's size
+    closeup_regions: int = 2
+    closeup_scale: float = 0.5
+    #: the long side that second look is fed at: the cards in it are large, and a smaller
+    #: input costs less (640: 40 % fewer pixels than 832)
+    closeup_imgsz: int | None = 640
+
+    @staticmethod
+    def _share(boxes: np.ndarray, image: np.ndarray) -> float:
+        """The share of the photo the largest box covers."""
+        return float((boxes[:, 2:] - boxes[:, :2]).prod(1).max() / (image.shape[0] * image.shape[1]))
+
+    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+        """``boxes, scores`` with what the detector finds in the shrunk photo added (where a
+        region is found twice, the better scored box is kept)."""
+        h, w = image_bgr.shape[:2]
+        sw, sh = max(1, round(w * self.closeup_scale)), max(1, round(h * self.closeup_scale))
+        left, top = (w - sw) // 2, (h - sh) // 2
+        canvas = np.full_like(image_bgr, 114)
+        canvas[top:top + sh, left:left + sw] = cv2.resize(image_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+        detector = self.detector
+        resized = getattr(detector, "resized", None)  # an ONNX detector can be; a double not
+        if self.closeup_imgsz and resized is not None:
+            detector = resized(min(self.closeup_imgsz, getattr(detector, "imgsz", self.closeup_imgsz)))
+        more, more_scores = detector(canvas, conf=self.region_threshold)
+        if not len(more):
+            return boxes, scores
+        more = (more - [left, top, left, top]) / [sw / w, sh / h, sw / w, sh / h]
+        more = np.clip(more, 0, [w, h, w, h]).astype(np.float32)
+        every = np.concatenate([boxes.reshape(-1, 4), more])
+        every_scores = np.concatenate([scores, more_scores]).astype(np.float32)
+        wh = every[:, 2:] - every[:, :2]
+        kept = np.array(cv2.dnn.NMSBoxes(np.concatenate([every[:, :2], wh], 1).tolist(), every_scores.tolist(),
+                                          self.region_threshold, 0.5), int).reshape(-1)
+        every, every_scores = every[kept], every_scores[kept]
+        # a card this large covers no other: a region mostly inside a better one is a part of it
+        lt = np.maximum(every[:, None, :2], every[None, :, :2])
+        rb = np.minimum(every[:, None, 2:], every[None, :, 2:])
+        inside = np.clip(rb - lt, 0, None).prod(-1) / np.maximum((every[:, 2:] - every[:, :2]).prod(-1), 1)[:, None]
+        better = every_scores[None, :] > every_scores[:, None]
+        part = ((inside >= 0.7) & better).any(1)
+        return every[~part], every_scores[~part]
+
     @classmethod
     def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
         """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
@@ -122,27 +170,48 @@ class Recognizer:
             return self
         return dataclasses.replace(self, detector=resized(self.live_imgsz))
 
-    def detect(self, image_bgr: np.ndarray) -> Detections:
+    def detect(self, image_bgr: np.ndarray, allowed: Collection[str] | None = None) -> Detections:
+        """Every card region of ``image_bgr``, named.
+
+        ``allowed`` (the faces a game's deck holds, ``vision.deck.Deck.allowed``) limits the
+        names to those faces. Whether a region is a card at all is still decided over every
+        class; where the classifier's most likely face lies outside ``allowed``, the region
+        keeps the likeliest allowed name and ``data["seen_as"]`` that outside face, so the
+        card can be flagged for the player rather than silently renamed or dropped.
+        """
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
+        if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
+            boxes, scores = self._closeup(image_bgr, boxes, scores)
         if not len(boxes):
             return Detections.empty()
         crops = [square_crop(image_bgr, box, self.crop_size) for box in boxes]
         probabilities = self.classifier(crops)
+        rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
+        card = np.array([self.classes[i] != NOT_A_CARD for i in best])
+        seen_as = np.array([""] * len(boxes), dtype="<U32")
+        if allowed is not None:
+            names = np.array(self.classes)
+            kept = np.isin(names, list(allowed)) & (names != NOT_A_CARD)
+            outside = ~kept[best] & card
+            seen_as[outside] = names[best[outside]]
+            if kept.any():
+                best = np.where(kept[None, :], probabilities, -1.0).argmax(1)
         labels = np.array([self.classes[i] for i in best])
-        label_scores = probabilities[np.arange(len(best)), best]
-        # how far the best name leads the runner-up: a small lead is a guess between two
-        margins = label_scores - np.sort(probabilities, 1)[:, -2] if probabilities.shape[1] > 1 else label_scores
-        card = labels != NOT_A_CARD
-        boxes, scores, labels, class_id, label_scores, margins = (
-            a[card] for a in (boxes, scores, labels, best, label_scores, margins))
-        detections = Detections(
-            xyxy=boxes,
-            class_id=class_id,  # the classifier's own output index: self.classes[class_id]
-            confidence=scores * label_scores,
-            data={LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores,
-                  LABEL_MARGIN: margins},
-        )
+        label_scores = probabilities[rows, best]
+        # how far the best name leads the runner-up (among the allowed names): a small lead is a
+        # guess between two
+        named = probabilities if allowed is None or not kept.any() else np.where(kept[None, :], probabilities, 0.0)
+        margins = (label_scores - np.sort(named, 1)[:, -2]) if probabilities.shape[1] > 1 else label_scores
+        # a card is as sure as its likeliest face, allowed or not: a card seen outside the
+        # deck must reach the player flagged, not fall under min_confidence
+        card_scores = probabilities[rows, probabilities.argmax(1)]
+        confidence = scores * np.where(seen_as != "", card_scores, label_scores)
+        data = {LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores, LABEL_MARGIN: margins}
+        if allowed is not None:
+            data[SEEN_AS] = seen_as
+        # class_id: the classifier's own output index, self.classes[class_id]
+        detections = Detections(xyxy=boxes, class_id=best, confidence=confidence, data=data)[card]
         return detections[detections.confidence >= self.min_confidence]

@@ -85,19 +85,29 @@ def warm_up(app: Flask) -> threading.Thread:
 
 
 def describe(
-    pixels: np.ndarray, name: str, seats: int | Sequence[Sequence[float]] | None = None
+    pixels: np.ndarray, name: str, seats: int | Sequence[Sequence[float]] | None = None,
+    edition: str | None = None, menu: Any = None,
 ) -> dict[str, Any]:
     """One ``sushicam detect`` line for a decoded photo.
 
     ``seats``: None (all cards together), a number of players to split the table between, or
     seat areas ``[x1, y1, x2, y2]`` as fractions of the photo (what vision.seats expects).
+    ``edition`` and ``menu`` (the game's): cards are named only as faces of that deck, and
+    a card seen outside it or beyond its counts carries a ``"flag"``.
     """
+    from vision.deck import Deck, DeckError
     from vision.describe import describe_image
 
     recognizer = get_recognizer()
     if seats is not None and not isinstance(seats, int):
         seats = [list(area) for area in seats]
+    deck = None
+    if edition:
+        try:
+            deck = Deck.of(edition, menu if edition == "party" else None)
+        except DeckError as exc:  # a stored game the deck cannot read: recognise unrestricted
+            current_app.logger.warning("no deck check for this game: %s", exc)
     with _slot().lock:
-        line = describe_image(recognizer, pixels, seats=seats)
+        line = describe_image(recognizer, pixels, seats=seats, deck=deck)
     line["image"] = name
     return line

@@ -117,7 +117,8 @@ def upload(game_id: int, number: int):
             filename = save_photo(image, config["DATA_DIR"])
             split = None if seat is not None else (game.seat_areas or len(game.players))
             try:
-                line = recognition.describe(image.pixels, secure_filename(original_name) or filename, split)
+                line = recognition.describe(image.pixels, secure_filename(original_name) or filename, split,
+                                            game.edition, game.menu)
             except recognition.RecognizerUnavailable as exc:
                 warnings = [f"{exc}. Draw the cards on the photo yourself."]
                 line = {"image": filename, "cards": [], "tableau": [], "seats": []}

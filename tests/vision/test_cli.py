@@ -15,6 +15,7 @@ from web.cli import main
     (["eval", "--sets", "field-nowhere", "--model", "models"], "unknown test set 'field-nowhere'"),
     (["eval", "--sets", "field", "--limit", "0"], "--limit"),
     (["bench-read", "--photos", "0"], "--photos"),
+    (["detect", "--menu", "omakase", "x.jpg"], "unknown menu"),
 ])
 def test_bad_arguments_give_one_error_line_and_status_2(argv, needle, capsys):
     assert main(argv) == 2

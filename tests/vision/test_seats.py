@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.seats import SeatAreaError, split_seats
+from vision.seats import SeatAreaError, seat_turn, split_seats
+from vision.stacks import canonical, read_tableau
 
 
 def cards_at(points, label="eel", size=40):
@@ -51,3 +52,98 @@ def test_bad_seat_areas_name_the_problem(area):
 def test_zero_seats_is_an_error():
     with pytest.raises(ValueError):
         split_seats(cards_at([(1, 1)]), n_seats=0)
+
+
+# --- rectangular tables, built by hand (issue 12.4) --------------------------------------
+# Each tableau is laid out in its player's own frame (x to the player's right, y towards
+# the player): a column's covered cards show a strip, its last card is whole and nearest the
+# player. The frame is turned to the player's side of the table: 0 = the player sits at the
+# bottom of the photo, 90 at the left, 180 at the top, 270 at the right.
+
+W, H, STRIP_H, GAP = 60.0, 94.0, 22.0, 14.0
+
+
+def tableau_boxes(columns, turn, centre):
+    boxes, labels = [], []
+    for c, column in enumerate(columns):
+        y = 0.0
+        for j, label in enumerate(column):
+            h = H if j == len(column) - 1 else STRIP_H
+            boxes.append([c * (W + GAP), y, c * (W + GAP) + W, y + h])
+            labels.append(label)
+            y += h
+    boxes = np.array(boxes)
+    middle = (boxes[:, :2].min(0) + boxes[:, 2:].max(0)) / 2
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    turned = []
+    for x1, y1, x2, y2 in boxes:
+        corners = (np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) - middle) @ rot.T + centre
+        turned.append([*corners.min(0), *corners.max(0)])
+    return turned, labels
+
+
+def table(seats):
+    """Detections of every seat's tableau: ``seats`` is (columns, turn, centre) per seat."""
+    boxes, labels = [], []
+    for columns, turn, centre in seats:
+        b, lab = tableau_boxes(columns, turn, np.array(centre, float))
+        boxes += b
+        labels += lab
+    return Detections(np.array(boxes, np.float32), data={"label": np.array(labels)})
+
+
+TEMPURA = [["tempura", "tempura", "tempura"], ["wasabi", "salmon-nigiri"], ["eel"]]
+MAKI = [["maki-2", "maki-3"], ["pudding"], ["tofu", "tofu"]]
+LOOSE = [["sashimi"], ["dumpling"], ["miso-soup"]]
+UNEVEN = [["edamame", "edamame"], ["wasabi", "egg-nigiri"], ["chopsticks"], ["temaki", "temaki"]]
+
+
+def tableau_of(columns):
+    return canonical(read_tableau(table([(columns, 0, (0, 0))]), angle=0))
+
+
+def test_six_players_round_a_rectangular_table_two_on_each_long_side():
+    # a 1600 x 1000 photo taken from the bottom-left player's seat: two players on each long side,
+    # one at each end; the long sides' pairs face the same way, not 60 degrees apart
+    seats = [(TEMPURA, 0, (620, 860)), (MAKI, 90, (130, 500)), (LOOSE, 180, (520, 140)),
+             (UNEVEN, 180, (1080, 140)), (TEMPURA, 270, (1470, 500)), (MAKI, 0, (1180, 860))]
+    parts = split_seats(table(seats), n_seats=6)
+    assert [p.data["seat_angle"][0] for p in parts] == [0, 90, 180, 180, 270, 0]
+    for part, (columns, _, _) in zip(parts, seats, strict=True):
+        assert canonical(read_tableau(part)) == tableau_of(columns)
+
+
+def test_the_photo_taken_from_another_seat_turns_every_seat_with_it():
+    # the same kind of table photographed from its left end: that player is at the bottom now
+    seats = [(TEMPURA, 0, (800, 1450)), (MAKI, 90, (140, 1080)), (LOOSE, 90, (140, 520)),
+             (UNEVEN, 180, (800, 150)), (TEMPURA, 270, (1460, 520)), (MAKI, 270, (1460, 1080))]
+    parts = split_seats(table(seats), n_seats=6)
+    assert [p.data["seat_angle"][0] for p in parts] == [0, 90, 90, 180, 270, 270]
+    for part, (columns, _, _) in zip(parts, seats, strict=True):
+        assert canonical(read_tableau(part)) == tableau_of(columns)
+
+
+def test_three_players_not_evenly_spaced():
+    # two players side by side at the bottom, the third at the right end of the table
+    seats = [(TEMPURA, 0, (400, 800)), (UNEVEN, 270, (1200, 400)), (MAKI, 0, (800, 800))]
+    parts = split_seats(table(seats), n_seats=3)
+    assert sorted(p.data["seat_angle"][0] for p in parts) == [0, 0, 270]
+    read = sorted((float(p.data["seat_angle"][0]), str(canonical(read_tableau(p)))) for p in parts)
+    expected = sorted((float(turn), str(tableau_of(columns))) for columns, turn, _ in seats)
+    assert read == expected
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_a_lone_tableau_is_read_the_way_its_columns_run(turn):
+    part, = split_seats(table([(TEMPURA, turn, (600, 500))]), n_seats=1)
+    assert part.data["seat_angle"][0] == turn
+    assert canonical(read_tableau(part)) == tableau_of(TEMPURA)
+
+
+@pytest.mark.parametrize("turn", [30, 135, 200])
+def test_a_tableau_at_any_angle_is_turned_by_its_columns(turn):
+    # boxes of turned cards are the axis-aligned boxes around them: their centres still
+    # show which way each column runs
+    detections = table([(TEMPURA, turn, (600, 500))])
+    assert seat_turn(detections.xyxy, None) == pytest.approx(turn, abs=6)

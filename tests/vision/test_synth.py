@@ -103,3 +103,39 @@ def test_clutter_is_recorded_and_negative_crops_hold_no_card(tmp_path, faces):
                 overlap = max(0, min(box[2], card[2]) - max(box[0], card[0])) * \
                     max(0, min(box[3], card[3]) - max(box[1], card[1]))
                 assert overlap <= 0.3 * (box[2] - box[0]) * (box[3] - box[1]) + 1e-6
+
+
+def test_print_styles_change_each_cards_print_but_not_the_truth(faces):
+    plain, truth = compose_table(9, size=SMALL, effects=False, clutter=False)
+    styled, styled_truth = compose_table(9, size=SMALL, effects=False, clutter=False, print_styles=True)
+    assert styled_truth == truth  # the same cards in the same places
+    on_cards = np.zeros(SMALL[::-1], bool)
+    for card in truth["cards"]:
+        if not card["hidden"]:
+            x1, y1, x2, y2 = card["box"]
+            on_cards[y1:y2, x1:x2] = True
+    difference = np.abs(plain.astype(int) - styled.astype(int)).mean(2)
+    assert difference[on_cards].mean() > 5 and difference[~on_cards].mean() < 1
+
+
+def test_print_style_gives_each_copy_its_own_look(faces):
+    from vision.synth.textures import print_style
+
+    face = faces.faces["tempura"][0]
+    copies = [print_style(np.random.default_rng(seed), face) for seed in range(6)]
+    assert all(c.shape == face.shape and c.dtype == np.uint8 for c in copies)
+    means = {tuple(np.round(c.reshape(-1, 3).mean(0))) for c in copies}
+    assert len(means) == 6 and np.array_equal(copies[0], print_style(np.random.default_rng(0), face))
+
+
+def test_closeups_fill_the_frame_with_one_to_three_cards(tmp_path, faces):
+    recipe = replace(RECIPES["train-print-crops"], train=12, val=0, closeups=1.0, negatives=0)
+    generate(recipe, tmp_path, workers=1, progress=False)
+    truths = [json.loads(p.read_text()) for p in (tmp_path / "truth" / "train-train-print-crops").glob("*.json")]
+    assert len(truths) == 12
+    for truth in truths:
+        w, h = truth["size"]
+        boxes = [c["box"] for c in truth["cards"] if not c["hidden"]]
+        assert 1 <= len(truth["cards"]) <= 3
+        tallest = max(y2 - y1 for _, y1, _, y2 in boxes)
+        assert tallest > 0.4 * h

@@ -69,3 +69,22 @@ def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, need
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
     assert not (tmp_path / "models").exists()
+
+
+def test_averaged_weights_lie_between_the_two_stages(tmp_path):
+    import torch
+
+    from vision.training import yolo
+
+    base = yolo.ROOT / "models" / "classifier.pt"
+    tuned = torch.load(base, map_location="cpu", weights_only=False)
+    name, first = next(iter(tuned["model"].float().state_dict().items()))
+    first = first.clone()
+    model = tuned["model"].float()
+    with torch.no_grad():
+        model.state_dict()[name].add_(4.0)  # a "fine-tuned" copy: one tensor moved by 4
+    tuned["model"] = model
+    torch.save(tuned, tmp_path / "tuned.pt")
+    averaged = yolo.average_weights(base, tmp_path / "tuned.pt", 0.25, tmp_path / "avg.pt")
+    got = torch.load(averaged, map_location="cpu", weights_only=False)["model"].float().state_dict()[name]
+    assert torch.allclose(got, first + 1.0, atol=1e-2)  # a quarter of the way: +1

@@ -36,9 +36,11 @@ class ScriptedRecognizer:
     def __init__(self, cards: list[tuple[str, list[float], float]] | None = None):
         self.cards = cards or []
         self.calls = 0
+        self.allowed = None  # the faces the last call was limited to (a game's deck)
 
-    def detect(self, image_bgr: np.ndarray) -> Detections:
+    def detect(self, image_bgr: np.ndarray, allowed=None) -> Detections:
         self.calls += 1
+        self.allowed = allowed
         if not self.cards:
             return Detections.empty()
         return Detections(

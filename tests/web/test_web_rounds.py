@@ -375,3 +375,16 @@ def test_capture_uses_the_games_seat_areas(client, make_game, recognizer, images
     assert upload_table(client, game_id, 1, images.png(200, 100), "t.png").status_code == 302
     cards = review_state(client, game_id, 1)["review"]["cards"]
     assert {(c["label"], c["seat"]) for c in cards} == {("tempura", 1), ("eel", 0)}
+
+
+def test_capture_names_only_the_cards_of_the_games_menu(client, make_game, recognizer, images):
+    # the Sushi Go Party! rulebook's "SUSHI GO!" menu tile (sushi-go-party.es.txt, l. 61-63)
+    sushi_go = {"egg-nigiri", "salmon-nigiri", "squid-nigiri", "maki-1", "maki-2", "maki-3", "tempura",
+                "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"}
+    game_id = make_game("party", PLAYERS, menu="sushi-go")
+    assert upload_table(client, game_id, 1, images.png(640, 480)).status_code == 302
+    assert set(recognizer.allowed) == sushi_go
+    # an original-edition game: its own deck, which has no eel or card backs
+    game_id = make_game("original", PLAYERS)
+    assert upload_table(client, game_id, 1, images.png(640, 480)).status_code == 302
+    assert "tempura" in recognizer.allowed and not {"eel", "card-back"} & set(recognizer.allowed)

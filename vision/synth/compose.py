@@ -307,7 +307,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   layout: str | None = None, size: tuple[int, int] = (1280, 960),
                   faces: FaceSet | str | None = None, clutter: bool = True, effects: bool = True,
                   fill: float | None = None, allow_cutoff: bool = False,
-                  slug_weights: dict[str, float] | None = None) -> tuple[np.ndarray, dict]:
+                  slug_weights: dict[str, float] | None = None,
+                  print_styles: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -316,6 +317,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     (cards side by side; stacks still overlap); left out, it is drawn per seat. ``faces`` is
     ``"digital"`` (training faces) or ``"print"`` (printed scans where they exist). ``fill``
     fixes the share of the frame the table fills; ``effects=False`` gives a clean render.
+    ``print_styles`` gives every card its own print (``textures.print_style``: colour
+    profile, halftone, gloss, wear, sleeve), as the copies of a physical deck differ.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -353,11 +356,14 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     rois: list[tuple[int, int, int, int]] = []
     shadow = table_rng.uniform(0.15, 0.45)
     shadow_dir = table_rng.uniform(-1, 1, 2)
+    style_rng = np.random.default_rng([seed, 7])
     for index, card in enumerate(scene.cards):
         variants = face_set.faces.get(card.slug)
         if variants is None:
             raise ValueError(f"no face image for {card.slug!r} in the {face_set.name} face set")
         face = variants[card.variant % len(variants)]
+        if print_styles:
+            face = textures.print_style(style_rng, face)
         matrix = homography @ _face_to_plane(card)
         quad = cv2.perspectiveTransform(
             np.array([[[0, 0], [FACE_SIZE[0], 0], [FACE_SIZE[0], FACE_SIZE[1]], [0, FACE_SIZE[1]]]], np.float64),

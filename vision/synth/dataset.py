@@ -25,7 +25,7 @@ from tqdm import tqdm
 from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.recognizer import NOT_A_CARD, square_crop
-from vision.synth.compose import compose_table, printed_weights
+from vision.synth.compose import compose_table, printed_weights, random_tableau
 
 DETECTOR_CLASSES = ("card",)
 
@@ -57,6 +57,11 @@ class Recipe:
     #: the recipe whose folder these photos or crops join (they write no data.yaml or
     #: recipe.json of their own)
     adds_to: str = ""
+    #: share of photos whose every card is printed its own way (``textures.print_style``), as
+    #: a physical deck's copies differ; the other photos show the faces as they are
+    print_styles: float = 0.0
+    #: share of photos that are close-ups: one to three cards filling most of the frame
+    closeups: float = 0.0
 
 
 RECIPES = {
@@ -67,6 +72,9 @@ RECIPES = {
                          print_weighted=True),
     "test-digital": Recipe("test-digital", train=0, val=200, seed=8, crops=False),
     "tiny": Recipe("tiny", train=8, val=4, seed=3, size=(640, 480)),
+    # crowded tables: 6-8 seats round the table, cards small (issue 12); never trained on
+    "test-crowded": Recipe("test-crowded", train=0, val=100, seed=10, faces="print", crops=False,
+                           print_weighted=True, seats=(6, 7, 8)),
     # more classifier crops, written beside the train recipe's; the classes the first
     # classifier confused most (icon counts, look-alike strips) are drawn twice as often
     "train-crops": Recipe("train-crops", train=1000, val=0, seed=2, det=False, prefix="x", adds_to="train",
@@ -91,6 +99,13 @@ RECIPES = {
                                        seats=(2, 3, 4, 5), adds_to="train"),
     "train-negatives": Recipe("train-negatives", train=700, val=60, seed=4, det=False, prefix="n",
                               negatives=3, card_crops=False, adds_to="train"),
+    # crops for the classifier's print-style stage (issue 12): every card printed its own way
+    # (colour profile, halftone, gloss, wear, sleeve), 1-8 seats, one photo in six a close-up
+    # of one to three cards; bare table and clutter too, so ``not-a-card`` is kept. Its own
+    # folder (``datasets/build/print-crops``), with a validation split
+    "train-print-crops": Recipe("train-print-crops", train=800, val=60, seed=9, det=False, prefix="s",
+                                negatives=2, print_styles=0.75, closeups=1 / 6,
+                                seats=(1, 1, 1, 2, 3, 4, 5, 6, 7, 8)),
 }
 
 
@@ -179,8 +194,16 @@ def _make_one(job) -> int:
     n_seats = None
     if recipe.seats:
         n_seats = recipe.seats[int(np.random.default_rng([seed, 97]).integers(len(recipe.seats)))]
-    image, truth = compose_table(seed, n_seats=n_seats, faces=recipe.faces, size=recipe.size,
-                                 slug_weights=weights)
+    tableaux, fill = None, None
+    if recipe.closeups:
+        closeup_rng = np.random.default_rng([seed, 96])
+        if closeup_rng.random() < recipe.closeups:
+            tableaux = [random_tableau(closeup_rng, int(closeup_rng.integers(1, 4)), weights=weights)]
+            fill = float(closeup_rng.uniform(0.8, 0.99))
+    styled = bool(recipe.print_styles) and np.random.default_rng([seed, 95]).random() < recipe.print_styles
+    image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=recipe.faces,
+                                 size=recipe.size, slug_weights=weights, print_styles=styled,
+                                 fill=fill)
     name = f"{recipe.prefix}{index:06d}"
     if recipe.det:
         truth["image"] = f"det/images/{split}/{name}.jpg"

@@ -213,3 +213,96 @@ def degrade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     quality = int(rng.integers(35, 96))
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+
+
+# --- print styles: how one physical copy of a card differs from the digital face ----------
+#
+# A real deck is printed on some press, under some ink profile, maybe sleeved, maybe worn.
+# Each card of a training photo gets its own draw, so the classifier cannot lean on the
+# exact colours or the crispness of the digital faces.
+
+
+def _colour_profile(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """Another press or ink profile: per-channel gamma and gain, saturation, black and
+    white points (a matte print's blacks are grey, a cheap print's whites are cream)."""
+    image = face / 255.0
+    gamma = rng.uniform(0.75, 1.35, 3).astype(np.float32)
+    image = image ** gamma * rng.uniform(0.85, 1.1, 3).astype(np.float32)
+    grey = image.mean(2, keepdims=True)
+    image = grey + (image - grey) * rng.uniform(0.6, 1.35)
+    black, white = rng.uniform(0.0, 0.14), rng.uniform(0.85, 1.0)
+    paper = rng.uniform(0.92, 1.0, 3).astype(np.float32)
+    image = black + image * (white - black) * paper
+    return np.clip(image, 0, 1) * 255
+
+
+def _halftone(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """Offset printing's screen: each channel as dots on its own angled grid, blended in."""
+    h, w = face.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    period = rng.uniform(2.5, 5.0)
+    out = np.empty_like(face)
+    for channel in range(3):
+        angle = np.radians(rng.uniform(0, 90))
+        u = xx * np.cos(angle) + yy * np.sin(angle)
+        v = -xx * np.sin(angle) + yy * np.cos(angle)
+        screen = (np.cos(2 * np.pi * u / period) * np.cos(2 * np.pi * v / period) + 1) / 2
+        ink = 1 - face[..., channel] / 255
+        dots = (ink > screen * 0.98).astype(np.float32)  # dot grows with the ink to lay down
+        out[..., channel] = (1 - dots) * 255
+    out = cv2.GaussianBlur(out, (0, 0), period * 0.3)
+    strength = rng.uniform(0.2, 0.6)
+    return face * (1 - strength) + out * strength
+
+
+def _gloss(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """A glossy finish catching a light: a bright soft band across the card."""
+    h, w = face.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    across = (xx - rng.uniform(0, w)) * np.cos(angle) + (yy - rng.uniform(0, h)) * np.sin(angle)
+    band = np.exp(-(across / (rng.uniform(0.05, 0.35) * w)) ** 2)
+    return face + band[..., None] * rng.uniform(30, 140)
+
+
+def _wear(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """A played card: whitened edges and corners, a few scratches, a little grime."""
+    h, w = face.shape[:2]
+    edge = np.minimum.reduce([np.arange(w)[None, :].repeat(h, 0), (w - 1 - np.arange(w))[None, :].repeat(h, 0),
+                              np.arange(h)[:, None].repeat(w, 1), (h - 1 - np.arange(h))[:, None].repeat(w, 1)])
+    rough = _smooth_noise(rng, (h, w), 40)
+    frayed = (edge < rng.uniform(2, 8) * (0.5 + rough)).astype(np.float32)
+    face = face * (1 - frayed[..., None]) + 235 * frayed[..., None]
+    for _ in range(int(rng.integers(0, 6))):
+        p = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        q = (int(p[0] + rng.normal(0, w / 4)), int(p[1] + rng.normal(0, h / 4)))
+        cv2.line(face, p, q, (float(rng.uniform(180, 250)),) * 3, 1, cv2.LINE_AA)
+    grime = 1 - (_smooth_noise(rng, (h, w), 6) * rng.uniform(0, 0.2))
+    return face * grime[..., None]
+
+
+def _sleeve(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """A card sleeve: its plastic softens and lightens the print, maybe a tinted border."""
+    face = cv2.GaussianBlur(face, (0, 0), rng.uniform(0.6, 1.6))
+    haze = rng.uniform(0.03, 0.15)
+    face = face * (1 - haze) + 255 * haze
+    if rng.random() < 0.5:  # a coloured backed sleeve shows round the card
+        h, w = face.shape[:2]
+        border = max(2, int(w * rng.uniform(0.015, 0.04)))
+        colour = rng.uniform(0, 255, 3).astype(np.float32)
+        face[:border], face[-border:], face[:, :border], face[:, -border:] = colour, colour, colour, colour
+    return _gloss(rng, face) if rng.random() < 0.6 else face
+
+
+#: each style's chance of being applied to one card
+PRINT_STYLES = ((_colour_profile, 0.8), (_halftone, 0.35), (_gloss, 0.3), (_wear, 0.35), (_sleeve, 0.25))
+
+
+def print_style(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
+    """``face`` (uint8 BGR) as one physical copy might look: a random mix of colour profile,
+    halftone screen, gloss, wear and sleeve. Returns uint8 BGR of the same size."""
+    image = face.astype(np.float32)
+    for style, chance in PRINT_STYLES:
+        if rng.random() < chance:
+            image = style(rng, image)
+    return np.clip(image, 0, 255).astype(np.uint8)

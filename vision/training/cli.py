@@ -47,11 +47,16 @@ def register(subparsers) -> None:
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier"], default=None)
+    train.add_argument("--only", choices=["detector", "classifier", "classifier-print"], default=None,
+                       help="one model, or only the classifier's print-style stage (from the committed "
+                            "classifier when its earlier runs are not here)")
     train.add_argument("--hires-epochs", type=int, default=None,
                        help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
     train.add_argument("--tables-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
+    train.add_argument("--print-cls-epochs", type=int, default=None,
+                       help="epochs of the classifier's print-style stage (default 0: not part of the "
+                            "committed models; 3 ran the experiment of models/README.md)")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
@@ -114,7 +119,8 @@ def _train(args: argparse.Namespace) -> int:
         if not args.device.isdigit() or int(args.device) >= torch.cuda.device_count():
             raise ValueError(f"--device {args.device}: no such CUDA device here "
                              f"({torch.cuda.device_count()} found); use --device cpu")
-    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs}
+    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
+              "cls_print_epochs": args.print_cls_epochs}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

@@ -9,6 +9,7 @@ trained on) for their ten slugs; ``test-digital`` shows only digital faces.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from pathlib import Path
@@ -49,7 +50,7 @@ def photo_group(truth: dict) -> str:
     theirs: one tableau, 2-5 seats, 6-8 seats, rectangular, close-up), else by seats."""
     if truth.get("group"):
         return truth["group"]
-    return "one seat" if len(truth["seats"]) == 1 else "2-5 seats"
+    return "one seat" if len(truth["seats"]) == 1 else "2-8 seats"
 
 
 def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readings: list | None = None) -> dict:
@@ -120,7 +121,7 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
     result["top_confusions"] = dict(confusions.most_common(10))
     names = [g for g in groups if g != "all"]
     if not any(t.get("group") for t in truths):
-        names = ["one seat", "2-5 seats"]
+        names = ["one seat", "2-8 seats"]
     result["by_seats"] = {
         group: _summary(groups.get(group, Counter()), f"{name} ({group})",
                         sum(photo_group(t) == group for t in truths), None)
@@ -168,7 +169,7 @@ def evaluate_sets(model_dir: Path, sets: list[str], data_root: Path, limit: int 
     results = []
     readings: list[dict] | None = [] if unsure else None
     for name in sets:
-        root = build_set(name, Path(data_root) / name)
+        root = build_set(name, Path(data_root) / name, limit)
         truths = load_truths(root, "val")[:limit]
         results.append(evaluate_photos(recognizer, root, truths, name, readings))
     report: dict[str, Any] = {"model": str(model_dir), "results": results}
@@ -268,11 +269,15 @@ def expand_sets(sets: list[str]) -> list[str]:
     return out
 
 
-def build_set(name: str, root: Path) -> Path:
-    """Render a test set once: the training renderer's recipes, or the independent renderer's
+def build_set(name: str, root: Path, limit: int | None = None) -> Path:
+    """Render a test set once: the training renderer's recipes (their first ``limit`` photos
+    only, when given: photo i is the same whatever the count), or the independent renderer's
     ``field-*`` sets (``vision.fieldtest``, which training never uses)."""
     if name in RECIPES:
-        return generate(RECIPES[name], root)
+        recipe = RECIPES[name]
+        if limit is not None and limit < recipe.val:
+            recipe = dataclasses.replace(recipe, val=limit)
+        return generate(recipe, root)
     from vision.fieldtest.sets import build
 
     return build(name, root)

@@ -129,3 +129,21 @@ def export_onnx(weights: str | Path, imgsz: int, target: str | Path, dynamic: bo
                                                 dynamic=dynamic, device="cpu"))
         shutil.move(str(exported), target)
     return target
+
+
+def average_weights(first: str | Path, second: str | Path, share: float, target: str | Path) -> Path:
+    """A checkpoint whose weights are ``share`` of ``second``'s and the rest ``first``'s (two
+    stages of one model: a fine-tuned model averaged with the one it started from keeps more
+    of what that one knew, as in WiSE-FT). Integer buffers are ``second``'s."""
+    base = torch.load(first, map_location="cpu", weights_only=False)
+    tuned = torch.load(second, map_location="cpu", weights_only=False)
+    half = next(tuned["model"].parameters()).dtype == torch.float16
+    model = tuned["model"].float()
+    a, b = base["model"].float().state_dict(), model.state_dict()
+    model.load_state_dict({k: a[k] * (1 - share) + b[k] * share if b[k].is_floating_point() else b[k]
+                           for k in b})
+    tuned["model"] = model.half() if half else model
+    tuned["ema"] = None
+    target = Path(target)
+    torch.save(tuned, target)
+    return target
