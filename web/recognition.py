@@ -33,7 +33,7 @@ class _Slot:
 def default_factory(app: Flask):
     def load() -> Any:
         from vision.recognizer import Recognizer  # heavy (torch): only when first needed
-        from vision.teach.retrain import active_model_dir  # a retrained version, once one is in use
+        from vision.teach.models import active_model_dir  # a retrained version, once one is in use
 
         return Recognizer.load(active_model_dir(app.config["DATA_DIR"], app.config["MODEL_DIR"]))
 

@@ -51,7 +51,7 @@ def _bundled() -> Path:
 
 
 def _store():
-    from vision.teach.retrain import ModelStore
+    from vision.teach.models import ModelStore
 
     return ModelStore(_data_dir(), _bundled())
 
@@ -70,7 +70,7 @@ def _card_boxes():
     """
     if current_app.config.get("TEACH_DETECTOR") is False:
         return None
-    from vision.teach.cli import card_boxes
+    from vision.teach.find import card_boxes
 
     try:
         model_dir = _store().active().path
@@ -110,7 +110,7 @@ def _pid_alive(pid: Any) -> bool:
 
 def retrain_status() -> dict[str, Any]:
     """The last retraining's state: idle, running (stage, fraction), done or failed."""
-    from vision.teach.retrain import StatusFile
+    from vision.teach.models import StatusFile
 
     status = StatusFile(_data_dir()).read()
     if status.get("state") == "running" and not _pid_alive(status.get("pid")) and not _store().busy():
@@ -127,8 +127,8 @@ def retrain_status() -> dict[str, Any]:
 
 
 def _page_state(edition: str) -> dict[str, Any]:
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import edition_status
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import edition_status
 
     rows = edition_status(_data_dir(), edition, _bundled())
     faces: dict[str, list[str]] = {}
@@ -167,7 +167,8 @@ def page():
 @bp.post("/faces")
 def add_faces():
     """Teach one card from 1-3 photos; each photo must show that card alone."""
-    from vision.teach.find import FaceLibrary, TeachError, teach
+    from vision.teach.find import TeachError
+    from vision.teach.library import FaceLibrary, teach
 
     edition = _edition()
     slug = (request.form.get("card") or "").strip()
@@ -194,7 +195,7 @@ def add_faces():
 
 @bp.get("/faces/<name>.jpg")
 def face_image(name: str):
-    from vision.teach.find import FaceLibrary, FaceNotFoundError
+    from vision.teach.library import FaceLibrary, FaceNotFoundError
 
     try:
         path = FaceLibrary(_data_dir()).image_path(name)
@@ -204,7 +205,7 @@ def face_image(name: str):
 
 
 def _face_action(name: str, action: str):
-    from vision.teach.find import FaceLibrary, FaceNotFoundError
+    from vision.teach.library import FaceLibrary, FaceNotFoundError
 
     library = FaceLibrary(_data_dir())
     try:
@@ -238,8 +239,8 @@ def turn_face(name: str):
 @json_view
 def start_retrain():
     """Start ``sushicam retrain`` in the background; 202, or 409 while one runs."""
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import StatusFile
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import StatusFile
 
     store = _store()
     if store.busy() or retrain_status().get("state") == "running":

@@ -9,18 +9,16 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.teach.find import FaceLibrary, teach
-from vision.teach.retrain import (
+from vision.teach.library import FaceLibrary, teach
+from vision.teach.models import (
     BUNDLED,
     ModelStore,
     ModelStoreError,
-    NothingToLearnError,
     RetrainBusyError,
-    RetrainPlan,
-    TrainingFailed,
     active_model_dir,
-    retrain,
 )
+from vision.teach.retrain import NothingToLearnError, RetrainPlan, retrain
+from vision.training.classifier import TrainingFailed
 
 #: A retraining small enough for a test: a few small photos, one epoch.
 TINY = RetrainPlan(photos=6, val_photos=4, epochs=1, size=(640, 480), workers=1)

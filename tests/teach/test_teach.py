@@ -13,15 +13,13 @@ from hypothesis import strategies as st
 from vision.faces import FACE_SIZE
 from vision.teach.find import (
     BlurryPhotoError,
-    FaceLibrary,
     NoCardFoundError,
     Quad,
     SeveralCardsError,
-    TaughtFace,
     UnknownCardError,
     read_face,
-    teach,
 )
+from vision.teach.library import FaceLibrary, TaughtFace, teach
 from vision.teach.retrain import Sources, compose_with_taught
 
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.teach.retrain import StatusFile
+from vision.teach.models import StatusFile
 from web.app import create_app
 
 

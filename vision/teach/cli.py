@@ -109,21 +109,10 @@ def _read_photo(path: Path):
     return image
 
 
-def card_boxes(model_dir: Path):
-    """The detector of the model in ``model_dir`` as a ``boxes(image)`` function, or None."""
-    from vision.recognizer import Recognizer
-    from vision.runtime import ModelFileError
-
-    try:
-        recognizer = Recognizer.load(model_dir)
-    except (ModelFileError, OSError, ValueError, KeyError):
-        return None
-    return lambda image: recognizer.detector(image, conf=0.4)[0]
-
-
 def _teach(args: argparse.Namespace) -> int:
-    from vision.teach.find import FaceLibrary, check_slug, teach
-    from vision.teach.retrain import active_model_dir
+    from vision.teach.find import card_boxes, check_slug
+    from vision.teach.library import FaceLibrary, teach
+    from vision.teach.models import active_model_dir
 
     check_slug(args.card)
     if len(args.photos) > 10:
@@ -137,8 +126,8 @@ def _teach(args: argparse.Namespace) -> int:
 
 
 def _faces(args: argparse.Namespace) -> int:
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import edition_status
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import edition_status
 
     library = FaceLibrary(args.data)
     if args.remove:
@@ -175,7 +164,8 @@ def _progress_bar():
 
 
 def _retrain(args: argparse.Namespace) -> int:
-    from vision.teach.retrain import RetrainPlan, StatusFile, plan_with, retrain
+    from vision.teach.models import StatusFile
+    from vision.teach.retrain import RetrainPlan, plan_with, retrain
 
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
     bar = _progress_bar()
@@ -202,7 +192,7 @@ def _retrain(args: argparse.Namespace) -> int:
 
 
 def _models(args: argparse.Namespace) -> int:
-    from vision.teach.retrain import ModelStore
+    from vision.teach.models import ModelStore
 
     store = ModelStore(args.data, args.models)
     if args.action == "list":

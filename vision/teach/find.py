@@ -12,7 +12,7 @@ The faces a player taught live in the data folder, one JPEG and one JSON sidecar
     <data>/faces/<slug>__<n>.json    TaughtFace: where it came from, how sharp, its corners
 
 :class:`FaceLibrary` lists them, adds and removes them, and hands them to the synthetic photo
-generator as a :class:`~vision.faces.FaceSet` (see ``vision.teach.retrain``).
+generator as a :class:`~vision.faces.FaceSet` (see ``vision.teach.library`` and ``vision.teach.retrain``).
 
 >>> Quad.parse("10,20 110,22 108,180 8,178")
 Quad.parse('10,20 110,22 108,180 8,178')
@@ -28,20 +28,16 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import json
 import math
-import os
-import re
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from scorer.cards import CARDS
-from vision.faces import FACE_SIZE, FaceSet
+from vision.faces import FACE_SIZE
 
 #: Height / width of a card (the bundled faces are 336 x 523).
 CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
@@ -71,8 +67,6 @@ BOTTOM_BAND_LAB = np.array([
     [63.7, 3.2, 10.2], [64.5, 3.7, 9.5], [64.4, 2.8, 7.3],
 ], np.float32)
 
-FACES_DIR = "faces"
-_SLUG_FILE = re.compile(r"^(?P<slug>[a-z0-9-]+)__(?P<number>\d+)$")
 
 #: ``boxes(image) -> (N, 4) xyxy`` of the card regions a trained detector sees.
 CardBoxes = Callable[[np.ndarray], np.ndarray]
@@ -99,10 +93,6 @@ class SeveralCardsError(TeachError):
 
 class BlurryPhotoError(TeachError):
     """The card was found but its face is too blurry (or too small) to learn from."""
-
-
-class FaceNotFoundError(TeachError, LookupError):
-    """No taught face of that name in the library."""
 
 
 def check_slug(slug: str) -> str:
@@ -569,166 +559,13 @@ def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
     return FoundFace(face, quad, score, finder)
 
 
-# --- the library --------------------------------------------------------------------------
+def card_boxes(model_dir: Path):
+    """The detector of the model in ``model_dir`` as a ``boxes(image)`` function, or None."""
+    from vision.recognizer import Recognizer
+    from vision.runtime import ModelFileError
 
-
-@dataclass(frozen=True)
-class TaughtFace:
-    """One face in the library: ``<slug>__<number>.jpg`` and what is known of its making."""
-
-    slug: str
-    number: int
-    source: str = ""  # the photo's file name, as the player gave it
-    sharpness: float = 0.0
-    quad: str = ""  # Quad text, in the source photo's pixels
-    finder: str = ""
-    taught: str = ""  # UTC time, ISO 8601
-
-    @property
-    def name(self) -> str:
-        return f"{self.slug}__{self.number}"
-
-    @property
-    def filename(self) -> str:
-        return f"{self.name}.jpg"
-
-    @classmethod
-    def parse_name(cls, name: str) -> tuple[str, int]:
-        """``(slug, number)`` of a face name ``<slug>__<n>``.
-
-        >>> TaughtFace.parse_name("bubble-tea-3__2")
-        ('bubble-tea-3', 2)
-        """
-        match = _SLUG_FILE.match(name)
-        if not match:
-            raise FaceNotFoundError(f"{name!r} is not a taught face name (<card>__<number>)")
-        return match["slug"], int(match["number"])
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> TaughtFace:
-        data = json.loads(text)
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    partial = path.with_name(f".{path.name}.part")
-    partial.write_bytes(data)
-    os.replace(partial, path)
-
-
-class FaceLibrary:
-    """The faces a player taught, under ``<data>/faces``."""
-
-    def __init__(self, data_dir: str | Path):
-        self.root = Path(data_dir) / FACES_DIR
-
-    def faces(self) -> list[TaughtFace]:
-        """Every taught face whose image and sidecar are both there, by slug then number."""
-        if not self.root.is_dir():
-            return []
-        found = []
-        for meta in self.root.glob("*__*.json"):
-            try:
-                face = TaughtFace.from_json(meta.read_text(encoding="utf-8"))
-            except (ValueError, TypeError, KeyError):
-                continue  # a sidecar being written, or damaged: not a face
-            if (self.root / face.filename).exists():
-                found.append(face)
-        return sorted(found, key=lambda f: (f.slug, f.number))
-
-    def counts(self) -> dict[str, int]:
-        """Taught faces per slug."""
-        counts: dict[str, int] = {}
-        for face in self.faces():
-            counts[face.slug] = counts.get(face.slug, 0) + 1
-        return counts
-
-    def slugs(self) -> tuple[str, ...]:
-        return tuple(sorted(self.counts()))
-
-    def image(self, name: str) -> np.ndarray:
-        slug, number = TaughtFace.parse_name(name)
-        path = self.root / f"{slug}__{number}.jpg"
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        return image
-
-    def image_path(self, name: str) -> Path:
-        slug, number = TaughtFace.parse_name(name)
-        path = self.root / f"{slug}__{number}.jpg"
-        if not path.exists():
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        return path
-
-    def add(self, slug: str, found: FoundFace, source: str = "") -> TaughtFace:
-        """Store a flat face under the next free number for ``slug``."""
-        check_slug(slug)
-        self.root.mkdir(parents=True, exist_ok=True)
-        numbers = [int(m["number"]) for p in self.root.glob(f"{slug}__*.json")
-                   if (m := _SLUG_FILE.match(p.stem)) and m["slug"] == slug]
-        number = max(numbers, default=0) + 1
-        while True:  # claim the number first: two uploads at once never share one
-            try:
-                fd = os.open(self.root / f"{slug}__{number}.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
-                os.close(fd)
-                break
-            except FileExistsError:
-                number += 1
-        face = TaughtFace(slug, number, Path(source).name, round(found.sharpness, 1), str(found.quad),
-                          found.finder, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-        ok, encoded = cv2.imencode(".jpg", found.face, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if not ok:
-            raise TeachError("could not encode the face as JPEG")
-        _write_atomic(self.root / face.filename, encoded.tobytes())
-        _write_atomic(self.root / f"{face.name}.json", face.to_json().encode("utf-8"))
-        return face
-
-    def remove(self, name: str) -> None:
-        slug, number = TaughtFace.parse_name(name)
-        stem = self.root / f"{slug}__{number}"
-        if not stem.with_suffix(".json").exists():
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        stem.with_suffix(".jpg").unlink(missing_ok=True)
-        stem.with_suffix(".json").unlink(missing_ok=True)
-
-    def turn(self, name: str) -> None:
-        """Turn a face half a turn (the upright guess was wrong)."""
-        path = self.image_path(name)
-        ok, encoded = cv2.imencode(".jpg", cv2.rotate(self.image(name), cv2.ROTATE_180),
-                                   [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if ok:
-            _write_atomic(path, encoded.tobytes())
-
-    def face_set(self, slugs: Sequence[str] | None = None) -> FaceSet:
-        """The taught faces as a :class:`FaceSet` (several variants per slug where taught)."""
-        faces: dict[str, list[np.ndarray]] = {}
-        for face in self.faces():
-            if slugs is not None and face.slug not in slugs:
-                continue
-            image = cv2.imread(str(self.root / face.filename), cv2.IMREAD_COLOR)
-            if image is not None:
-                faces.setdefault(face.slug, []).append(cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA))
-        return FaceSet("taught", {slug: tuple(images) for slug, images in faces.items()})
-
-
-def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarray]],
-          boxes: CardBoxes | None = None) -> list[TaughtFace]:
-    """Read one face from each ``(name, image)`` photo and add them all to the library.
-
-    All photos are read before any is stored: one bad photo stores nothing, and the error
-    names that photo.
-    """
-    check_slug(slug)
-    if not photos:
-        raise TeachError("no photo given: take 1 to 3 photos of the card")
-    found = []
-    for name, image in photos:
-        try:
-            found.append((name, read_face(image, boxes)))
-        except TeachError as exc:
-            raise type(exc)(f"{name}: {exc}") from None
-    return [library.add(slug, face, source=name) for name, face in found]
+    try:
+        recognizer = Recognizer.load(model_dir)
+    except (ModelFileError, OSError, ValueError, KeyError):
+        return None
+    return lambda image: recognizer.detector(image, conf=0.4)[0]
