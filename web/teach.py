@@ -31,6 +31,7 @@ from flask import (
 
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
+from web import recognition
 from web.errors import error_response, json_view, wants_json
 from web.uploads import NoImageError, UploadError, read_image
 
@@ -38,8 +39,6 @@ bp = Blueprint("teach", __name__, url_prefix="/teach")
 
 MAX_PHOTOS = 3
 REPO_ROOT = Path(__file__).resolve().parent.parent
-_DETECTORS = "sushicam.teach.detectors"
-_LOCK = threading.Lock()
 
 
 def _data_dir() -> Path:
@@ -64,37 +63,30 @@ def _edition() -> str:
 
 
 def _card_boxes():
-    """The active model's card detector (cached per model folder), or None without a model.
+    """The card detector of the app's recogniser (the model in use), run under the recogniser's
+    lock like every other inference; None without a model.
 
     ``TEACH_DETECTOR`` in the config set to False finds cards by segmentation only.
     """
     if current_app.config.get("TEACH_DETECTOR") is False:
         return None
-    from vision.teach.find import card_boxes
+    from vision.teach.find import detector_boxes
 
     try:
-        model_dir = _store().active().path
-    except ValueError:
+        recognition.get_recognizer()
+    except recognition.RecognizerUnavailable:
         return None
-    cache = current_app.extensions.setdefault(_DETECTORS, {})
-    with _LOCK:
-        if model_dir not in cache:
-            cache.clear()
-            cache[model_dir] = card_boxes(model_dir)
-        return cache[model_dir]
+
+    def boxes(image):
+        with recognition.recognizer_in_use() as recognizer:
+            return detector_boxes(recognizer)(image)
+
+    return boxes
 
 
 def _forget_models() -> None:
     """After a switch of model: the next photo is read (and the next card found) with the new one."""
-    current_app.extensions.pop(_DETECTORS, None)
-    try:
-        from web import recognition
-
-        reset = getattr(recognition, "forget_recognizer", None)
-        if reset:
-            reset()
-    except ImportError:
-        pass
+    recognition.forget_recognizer()
 
 
 # --- retraining status ----------------------------------------------------------------------
@@ -241,7 +233,12 @@ def start_retrain():
     """Start ``sushicam retrain`` in the background; 202, or 409 while one runs."""
     from vision.teach.library import FaceLibrary
     from vision.teach.models import StatusFile
+    from vision.training.classifier import TrainingStackMissing, require_training_stack
 
+    try:
+        require_training_stack()
+    except TrainingStackMissing as exc:  # the server can read photos but not train: say what to install
+        return error_response(f"This install cannot retrain: {exc}.", 503)
     store = _store()
     if store.busy() or retrain_status().get("state") == "running":
         return error_response("a retraining is already running; wait for it to finish", 409)

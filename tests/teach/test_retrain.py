@@ -173,3 +173,20 @@ def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
     assert counts["val"] > 0 and counts["train"] > 0
     crop = cv2.imread(str(next((tmp_path / "crops" / "train" / "tofu").glob("*.jpg"))))
     assert crop.shape == (96, 96, 3)
+
+
+@pytest.mark.parametrize("sizes", [{"photos": -5}, {"epochs": 0}, {"val_photos": 0}])
+def test_a_plan_that_cannot_train_is_refused(sizes):
+    with pytest.raises(ValueError, match="must be a whole number of 1 or more"):
+        RetrainPlan(**sizes)
+
+
+def test_retrain_without_the_training_extra_fails_at_once(tmp_path, monkeypatch, taught_data, bundled_copy):
+    import sys
+
+    from vision.training.classifier import TrainingStackMissing
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(TrainingStackMissing, match=r"pip install -e '\.\[train\]'"):
+        retrain(taught_data, TINY, bundled=bundled_copy)
+    assert not (taught_data / "models").exists()  # not even the lock was taken

@@ -12,7 +12,10 @@ from .conftest import save
 
 
 def run(capsys, *argv):
-    status = main(list(argv))
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:  # argparse refuses an option before the handler runs
+        status = exit_.code
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -74,3 +77,32 @@ def test_retrain_with_nothing_to_learn_says_so(capsys, tmp_path, bundled_copy):
     status, _, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--models", str(bundled_copy))
     assert status == 2
     assert len(err.splitlines()) == 1 and "nothing to learn" in err
+
+
+@pytest.mark.parametrize("option", [("--photos", "-5"), ("--epochs", "0"), ("--photos", "ten")])
+def test_retrain_refuses_sizes_that_cannot_train_before_starting(capsys, tmp_path, option):
+    status, out, err = run(capsys, "retrain", *option, "--data", str(tmp_path / "data"))
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and f"argument {option[0]}" in err
+    assert not (tmp_path / "data").exists()  # nothing was started
+
+
+@pytest.mark.parametrize("argv", [("faces",), ("models", "list"), ("retrain",), ("teach", "x.jpg", "--card", "tofu")])
+def test_a_data_folder_that_is_a_file_is_refused(capsys, tmp_path, argv):
+    data = tmp_path / "sushicam.sqlite"
+    data.write_text("not a folder")
+    status, out, err = run(capsys, *argv, "--data", str(data))
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "is a file, not a data folder" in err
+
+
+def test_retrain_without_the_training_extra_says_what_to_install(capsys, tmp_path, monkeypatch):
+    """A player's install has no torch/ultralytics: one line, exit 2, before any work."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ultralytics", None)  # what find_spec reports for a missing package
+    status, out, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--status")
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert "install the training extra: pip install -e '.[train]'" in err
+    assert json.loads((tmp_path / "data" / "models" / "retrain-status.json").read_text())["state"] == "failed"

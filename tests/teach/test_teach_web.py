@@ -151,3 +151,38 @@ def test_models_use_and_rollback_refuse_what_is_not_there(client):
     assert client.post("/teach/models/use", headers=JSON, data={}).status_code == 400
     response = client.post("/teach/models/rollback", headers=JSON)
     assert response.status_code == 409 and "nothing to roll back to" in response.get_json()["error"]
+
+
+def test_retrain_without_the_training_extra_is_a_503_that_says_what_to_install(client, tofu_photos, monkeypatch):
+    import sys
+
+    client.post("/teach/faces", data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]},
+                headers=JSON)
+    monkeypatch.setitem(sys.modules, "ultralytics", None)
+    answer = client.post("/teach/retrain", headers=JSON)
+    assert answer.status_code == 503
+    assert "pip install -e '.[train]'" in answer.get_json()["error"]
+
+
+class LockCheckingRecognizer:
+    """A recogniser whose detector notes whether the app's recogniser lock was held."""
+
+    def __init__(self):
+        self.calls: list[bool] = []
+
+    def detector(self, image, conf):
+        from flask import current_app
+
+        self.calls.append(current_app.extensions["sushicam.recognizer"].lock.locked())
+        return np.zeros((0, 4), np.float32), np.zeros(0), np.zeros(0, int)
+
+
+def test_finding_a_card_with_the_detector_runs_under_the_recognisers_lock(tmp_path, empty_table_photo):
+    recognizer = LockCheckingRecognizer()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "WTF_CSRF_ENABLED": False, "MODEL_DIR": str(tmp_path / "no-model"),
+                      "RECOGNIZER_FACTORY": lambda: recognizer})
+    answer = app.test_client().post("/teach/faces", headers=JSON,
+                                    data={"card": "gyoza", "photos": [(jpeg(empty_table_photo), "a.jpg")]})
+    assert answer.status_code == 400  # no card on an empty table, detector or not
+    assert recognizer.calls == [True]  # the detector was asked, and only under the lock

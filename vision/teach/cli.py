@@ -17,8 +17,26 @@ from vision.cli import DEFAULT_MODELS, ROOT
 DEFAULT_DATA = ROOT / "instance"
 
 
+def _data_folder(text: str) -> Path:
+    """``--data``: a folder (made on first use), never an existing file."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a data folder")
+    return path
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
+    return value
+
+
 def _data_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+    parser.add_argument("--data", type=_data_folder, default=DEFAULT_DATA, metavar="DIR",
                         help="the app's data folder (default: instance/, as `sushicam serve`)")
 
 
@@ -60,8 +78,8 @@ def register(subparsers) -> None:
                     "to the new model only if it is not worse on the cards already known. The old "
                     "model stays available (`sushicam models rollback`).")
     _data_arg(retrain)
-    retrain.add_argument("--photos", type=int, default=None, help="composed training photos (default 360)")
-    retrain.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default 6)")
+    retrain.add_argument("--photos", type=_positive, default=None, help="composed training photos (default 360)")
+    retrain.add_argument("--epochs", type=_positive, default=None, help="fine-tuning epochs (default 6)")
     retrain.add_argument("--base", default=None, metavar="VERSION",
                          help="fine-tune this version instead of the active one")
     retrain.add_argument("--no-switch", action="store_true", help="keep the new version but do not use it")
@@ -90,9 +108,9 @@ def register(subparsers) -> None:
                           help="cards to hold out (default: eel, onigiri-circle, soy-sauce, uramaki-4)")
     evaluate.add_argument("--work", type=Path, default=ROOT / "datasets" / "build" / "eval-teach",
                           metavar="DIR", help="scratch folder (default datasets/build/eval-teach)")
-    evaluate.add_argument("--test-photos", type=int, default=120)
-    evaluate.add_argument("--photos", type=int, default=None, help="composed training photos")
-    evaluate.add_argument("--epochs", type=int, default=None)
+    evaluate.add_argument("--test-photos", type=_positive, default=120)
+    evaluate.add_argument("--photos", type=_positive, default=None, help="composed training photos")
+    evaluate.add_argument("--epochs", type=_positive, default=None)
     evaluate.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                           help="the model to start from (default models/)")
     evaluate.set_defaults(handler=_eval_teach)
@@ -163,13 +181,29 @@ def _progress_bar():
     return progress
 
 
+def _missing_training_stack(args: argparse.Namespace, status=None) -> bool:
+    """Say so (one line, and in the status file) when torch/ultralytics are not installed."""
+    from vision.training.classifier import TrainingStackMissing, require_training_stack
+
+    try:
+        require_training_stack()
+    except TrainingStackMissing as exc:
+        if status:
+            status.write(state="failed", message=str(exc))
+        print(f"sushicam {args.command}: error: {exc}", file=sys.stderr)
+        return True
+    return False
+
+
 def _retrain(args: argparse.Namespace) -> int:
     from vision.teach.models import StatusFile
     from vision.teach.retrain import RetrainPlan, plan_with, retrain
 
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
-    bar = _progress_bar()
     status = StatusFile(args.data) if args.status else None
+    if _missing_training_stack(args, status):
+        return 2
+    bar = _progress_bar()
 
     def progress(stage: str, fraction: float, message: str) -> None:
         bar(stage, fraction, message)
@@ -214,6 +248,8 @@ def _models(args: argparse.Namespace) -> int:
 def _eval_teach(args: argparse.Namespace) -> int:
     from vision.teach.evaluate import DEFAULT_HELD_OUT, format_report, run
 
+    if _missing_training_stack(args):
+        return 2
     report = run(args.work, hold=tuple(args.hold or DEFAULT_HELD_OUT), model_dir=args.model,
                  test_photos=args.test_photos, photos=args.photos, epochs=args.epochs)
     print(format_report(report))

@@ -568,4 +568,9 @@ def card_boxes(model_dir: Path):
         recognizer = Recognizer.load(model_dir)
     except (ModelFileError, OSError, ValueError, KeyError):
         return None
+    return detector_boxes(recognizer)
+
+
+def detector_boxes(recognizer) -> CardBoxes:
+    """A recogniser's card detector as a ``boxes(image)`` function (regions it is fairly sure of)."""
     return lambda image: recognizer.detector(image, conf=0.4)[0]

@@ -62,8 +62,10 @@ from vision.training.classifier import (
     _quiet,
     export_classifier,
     fine_tune_classifier,
+    require_training_stack,
     widen_classifier,
 )
+from vision.training.evaluate import card_f1, match_cards
 
 #: Bundled slugs a composed photo may draw as stand-ins for taught-only slugs (plain cards:
 #: never part of a stack rule, so the generator lays them like any other).
@@ -105,6 +107,12 @@ class RetrainPlan:
     #: which kept the known cards' F1 (0.930 vs 0.928 before) at a third of the CPU time of
     #: fine-tuning everything at lr0 1e-4 (0.924), new cards alike (0.94-1.0); 0 tunes all
     freeze: int = 8
+
+    def __post_init__(self) -> None:
+        for name in ("photos", "val_photos", "epochs", "batch", "workers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -392,7 +400,6 @@ class TableScores:
 def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict]) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
     """Each table read by the model: (predicted labels, visible truth cards, matched pairs)."""
     from vision.recognizer import Recognizer
-    from vision.training.evaluate import match_cards
 
     recognizer = Recognizer.load(model_dir)
     read = []
@@ -420,9 +427,7 @@ def score_tables(read: Sequence[tuple[list[str], list[dict], list[tuple[int, int
                     fn += 1
         found += sum(1 for _, j in pairs if inside(visible[j]["label"]))
         fp += sum(1 for i, label in enumerate(labels) if inside(label) and i not in right_preds)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = card_f1(tp, tp + fp, tp + fn)
     return TableScores(round(f1, 4), round(precision, 4), round(recall, 4),
                        round(tp / found, 4) if found else 0.0, tp + fn)
 
@@ -464,10 +469,16 @@ def cpu_seconds() -> float:
 Trainer = Callable[[Path, Path, Path, RetrainPlan, Progress], Path]
 
 
+def fine_tune(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan, progress: Progress = _quiet) -> Path:
+    """The default :data:`Trainer`: the plan's settings, handed to the training code."""
+    return fine_tune_classifier(widened_pt, data, run_dir, epochs=plan.epochs, imgsz=int(plan.imgsz or 64),
+                                batch=plan.batch, lr0=plan.lr0, freeze=plan.freeze, progress=progress)
+
+
 def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             bundled: str | Path = REPO_MODELS, cards_dir: str | Path | None = None,
             base: str | None = None, progress: Progress = _quiet, activate: bool = True,
-            trainer: Trainer = fine_tune_classifier, keep_data: bool = False,
+            trainer: Trainer = fine_tune, keep_data: bool = False,
             keep_refused: bool = False) -> RetrainResult:
     """Fine-tune the active (or ``base``) model on taught faces and corrections; see the module.
 
@@ -477,6 +488,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
     active model is left as it was. ``keep_refused`` keeps a refused version (never made
     active) for inspection; by default it is deleted.
     """
+    require_training_stack()  # before any work: a player's install lacks the [train] extra
     started, cpu_started = time.time(), cpu_seconds()
     store = ModelStore(data_dir, bundled)
     with store.lock():

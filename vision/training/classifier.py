@@ -1,13 +1,14 @@
-"""The card classifier's torch/ultralytics side for retraining: widen, fine-tune, export."""
+"""The card classifier's torch/ultralytics side for retraining: widen, fine-tune, export.
+
+torch and ultralytics are imported inside the functions: a player's install (no ``[train]``
+extra) imports this module to say what is missing (:func:`require_training_stack`), never to train.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from vision.teach.retrain import RetrainPlan
 
 Progress = Callable[[str, float, str], None]
 
@@ -18,6 +19,25 @@ class TrainingFailed(RuntimeError):
 
 def _quiet(stage: str, fraction: float, message: str) -> None:
     pass
+
+
+#: What a player's install lacks to retrain, and the one line that says how to get it.
+TRAINING_MODULES = ("torch", "ultralytics")
+TRAINING_EXTRA = "install the training extra: pip install -e '.[train]'"
+
+
+class TrainingStackMissing(RuntimeError):
+    """torch or ultralytics is not installed (they come with the ``[train]`` extra)."""
+
+
+def require_training_stack() -> None:
+    """Raise :class:`TrainingStackMissing` unless torch and ultralytics can be imported.
+
+    Looks the packages up without importing them (importing torch takes seconds).
+    """
+    missing = [name for name in TRAINING_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise TrainingStackMissing(f"retraining needs {' and '.join(missing)}, not installed here: {TRAINING_EXTRA}")
 
 
 def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -> None:
@@ -51,9 +71,12 @@ def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -
                 "version": checkpoint.get("version")}, target_pt)
 
 
-def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan,
-                         progress: Progress = _quiet) -> Path:
-    """Fine-tune a (widened) classifier on ``data``; returns the best weights."""
+def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, *, epochs: int, imgsz: int,
+                         batch: int, lr0: float, freeze: int, progress: Progress = _quiet) -> Path:
+    """Fine-tune a (widened) classifier on the crop folders in ``data``; returns the best weights.
+
+    ``freeze``: the first layers kept as they are (0: tune them all).
+    """
     from vision.training import yolo
 
     model = yolo.YOLO(str(widened_pt), task="classify")
@@ -64,11 +87,11 @@ def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: Retr
 
     model.add_callback("on_fit_epoch_end", epoch_done)
     settings = {**yolo.COMMON, "verbose": False}
-    model.train(data=str(data), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
-                project=str(run_dir.parent), name=run_dir.name, pretrained=True, lr0=plan.lr0,
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch,
+                project=str(run_dir.parent), name=run_dir.name, pretrained=True, lr0=lr0,
                 optimizer="AdamW", warmup_epochs=0.5, cos_lr=True, fliplr=0.0, scale=0.15,
                 erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3, hsv_v=0.3, patience=100,
-                save_period=-1, freeze=plan.freeze or None, **settings)
+                save_period=-1, freeze=freeze or None, **settings)
     best = run_dir / "weights" / "best.pt"
     if not best.exists():
         raise TrainingFailed(f"training wrote no weights in {run_dir}")
