@@ -158,7 +158,7 @@ def page():
 
 @bp.post("/faces")
 def add_faces():
-    """Teach one card from 1-3 photos; each photo must show that card alone."""
+    """Teach one card from photos of it alone; a bad photo is left out (and said why), the rest kept."""
     from vision.teach.find import TeachError
     from vision.teach.library import FaceLibrary, teach
 
@@ -170,18 +170,29 @@ def add_faces():
             raise TeachError("choose which card the photos show")
         if not files:
             raise NoImageError(f"choose 1 to {MAX_PHOTOS} photos of the card")
-        if len(files) > MAX_PHOTOS:
-            raise NoImageError(f"{len(files)} photos: send 1 to {MAX_PHOTOS} photos of one card at a time")
         max_pixels = current_app.config["MAX_IMAGE_PIXELS"]
-        photos = [(f.filename, read_image(f.read(), max_pixels, f.filename).pixels) for f in files]
+        photos, unreadable = [], []
+        for f in files:
+            try:
+                photos.append((f.filename, read_image(f.read(), max_pixels, f.filename).pixels))
+            except UploadError as exc:  # one photo the browser could not send right: leave it out
+                if len(files) == 1:
+                    raise
+                unreadable.append((f.filename, str(exc)))
+        if not photos:
+            raise NoImageError("; ".join(f"{name}: {why}" for name, why in unreadable))
         taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
     except (TeachError, UploadError) as exc:
         return _render(edition, str(exc), getattr(exc, "status", 400), card=slug or None)
+    refused = unreadable + taught.refused
     if wants_json():
         return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
-                               "url": url_for("teach.face_image", name=f.name)} for f in taught]), 201
+                               "url": url_for("teach.face_image", name=f.name)} for f in taught.faces],
+                       refused=[{"photo": name, "reason": why} for name, why in refused]), 201
     name = CARDS[slug].name
-    flash(f"Learned {len(taught)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    flash(f"Learned {len(taught.faces)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    for photo, why in refused:
+        flash(f"Left out {photo}: {why}", "warning")
     return redirect(url_for("teach.page", edition=edition) + f"#card-{slug}")
 
 

@@ -106,3 +106,24 @@ def test_retrain_without_the_training_extra_says_what_to_install(capsys, tmp_pat
     assert len(err.splitlines()) == 1
     assert "install the training extra: pip install -e '.[train]'" in err
     assert json.loads((tmp_path / "data" / "models" / "retrain-status.json").read_text())["state"] == "failed"
+
+
+def test_a_bad_photo_is_left_out_with_its_reason_and_the_good_ones_kept(capsys, tmp_path, tofu_photos,
+                                                                        empty_table_photo):
+    photos = [save(tmp_path / "good.jpg", tofu_photos[0]), save(tmp_path / "bare.jpg", empty_table_photo),
+              tmp_path / "missing.jpg"]
+    status, out, err = run(capsys, "teach", *map(str, photos), "--card", "gyoza", "--data",
+                           str(tmp_path / "data"), "--no-detector")
+    assert status == 0
+    assert [json.loads(line)["photo"] for line in out.splitlines()] == ["good.jpg"]
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert "missing.jpg: no such file" in lines[0] and "bare.jpg: no card found in the photo" in lines[1]
+
+
+def test_more_than_ten_photos_are_taught_not_refused(capsys, tmp_path, tofu_photos):
+    photos = [save(tmp_path / f"p{i}.jpg", tofu_photos[i % 2]) for i in range(11)]
+    status, out, err = run(capsys, "teach", *map(str, photos), "--card", "gyoza", "--data",
+                           str(tmp_path / "data"), "--no-detector")
+    assert status == 0
+    assert len(out.splitlines()) == 10 and "sharpest" in err

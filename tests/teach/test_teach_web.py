@@ -87,7 +87,6 @@ def test_turn_and_remove_a_face(client, tofu_photos):
         ("mochii", ["tofu"], 400, "unknown card 'mochii' (did you mean mochi?)"),
         ("", ["tofu"], 400, "choose which card the photos show"),
         ("mochi", [], 400, "choose 1 to 3 photos of the card"),
-        ("mochi", ["tofu"] * 4, 400, "4 photos: send 1 to 3 photos of one card at a time"),
         ("mochi", ["text"], 415, "not a JPEG, PNG or WebP image"),
     ],
 )
@@ -186,3 +185,23 @@ def test_finding_a_card_with_the_detector_runs_under_the_recognisers_lock(tmp_pa
                                     data={"card": "gyoza", "photos": [(jpeg(empty_table_photo), "a.jpg")]})
     assert answer.status_code == 400  # no card on an empty table, detector or not
     assert recognizer.calls == [True]  # the detector was asked, and only under the lock
+
+
+def test_one_bad_photo_among_good_ones_is_left_out_and_the_rest_kept(client, tofu_photos, blurry_photo):
+    files = [(jpeg(tofu_photos[0]), "a.jpg"), (jpeg(blurry_photo), "shaky.jpg"), (io.BytesIO(b"hello"), "notes.jpg")]
+    answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
+    assert answer.status_code == 201
+    body = answer.get_json()
+    assert [f["face"] for f in body["faces"]] == ["mochi__1"]
+    assert [r["photo"] for r in body["refused"]] == ["notes.jpg", "shaky.jpg"]
+    assert "too blurry" in body["refused"][1]["reason"]
+    page = client.post("/teach/faces?edition=anniversary", follow_redirects=True, data={
+        "card": "mochi", "photos": [(jpeg(tofu_photos[1]), "b.jpg"), (jpeg(blurry_photo), "shaky.jpg")]})
+    assert "Left out shaky.jpg: " in page.get_data(as_text=True)
+
+
+def test_more_than_ten_photos_of_a_card_are_not_refused(client, tofu_photos):
+    files = [(jpeg(tofu_photos[i % 2]), f"p{i}.jpg") for i in range(12)]
+    answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
+    assert answer.status_code == 201
+    assert len(answer.get_json()["faces"]) == 10 and len(answer.get_json()["refused"]) == 2

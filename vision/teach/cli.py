@@ -51,7 +51,9 @@ def register(subparsers) -> None:
         description="Find the one card in each photo, flatten it and keep it as a face of CARD in "
                     "the data folder; `sushicam retrain` then learns it. Take 1-3 photos of each "
                     "card, alone on a plain table, the whole card in the picture. Prints one JSON "
-                    "line per face. A bad photo (no card, two cards, blurry) stores nothing.")
+                    "line per face kept. A bad photo (no card, two cards, blurry) is left out with "
+                    "one line on stderr saying why, and the others are kept (the 10 sharpest); "
+                    "exit status 2 when no photo could be taught.")
     teach.add_argument("photos", nargs="+", type=Path, metavar="PHOTO", help="photos of one card")
     teach.add_argument("--card", required=True, metavar="SLUG",
                        help="the card's name as in spec/cards.md, e.g. gyoza, futomaki-2, mochi")
@@ -133,13 +135,22 @@ def _teach(args: argparse.Namespace) -> int:
     from vision.teach.models import active_model_dir
 
     check_slug(args.card)
-    if len(args.photos) > 10:
-        raise ValueError(f"{len(args.photos)} photos: 1 to 3 of one card are enough (at most 10)")
-    photos = [(str(p), _read_photo(p)) for p in args.photos]
+    photos, unreadable = [], []
+    for path in args.photos:
+        try:
+            photos.append((str(path), _read_photo(path)))
+        except (OSError, ValueError) as exc:
+            unreadable.append(str(exc))
+    if not photos:  # nothing to teach from: the usual one line, status 2
+        raise ValueError("; ".join(unreadable))
     boxes = None if args.no_detector else card_boxes(active_model_dir(args.data))
-    for face in teach(FaceLibrary(args.data), args.card, photos, boxes):
+    taught = teach(FaceLibrary(args.data), args.card, photos, boxes)
+    for face in taught.faces:
         print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
                           "sharpness": face.sharpness, "corners": face.quad}), flush=True)
+    # the good photos are kept; each one left out gets its own line, saying why
+    for why in unreadable + [f"{name}: {reason}" for name, reason in taught.refused]:
+        print(f"sushicam teach: {why}", file=sys.stderr)
     return 0
 
 

@@ -66,7 +66,7 @@ def teach_photos(hold: tuple[str, ...], boxes, library, seed: int = 90_000) -> d
                 break
             image, _ = compose_table(seed + 100 * k + attempt, [[slug]], size=(1280, 960))
             try:
-                faces += teach(library, slug, [(f"{slug}-{attempt}.jpg", image)], boxes)
+                faces += teach(library, slug, [(f"{slug}-{attempt}.jpg", image)], boxes).faces
             except TeachError as exc:
                 refused[type(exc).__name__] += 1
         taught[slug] = len(faces)

@@ -171,20 +171,43 @@ class FaceLibrary:
         return FaceSet("taught", {slug: tuple(images) for slug, images in faces.items()})
 
 
-def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarray]],
-          boxes: CardBoxes | None = None) -> list[TaughtFace]:
-    """Read one face from each ``(name, image)`` photo and add them all to the library.
+#: Faces kept from one batch of photos of a card: the sharpest, when more are sent (a few
+#: views already teach a card; dozens of near-copies would only crowd the composed photos).
+MAX_FACES_PER_BATCH = 10
 
-    All photos are read before any is stored: one bad photo stores nothing, and the error
-    names that photo.
+
+@dataclass(frozen=True)
+class Taught:
+    """What one batch of photos taught: the faces kept, and each photo left out with why."""
+
+    faces: list[TaughtFace]
+    refused: list[tuple[str, str]]  # (photo name, the reason in the player's words)
+
+
+def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarray]],
+          boxes: CardBoxes | None = None, keep: int = MAX_FACES_PER_BATCH) -> Taught:
+    """Read one face from each ``(name, image)`` photo and add the good ones to the library.
+
+    A photo with no card, several cards or a blurry card is refused alone (its reason is in
+    :attr:`Taught.refused`); the rest are kept, the ``keep`` sharpest when more were read.
+    Only when no photo gives a face is the :class:`TeachError` raised (naming each photo).
     """
     check_slug(slug)
     if not photos:
         raise TeachError("no photo given: take 1 to 3 photos of the card")
-    found = []
+    found: list[tuple[str, FoundFace]] = []
+    errors: list[tuple[str, TeachError]] = []
     for name, image in photos:
         try:
             found.append((name, read_face(image, boxes)))
         except TeachError as exc:
-            raise type(exc)(f"{name}: {exc}") from None
-    return [library.add(slug, face, source=name) for name, face in found]
+            errors.append((name, exc))
+    refused = [(name, str(exc)) for name, exc in errors]
+    if not found:
+        first = type(errors[0][1]) if len({type(e) for _, e in errors}) == 1 else TeachError
+        raise first("; ".join(f"{name}: {why}" for name, why in refused))
+    ranked = sorted(range(len(found)), key=lambda i: -found[i][1].sharpness)
+    kept = sorted(ranked[:keep])  # in the order given: faces are numbered as the photos came
+    refused += [(found[i][0], f"not kept: the {keep} sharpest photos of this batch are enough")
+                for i in sorted(ranked[keep:])]
+    return Taught([library.add(slug, found[i][1], source=found[i][0]) for i in kept], refused)
