@@ -133,9 +133,30 @@ def _page_state(edition: str) -> dict[str, Any]:
         versions, active = store.versions(), store.active().name
     except ValueError:
         versions, active = [], None
+    status = retrain_status()
     return {"edition": edition, "cards": rows, "versions": versions, "active": active,
-            "retrain": retrain_status(), "taught_total": sum(len(v) for v in faces.values()),
-            "missing": [r["slug"] for r in rows if r["state"] == "missing"]}
+            "retrain": status, "taught_total": sum(len(v) for v in faces.values()),
+            "missing": [r["slug"] for r in rows if r["state"] in ("missing", "weak")],
+            "doubts": _doubts(status, edition)}
+
+
+def _doubts(status: dict[str, Any], edition: str) -> list[dict[str, Any]]:
+    """The corrections the last retraining left out (the model read them otherwise), less those
+    the player has vouched for since."""
+    from scorer.cards import display_name
+    from vision.teach.corrections import vouched
+
+    result = status.get("result")
+    listed = result.get("metrics", {}).get("doubtful", []) if isinstance(result, dict) else []
+    trusted = vouched(_data_dir())
+    doubts = []
+    for doubt in listed if isinstance(listed, list) else []:
+        if not isinstance(doubt, dict) or trusted.get(doubt.get("key")) == doubt.get("label"):
+            continue
+        if doubt.get("label") in CARDS and doubt.get("read_as") in CARDS:
+            doubts.append({**doubt, "label_name": display_name(doubt["label"], edition),
+                           "read_as_name": display_name(doubt["read_as"], edition)})
+    return doubts
 
 
 def _render(edition: str, error: str | None = None, status: int = 200, card: str | None = None):
@@ -233,6 +254,22 @@ def remove_face(name: str):
 def turn_face(name: str):
     """Turn a face upside down (when the upright guess was wrong)."""
     return _face_action(name, "turn")
+
+
+@bp.post("/corrections/vouch")
+def vouch_correction():
+    """The player confirms a correction the model doubted: the next retraining learns it."""
+    from vision.teach.corrections import vouch
+
+    key, label = (request.form.get("key") or "").strip(), (request.form.get("label") or "").strip()
+    known = {d["key"]: d["label"] for d in _doubts(retrain_status(), _edition())}
+    if known.get(key) != label or label not in CARDS:
+        abort(404, "no such doubted correction (it may have been confirmed already)")
+    vouch(_data_dir(), key, label)
+    if wants_json():
+        return jsonify(key=key, label=label, vouched=True)
+    flash(f"Noted: that card is {CARDS[label].name}. The next retraining learns it.", "ok")
+    return redirect(url_for("teach.page", edition=_edition()) + "#doubts")
 
 
 # --- retraining and models ------------------------------------------------------------------

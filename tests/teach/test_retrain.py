@@ -152,6 +152,7 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
 def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
     """The web app's training examples (YOLO labels) are read back, one crop folder per card."""
     from vision.synth import compose_table
+    from vision.teach.corrections import read_confirmed
     from vision.teach.retrain import correction_crops
     from web.training import save_example
 
@@ -164,7 +165,7 @@ def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
         photos.append(photo)
         boxes = [("mochi" if c["label"] == "eel" else c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]]
         save_example(tmp_path / "data", photo, boxes, 640, 480, ["wasabi", "tofu"])
-    counts = correction_crops(tmp_path / "data" / "training", tmp_path / "crops")
+    counts = correction_crops(read_confirmed(tmp_path / "data" / "training"), tmp_path / "crops")
     train = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "train").iterdir()}
     val = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "val").iterdir()} \
         if (tmp_path / "crops" / "val").exists() else {}

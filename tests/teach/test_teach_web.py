@@ -205,3 +205,19 @@ def test_more_than_ten_photos_of_a_card_are_not_refused(client, tofu_photos):
     answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
     assert answer.status_code == 201
     assert len(answer.get_json()["faces"]) == 10 and len(answer.get_json()["refused"]) == 2
+
+
+def test_a_doubted_correction_is_shown_and_can_be_vouched_for(app, client):
+    from vision.teach.corrections import vouched
+
+    doubt = {"key": "round0:1", "photo": "round0", "line": 1, "label": "pudding",
+             "read_as": "green-tea-ice-cream", "confidence": 0.99}
+    StatusFile(app.config["DATA_DIR"]).write(state="done", accepted=True, version=None, message="ok",
+                                             result={"metrics": {"doubtful": [doubt]}})
+    page = client.get("/teach?edition=original").get_data(as_text=True)
+    assert "you said <b>Pudding</b>; the model reads\n      Green Tea Ice Cream (99% sure)" in page
+    assert client.post("/teach/corrections/vouch", data={"key": "round0:1", "label": "tempura"}).status_code == 404
+    answer = client.post("/teach/corrections/vouch?edition=original", data={"key": "round0:1", "label": "pudding"})
+    assert answer.status_code == 302
+    assert vouched(app.config["DATA_DIR"]) == {"round0:1": "pudding"}
+    assert client.get("/teach?edition=original", headers=JSON).get_json()["doubts"] == []

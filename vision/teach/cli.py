@@ -169,8 +169,10 @@ def _faces(args: argparse.Namespace) -> int:
         status = edition_status(args.data, args.edition, args.models)
         missing = [row["slug"] for row in status if row["state"] == "missing"]
         taught = [row["slug"] for row in status if row["state"] == "taught"]
-        print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught)} of "
+        weak = [row["slug"] for row in status if row["state"] == "weak"]
+        print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught) - len(weak)} of "
               f"{len(status)} cards"
+              + (f"; learnt too poorly to read (teach more photos, retrain): {', '.join(weak)}" if weak else "")
               + (f"; taught, for the next retrain: {', '.join(taught)}" if taught else "")
               + (f"; still to teach: {', '.join(missing)}" if missing else "; nothing missing"))
     return 0

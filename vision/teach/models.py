@@ -58,6 +58,8 @@ class ModelVersion:
     created: str = ""
     parent: str | None = None
     summary: str = ""
+    #: cards this version has outputs for but read badly when it was made (see ``retrain``)
+    weak: tuple[str, ...] = ()
 
     @property
     def bundled(self) -> bool:
@@ -98,8 +100,9 @@ class ModelStore:
             info = json.loads((path / "version.json").read_text()) if (path / "version.json").exists() else {}
         except (OSError, ValueError) as exc:
             raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
+        weak = tuple(s for s in info.get("weak", ()) if isinstance(s, str)) if isinstance(info, dict) else ()
         return ModelVersion(name, path, classes, info.get("created", ""), info.get("parent"),
-                            info.get("summary", ""))
+                            info.get("summary", ""), weak)
 
     def get(self, name: str) -> ModelVersion:
         if name == BUNDLED:
@@ -237,23 +240,25 @@ def edition_status(data_dir: str | Path, edition: str, bundled: str | Path = REP
                    ) -> list[dict[str, Any]]:
     """Each card of ``edition``: ``{"slug", "name", "family", "taught", "state"}``.
 
-    ``state`` is ``known`` (the model in use names it), ``taught`` (faces wait for the next
-    retraining) or ``missing`` (nobody taught it yet).
+    ``state`` is ``known`` (the model in use names it), ``weak`` (the model in use has it but
+    could not read it when it was retrained: more photos needed), ``taught`` (faces wait for
+    the next retraining) or ``missing`` (nobody taught it yet).
     """
     from scorer.cards import CARDS, display_name
 
     if edition not in {e for card in CARDS.values() for e in card.editions}:
         raise ValueError(f"unknown edition {edition!r}: use original, anniversary or party")
     try:
-        known = set(ModelStore(data_dir, bundled).active().classes)
+        active = ModelStore(data_dir, bundled).active()
+        weak, known = set(active.weak), set(active.classes) - set(active.weak)
     except ModelStoreError:  # no trained model at all: every card is still to teach
-        known = set()
+        weak, known = set(), set()
     taught = FaceLibrary(data_dir).counts()
     rows = []
     for slug, card in CARDS.items():
         if not card.in_edition(edition):
             continue
-        state = "known" if slug in known else "taught" if slug in taught else "missing"
+        state = "known" if slug in known else "weak" if slug in weak else "taught" if slug in taught else "missing"
         rows.append({"slug": slug, "name": display_name(slug, edition), "family": card.family,
                      "taught": taught.get(slug, 0), "state": state})
     return rows

@@ -34,7 +34,6 @@ FaceSet is the taught face, and the truth labels are renamed back afterwards.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import resource
 import shutil
@@ -51,6 +50,13 @@ from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
 from vision.synth.dataset import CROP_SIZE, NOT_A_CARD, square_crop, write_negative_crops
+from vision.teach.corrections import (
+    ConfirmedPhoto,
+    find_doubts,
+    read_confirmed,
+    vouched,
+    without,
+)
 from vision.teach.library import FaceLibrary
 from vision.teach.models import (
     REPO_MODELS,
@@ -69,6 +75,8 @@ from vision.training.evaluate import card_f1, match_cards
 
 #: Bundled slugs a composed photo may draw as stand-ins for taught-only slugs (plain cards:
 #: never part of a stack rule, so the generator lays them like any other).
+#: A taught or new card read with a card F1 under this after retraining is not yet "known".
+WEAK_F1 = 0.5
 CARRIERS = ("eel", "tofu", "edamame", "miso-soup", "tea", "soy-sauce", "temaki", "dumpling",
             "tempura", "sashimi", "green-tea-ice-cream", "menu")
 
@@ -103,6 +111,8 @@ class RetrainPlan:
     #: on cards whose digital faces exist: see ``vision.teach.evaluate``)
     hidden: tuple[str, ...] = ()
     lr0: float = 0.0005
+    #: card F1 on the held-out confirmed photos (real ones) may drop this much
+    real_tolerance: float = 0.01
     #: layers kept as they are: 8 leaves the last feature block and the output layer to learn,
     #: which kept the known cards' F1 (0.930 vs 0.928 before) at a third of the CPU time of
     #: fine-tuning everything at lr0 1e-4 (0.924), new cards alike (0.94-1.0); 0 tunes all
@@ -250,35 +260,23 @@ def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
                                           np.random.default_rng([seed, 98]), 1)
 
 
-def _held_out(name: str) -> bool:
-    """One corrected photo in five is kept for evaluation (stable: by its name's hash)."""
-    return hashlib.sha1(name.encode()).digest()[0] % 5 == 0
-
-
-def correction_crops(corrections: Path, root: Path, seed: int = 0) -> dict[str, int]:
-    """Crops of every confirmed card in ``<data>/training`` -> ``root/{train,val}/<slug>/``."""
-    classes = [c.strip() for c in (corrections / "classes.txt").read_text().splitlines() if c.strip()]
+def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0) -> dict[str, int]:
+    """Crops of every card of the confirmed photos -> ``root/{train,val}/<slug>/`` (a held-out
+    photo's cards to ``val``)."""
     rng = np.random.default_rng([seed, 5])
     counts = {"train": 0, "val": 0}
-    for label_file in sorted((corrections / "labels").glob("*.txt")):
-        image_path = next((p for p in (corrections / "images").glob(f"{label_file.stem}.*")), None)
-        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR) if image_path else None
+    for photo in photos:
+        image = cv2.imread(str(photo.image), cv2.IMREAD_COLOR) if photo.cards else None
         if image is None:
             continue
-        h, w = image.shape[:2]
-        split = "val" if _held_out(label_file.stem) else "train"
-        for k, line in enumerate(label_file.read_text().splitlines()):
-            parts = line.split()
-            if len(parts) != 5 or not parts[0].isdigit() or int(parts[0]) >= len(classes):
-                continue
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            box = [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
-            folder = root / split / classes[int(parts[0])]
+        split = "val" if photo.held_out else "train"
+        for card in photo.cards:
+            folder = root / split / card.label
             folder.mkdir(parents=True, exist_ok=True)
             # a real photo is worth more than a composed one: three jittered crops to train on
             for j in range(3 if split == "train" else 1):
-                crop = square_crop(image, _jitter(rng, box) if j else box, CROP_SIZE)
-                cv2.imwrite(str(folder / f"c_{label_file.stem}_{k:03d}_{j}.jpg"), crop)
+                crop = square_crop(image, _jitter(rng, card.box) if j else list(card.box), CROP_SIZE)
+                cv2.imwrite(str(folder / f"c_{photo.name}_{card.line:03d}_{j}.jpg"), crop)
                 counts[split] += 1
     return counts
 
@@ -297,7 +295,7 @@ def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int) -> list[np.n
 
 
 def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequence[str],
-                  progress: Progress = _quiet) -> dict[str, Any]:
+                  progress: Progress = _quiet, confirmed: Sequence[ConfirmedPhoto] = ()) -> dict[str, Any]:
     """Write the classifier's crops for ``classes`` under ``root/{train,val}/<slug>/``.
 
     Every class gets a folder with at least a few crops in both splits: ultralytics numbers
@@ -314,7 +312,7 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
             if done % 10 == 0 or done == len(jobs):
                 progress("compose", done / len(jobs), f"composed {done} of {len(jobs)} photos")
     bar.close()
-    corrected = correction_crops(sources.corrections, root, plan.seed) if sources.corrections else {}
+    corrected = correction_crops(confirmed, root, plan.seed) if confirmed else {}
     rng = np.random.default_rng([plan.seed, 11])
     for slug in classes:
         for split, least in (("train", 8), ("val", 2)):
@@ -432,6 +430,19 @@ def score_tables(read: Sequence[tuple[list[str], list[dict], list[tuple[int, int
                        round(tp / found, 4) if found else 0.0, tp + fn)
 
 
+def real_tables(confirmed: Sequence[ConfirmedPhoto]) -> tuple[Path, list[dict]]:
+    """The fixed set of real photos both models are judged on, as :func:`read_tables` reads them:
+    the held-out confirmed photos (none of them trained on; all of them when none is held out,
+    which favours the new model), each card with its confirmed label. ``confirmed`` comes
+    without its doubted cards: a card read where one lies counts as a false reading for either
+    model alike."""
+    held = [p for p in confirmed if p.held_out] or list(confirmed)
+    truths = [{"image": photo.image.name, "cards": [{"label": c.label, "box": list(c.box), "hidden": False}
+                                                    for c in photo.cards]}
+              for photo in held if photo.cards]
+    return (held[0].image.parent if held else Path(".")), truths
+
+
 def check_recognizer(model_dir: Path, sample: np.ndarray) -> None:
     """Load a model folder as the app would and read one photo; raises if it cannot."""
     from vision.recognizer import Recognizer
@@ -497,22 +508,24 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
         if not base_pt.exists():
             raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
         sources = load_sources(data_dir, cards_dir, plan.hidden)
-        correction_classes = []
-        if sources.corrections is not None:
-            correction_classes = [c.strip() for c in (sources.corrections / "classes.txt").read_text().splitlines()
-                                  if c.strip()]
         if not sources.taught.faces and sources.corrections is None:
             raise NothingToLearnError(
                 "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
+        confirmed = read_confirmed(sources.corrections) if sources.corrections else []
+        # a correction that contradicts a confident reading is learnt only once vouched for
+        doubts = find_doubts(confirmed, base_version.path, vouched(data_dir)) if confirmed else []
+        confirmed = without(confirmed, {d.key for d in doubts})
+        # the cards the confirmed photos show (classes.txt lists every card the app could name)
+        correction_classes = {card.label for photo in confirmed for card in photo.cards}
         known = list(base_version.classes)
         # the photos composed below also give "not a card" crops (clutter, bare table)
-        classes = sorted(set(known) | set(sources.taught.slugs()) | set(correction_classes) | {NOT_A_CARD})
+        classes = sorted(set(known) | set(sources.taught.slugs()) | correction_classes | {NOT_A_CARD})
         added = tuple(c for c in classes if c not in known and c != NOT_A_CARD)
         progress("prepare", 0.0, f"fine-tuning {base_version.name} with {len(added)} new card(s)")
         with store.staging() as staging:
             work = staging / "work"
             data = work / "cls"
-            summary = build_dataset(sources, data, plan, classes, progress)
+            summary = build_dataset(sources, data, plan, classes, progress, confirmed)
             progress("train", 0.0, "training")
             meta = json.loads((base_version.path / "meta.json").read_text())
             plan = replace(plan, imgsz=plan.imgsz or int(meta.get("classifier", {}).get("imgsz", 64)))
@@ -544,17 +557,30 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                 runs, run_error = False, str(exc)
             read_before = read_tables(base_version.path, tables, truths)
             read_after = read_tables(staging, tables, truths) if runs else []
+            real_folder, real_truths = real_tables(confirmed)
+            real_before = read_tables(base_version.path, real_folder, real_truths)
+            real_after = read_tables(staging, real_folder, real_truths) if runs else []
             scores = {
                 "all_before": score_tables(read_before), "all_after": score_tables(read_after),
                 "known_before": score_tables(read_before, set(known)),
                 "known_after": score_tables(read_after, set(known)),
                 "new_after": score_tables(read_after, set(added)) if added else None,
+                "real_before": score_tables(real_before) if real_truths else None,
+                "real_after": score_tables(real_after) if real_truths else None,
             }
+            # taught or new cards the new model still cannot read: not "known" on the teach page
+            learnt = sorted(set(added) | set(sources.taught.slugs()))
+            per_card = {slug: score_tables(read_after, {slug}) for slug in learnt}
+            weak = [slug for slug, s in per_card.items() if s.cards and s.f1 < WEAK_F1]
             metrics = {name: asdict(value) if value else None for name, value in scores.items()}
             metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
-                            "data": summary})
+                            "data": summary, "real_photos": len(real_truths),
+                            "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
+                            "doubtful": [d.to_dict() for d in doubts]})
             all_before, all_after = scores["all_before"], scores["all_after"]
             known_before, known_after = scores["known_before"], scores["known_after"]
+            real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
+            real_after_f1 = scores["real_after"].f1 if scores["real_after"] else None
             if not runs:
                 accepted, reason = False, f"the new model does not run: {run_error}"
             elif all_after.f1 < all_before.f1 - plan.tolerance:
@@ -563,17 +589,27 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             elif known_after.named < known_before.named - plan.max_known_drop:
                 accepted, reason = False, (f"worse on the known cards: named right {known_after.named:.3f} < "
                                            f"{known_before.named:.3f} - {plan.max_known_drop}")
+            elif real_after_f1 is not None and real_after_f1 < real_before_f1 - plan.real_tolerance:
+                accepted, reason = False, (f"worse on your confirmed photos: card F1 {real_after_f1:.3f} < "
+                                           f"{real_before_f1:.3f} - {plan.real_tolerance} "
+                                           f"({len(real_truths)} photos)")
             else:
                 accepted, reason = True, (
                     f"card F1 {all_before.f1:.3f} -> {all_after.f1:.3f}; known cards named right "
                     f"{known_before.named:.3f} -> {known_after.named:.3f}"
-                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else ""))
+                    + (f"; your confirmed photos {real_before_f1:.3f} -> {real_after_f1:.3f}"
+                       if real_after_f1 is not None else "")
+                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else "")
+                    + (f"; not read yet (teach more photos): {', '.join(weak)}" if weak else ""))
+            if doubts:
+                reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
+                           "(confirm them on the teach page to learn them)")
             if not keep_data:
                 shutil.rmtree(work, ignore_errors=True)
             wall, cpu = time.time() - started, cpu_seconds() - cpu_started
             info = {
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "parent": base_version.name, "classes": classes, "added": list(added),
+                "parent": base_version.name, "classes": classes, "added": list(added), "weak": weak,
                 "taught": FaceLibrary(data_dir).counts(), "accepted": accepted, "reason": reason,
                 "metrics": metrics, "plan": asdict(plan), "wall_s": round(wall), "cpu_s": round(cpu),
                 "summary": ("" if accepted else "refused: ")
