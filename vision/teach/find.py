@@ -50,6 +50,9 @@ WORK_SIDE = 480
 #: and the share of each side that must be: a quad crossing the table is no card.
 EDGE_STRENGTH = 40.0
 MIN_EDGE_SUPPORT = 0.3
+#: The edge a card's outline still makes where its border has the colour of a plain table
+#: (a cast of light on a grey table and the grey bottom band of a card): half of the above.
+WEAK_EDGE_STRENGTH = EDGE_STRENGTH / 2
 #: A card smaller than this share of the photo is not the card being taught (a coin, a die).
 MIN_CARD_SHARE = 0.02
 #: Below this :func:`sharpness`, the face is too blurry to teach (faces from composed photos
@@ -242,7 +245,7 @@ def _gradient(work: np.ndarray) -> np.ndarray:
                                  cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1)) for i in range(3)], axis=0)
 
 
-def _edge_support(gradient: np.ndarray, quad: np.ndarray) -> float:
+def _edge_support(gradient: np.ndarray, quad: np.ndarray, strength: float = EDGE_STRENGTH) -> float:
     """The share of the weakest side that runs along an edge of the photo.
 
     A quad pulled off the card by something lying against it has a side crossing the table,
@@ -259,7 +262,7 @@ def _edge_support(gradient: np.ndarray, quad: np.ndarray) -> float:
             points = (a + along * direction + offset * normal).astype(np.float32)
             values = cv2.remap(gradient, points[None, :, 0], points[None, :, 1], cv2.INTER_LINEAR)[0]
             strongest = np.maximum(strongest, values)
-        weakest = min(weakest, float((strongest > EDGE_STRENGTH).mean()))
+        weakest = min(weakest, float((strongest > strength).mean()))
     return weakest
 
 
@@ -349,7 +352,8 @@ def _quad_from_sides(contour: np.ndarray, points: np.ndarray, mask: np.ndarray,
 
 
 def _card_quads(mask: np.ndarray, min_area: float, rect: tuple[int, int, int, int],
-                gradient: np.ndarray, by_sides: int = 0) -> list[tuple[np.ndarray, float]]:
+                gradient: np.ndarray, by_sides: int = 0,
+                edge_strength: float = EDGE_STRENGTH) -> list[tuple[np.ndarray, float]]:
     """Card-shaped blobs of a foreground mask: (corners, area) each, largest first.
 
     The blob's hull gives the corners when the blob is the card alone; when something lies
@@ -373,7 +377,7 @@ def _card_quads(mask: np.ndarray, min_area: float, rect: tuple[int, int, int, in
             fitted = _fit_edges(contour, rough)
             fill = area / max(cv2.contourArea(fitted), 1.0)
             if (card_shaped(fitted) and 0.88 < fill < 1.08
-                    and _edge_support(gradient, fitted) >= MIN_EDGE_SUPPORT):
+                    and _edge_support(gradient, fitted, edge_strength) >= MIN_EDGE_SUPPORT):
                 quad = fitted
         if quad is None and rank < by_sides:
             quad = _quad_from_sides(contour, xy[~on_edge], mask, gradient, min_area)
@@ -414,6 +418,17 @@ def _quads_in(work: np.ndarray, rect: tuple[int, int, int, int], min_area: float
     return [quad for quad, _ in sorted(kept, key=lambda q: -q[1])]
 
 
+def _edge_mask(gradient: np.ndarray) -> np.ndarray:
+    """Regions the photo's edges enclose (255): where a card's border matches a plain table in
+    colour, GrabCut joins the two, but the card's outline is still an edge (weaker than
+    :data:`EDGE_STRENGTH` there: :data:`WEAK_EDGE_STRENGTH`)."""
+    edges = (gradient > WEAK_EDGE_STRENGTH).astype(np.uint8) * 255
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    outside = edges.copy()
+    cv2.floodFill(outside, np.zeros((edges.shape[0] + 2, edges.shape[1] + 2), np.uint8), (0, 0), 255)
+    return cv2.morphologyEx(cv2.bitwise_not(outside) | edges, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Area shared by two convex quads, as a share of the smaller."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
@@ -435,8 +450,9 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     """Every card lying whole in the photo, largest first, as corner quads; and how found.
 
     GrabCut first separates the photo's middle from its border (the table), so the card must
-    not touch the photo's edge. Where that finds no card and a trained detector (``boxes``)
-    is given, GrabCut starts again from each detected region. The corners are not yet in
+    not touch the photo's edge. Where that finds no card, the regions the photo's edges
+    enclose are tried (a card whose border is the table's colour); then, where a trained
+    detector (``boxes``) is given, GrabCut starts again from each detected region. The corners are not yet in
     reading order (see :func:`rectify`).
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -451,6 +467,10 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     margin = max(2, int(0.01 * min(wh, ww)))
     quads = _quads_in(work, (margin, margin, ww - 2 * margin, wh - 2 * margin), min_area, gradient)
     finder = "grabcut"
+    if not quads:
+        quads = [quad for quad, _ in _card_quads(_edge_mask(gradient), min_area, (0, 0, ww, wh), gradient,
+                                                 edge_strength=WEAK_EDGE_STRENGTH)]
+        finder = "edges"
     if not quads and boxes is not None:
         finder = "detector"
         for box in np.asarray(boxes(image), np.float32).reshape(-1, 4) * scale:
@@ -532,7 +552,7 @@ class FoundFace:
     face: np.ndarray
     quad: Quad
     sharpness: float
-    finder: str  # "detector" or "grabcut"
+    finder: str  # "grabcut", "edges" or "detector"
 
 
 def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
