@@ -39,7 +39,7 @@ def test_teach_prints_one_json_line_per_face_and_keeps_the_faces(capsys, tmp_pat
     ("photo", "card", "message"),
     [
         ("empty", "gyoza", "empty.jpg: no card found in the photo"),
-        ("two", "gyoza", "two.jpg: 2 cards found in the photo"),
+        ("two", "gyoza", "two.jpg: this photo shows 2 cards; photograph one card"),
         ("blurry", "gyoza", "blurry.jpg: the (photo|card) is too blurry"),
         ("empty", "gyozza", "unknown card 'gyozza' \\(did you mean gyoza\\?\\)"),
         ("missing", "gyoza", "missing.jpg: no such file"),

@@ -82,7 +82,7 @@ def test_turn_and_remove_a_face(client, tofu_photos):
     ("card", "photos", "status", "message"),
     [
         ("mochi", ["empty"], 400, "no card found in the photo"),
-        ("mochi", ["two"], 400, "2 cards found in the photo"),
+        ("mochi", ["two"], 400, "this photo shows 2 cards; photograph one card"),
         ("mochi", ["blurry"], 400, "too blurry"),
         ("mochii", ["tofu"], 400, "unknown card 'mochii' (did you mean mochi?)"),
         ("", ["tofu"], 400, "choose which card the photos show"),

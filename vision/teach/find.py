@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -545,6 +545,20 @@ def photo_sharpness(image: np.ndarray) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
+def _cards_seen(image: np.ndarray, quads: Sequence[Quad], boxes: CardBoxes | None) -> int:
+    """How many cards the photo shows: the quads found, and each card the detector sees whose
+    centre lies in none of them (a whole table, where GrabCut found one card whole and the
+    rest overlap: that photo is no photo of one card)."""
+    if boxes is None:
+        return len(quads)
+    others = 0
+    for x1, y1, x2, y2 in np.asarray(boxes(image), np.float32).reshape(-1, 4):
+        centre = (float(x1 + x2) / 2, float(y1 + y2) / 2)
+        if not any(cv2.pointPolygonTest(q.array().reshape(-1, 1, 2), centre, False) >= 0 for q in quads):
+            others += 1
+    return len(quads) + others
+
+
 @dataclass(frozen=True)
 class FoundFace:
     """The flat face read from a photo, where it was, and how sharp it is."""
@@ -558,7 +572,13 @@ class FoundFace:
 def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
               min_sharpness: float = MIN_SHARPNESS) -> FoundFace:
     """The one card in ``image``, flat and upright; a :class:`TeachError` says why not."""
+    if boxes is not None:  # asked twice (to find the card, to count the cards): run it once
+        detector, seen = boxes, []
+        boxes = lambda photo: seen[0] if seen else seen.append(detector(photo)) or seen[0]  # noqa: E731
     quads, finder = find_cards(image, boxes)
+    cards = _cards_seen(image, quads, boxes)
+    if cards > 1:
+        raise SeveralCardsError(f"this photo shows {cards} cards; photograph one card at a time")
     if not quads and photo_sharpness(image) < MIN_PHOTO_SHARPNESS:
         raise BlurryPhotoError(
             f"the photo is too blurry to find the card in it (sharpness {photo_sharpness(image):.1f}, "
@@ -567,9 +587,6 @@ def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
         raise NoCardFoundError(
             "no card found in the photo: lay one card on a plain table that differs from its "
             "colour, with the whole card in the picture")
-    if len(quads) > 1:
-        raise SeveralCardsError(
-            f"{len(quads)} cards found in the photo: photograph one card at a time")
     face, quad = rectify(image, quads[0])
     score = sharpness(face)
     if score < min_sharpness:
