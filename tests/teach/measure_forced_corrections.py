@@ -13,6 +13,12 @@ photos; two of them carry the four forced labels) and reads 30 other photos of t
 - ``now``: the same data, the new code: the forced labels are doubted and left out, and the
   gate also compares on the held-out confirmed photos;
 - ``vouched``: the player insists (vouches for all four): learnt, judged by every gate.
+
+``--gate`` instead shows the gate itself: a "training" that swaps the green tea ice cream and
+pudding outputs (what learning the forced labels does at its worst), judged with the test
+suite's tiny plan, as retraining judges it now (the old gates are the composed-table lines)::
+
+    PYTHONPATH=. python tests/teach/measure_forced_corrections.py --gate
 """
 
 from __future__ import annotations
@@ -79,7 +85,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=40)
     parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--gate", action="store_true")
     args = parser.parse_args()
+    if args.gate:
+        gate()
+        return
     plan = RetrainPlan(photos=args.photos, val_photos=16, epochs=args.epochs, size=(960, 720), workers=2)
     work = Path(tempfile.mkdtemp(prefix="forced-"))
     truths = test_set(work / "test")
@@ -97,6 +107,25 @@ def main() -> None:
                        "doubted": len(result.metrics["doubtful"]), **measure(model, work / "test", truths)}
         print(run, json.dumps(report[run]), flush=True)
     print(json.dumps(report, indent=1))
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def gate() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_corrections import TINY, confirm_rounds, green_tea_read_as_pudding
+
+    work = Path(tempfile.mkdtemp(prefix="gate-"))
+    bundled = work / "bundled"
+    shutil.copytree(REPO_MODELS, bundled, ignore=shutil.ignore_patterns("*.md"))
+    confirm_rounds(work / "data", work)
+    result = retrain(work / "data", TINY, bundled=bundled, trainer=green_tea_read_as_pudding)
+    m = result.metrics
+    print(f"accepted: {result.accepted}; {result.reason}")
+    print(f"composed tables card F1 {m['all_before']['f1']} -> {m['all_after']['f1']}; known cards named right "
+          f"{m['known_before']['named']} -> {m['known_after']['named']}; confirmed photos card F1 "
+          f"{m['real_before']['f1']} -> {m['real_after']['f1']} ({m['real_photos']} photos)")
     shutil.rmtree(work, ignore_errors=True)
 
 
