@@ -127,3 +127,12 @@ def test_more_than_ten_photos_are_taught_not_refused(capsys, tmp_path, tofu_phot
                            str(tmp_path / "data"), "--no-detector")
     assert status == 0
     assert len(out.splitlines()) == 10 and "sharpest" in err
+
+
+def test_when_no_photo_can_be_taught_one_line_names_each_and_why(capsys, tmp_path, empty_table_photo):
+    bare = save(tmp_path / "bare.jpg", empty_table_photo)
+    status, out, err = run(capsys, "teach", str(tmp_path / "gone.jpg"), str(bare), "--card", "gyoza",
+                           "--data", str(tmp_path / "data"), "--no-detector")
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert "gone.jpg: no such file" in err and "bare.jpg: no card found in the photo" in err

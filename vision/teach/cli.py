@@ -130,7 +130,7 @@ def _read_photo(path: Path):
 
 
 def _teach(args: argparse.Namespace) -> int:
-    from vision.teach.find import card_boxes, check_slug
+    from vision.teach.find import TeachError, card_boxes, check_slug
     from vision.teach.library import FaceLibrary, teach
     from vision.teach.models import active_model_dir
 
@@ -144,7 +144,10 @@ def _teach(args: argparse.Namespace) -> int:
     if not photos:  # nothing to teach from: the usual one line, status 2
         raise ValueError("; ".join(unreadable))
     boxes = None if args.no_detector else card_boxes(active_model_dir(args.data))
-    taught = teach(FaceLibrary(args.data), args.card, photos, boxes)
+    try:
+        taught = teach(FaceLibrary(args.data), args.card, photos, boxes)
+    except TeachError as exc:  # no photo taught: one line naming every photo and why
+        raise type(exc)("; ".join([*unreadable, str(exc)])) from None
     for face in taught.faces:
         print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
                           "sharpness": face.sharpness, "corners": face.quad}), flush=True)

@@ -5,22 +5,22 @@
 1. **data**: synthetic table photos are composed from the bundled faces and the taught ones
    together (each photo also holds 1-4 taught cards), and their card regions cut out as
    classifier crops; the rounds players confirmed in the app (``<data>/training``, YOLO
-   labels) add their own crops. A fifth of the corrected photos and a separate set of
-   composed photos are held out for evaluation.
-2. **fine-tune** the active classifier (ultralytics) rather than starting over. A card the
+   labels) add their own crops, except a correction the model in use confidently reads as
+   another card, until the player vouches for it (``vision.teach.corrections``). A fifth of
+   the confirmed photos and a separate set of composed photos are held out for evaluation.
+2. **fine-tune** the active classifier (``vision.training.classifier``: torch and ultralytics,
+   the ``[train]`` extra) rather than starting over. A card the
    model never knew (an anniversary card, a taught slug) is a new class: the classifier's last
    layer is widened, keeping every known class's weights.
 3. **evaluate** the old and the new model the way the app uses them (detector, then
    classifier) on the held-out composed tables: the new one must run, read the tables at least
-   as well (card F1 within ``tolerance``) and name the cards the old one knew nearly as well
-   (within ``max_known_drop``); only then does it become the active model.
+   as well (card F1 within ``tolerance``), name the cards the old one knew nearly as well
+   (within ``max_known_drop``) and read the held-out *confirmed* photos, with their confirmed
+   labels, at least as well (within ``real_tolerance``); only then does it become the active
+   model. A taught or new card it still reads badly (F1 < ``WEAK_F1``) is recorded as
+   ``weak`` in its ``version.json``, and is not "known" on the teach page.
 
-Versions live in the data folder, the bundled model (``models/``) is never touched::
-
-    <data>/models/<YYYYmmdd-HHMMSS>/   detector.onnx, classifier.onnx, classifier.pt,
-                                       meta.json, version.json
-    <data>/models/active               {"active": name, "history": [older names]}
-
+The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
 ``active`` pointer is replaced atomically last. A run that crashes, is killed or is refused
 leaves the active model as it was; ``rollback`` goes back to the version used before.
