@@ -405,12 +405,18 @@ def _quads_in(work: np.ndarray, rect: tuple[int, int, int, int], min_area: float
     Something lying against the card (a hand, a die, a checked cloth of the same colour)
     joins its blob; opening the mask with growing kernels cuts such necks.
     """
-    mask = _grabcut_mask(work, rect)
+    return _freed_quads(_grabcut_mask(work, rect), rect, min_area, gradient)
+
+
+def _freed_quads(mask: np.ndarray, rect: tuple[int, int, int, int], min_area: float, gradient: np.ndarray,
+                 edge_strength: float = EDGE_STRENGTH) -> list[np.ndarray]:
+    """The card quads of a foreground mask, opened with growing kernels until some are found."""
     kept: list[tuple[np.ndarray, float]] = []
     for k in (1, 9, 19, 31, 45):
         opened = mask if k == 1 else cv2.morphologyEx(
             mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        for quad, area in _card_quads(opened, min_area, rect, gradient, by_sides=3 if k == 1 else 0):
+        for quad, area in _card_quads(opened, min_area, rect, gradient, by_sides=3 if k == 1 else 0,
+                                      edge_strength=edge_strength):
             if not any(_overlap(quad, other) > 0.3 for other, _ in kept):
                 kept.append((quad, area))
         if kept:
@@ -468,8 +474,7 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     quads = _quads_in(work, (margin, margin, ww - 2 * margin, wh - 2 * margin), min_area, gradient)
     finder = "grabcut"
     if not quads:
-        quads = [quad for quad, _ in _card_quads(_edge_mask(gradient), min_area, (0, 0, ww, wh), gradient,
-                                                 edge_strength=WEAK_EDGE_STRENGTH)]
+        quads = _freed_quads(_edge_mask(gradient), (0, 0, ww, wh), min_area, gradient, WEAK_EDGE_STRENGTH)
         finder = "edges"
     if not quads and boxes is not None:
         finder = "detector"
