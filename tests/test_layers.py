@@ -39,15 +39,6 @@ KNOWN_VIOLATIONS: set[str] = {
     # live engineer: vision/live/cli.py serves the live page through web
     "vision.live.cli -> web",
     "vision.live.cli -> web.live",
-    # teach engineer: widen_classifier/export_classifier move into vision/training
-    "vision.teach.retrain -> torch",
-    # teach engineer: web/teach.py imports a command-line module
-    "web.teach -> vision.teach.cli",
-    # teach engineer: the user-retraining module lends training its widen_classifier
-    "vision.training.train -> vision.teach.retrain",
-    # teach engineer: teach cli <-> evaluate
-    "vision.teach.evaluate -> vision.teach.cli",
-    "cycle: vision.teach.cli -> vision.teach.evaluate -> vision.teach.cli",
 }
 
 

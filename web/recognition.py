@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,7 @@ class _Slot:
 def default_factory(app: Flask):
     def load() -> Any:
         from vision.recognizer import Recognizer  # heavy (torch): only when first needed
-        from vision.teach.retrain import active_model_dir  # a retrained version, once one is in use
+        from vision.teach.models import active_model_dir  # a retrained version, once one is in use
 
         return Recognizer.load(active_model_dir(app.config["DATA_DIR"], app.config["MODEL_DIR"]))
 
@@ -62,6 +62,15 @@ def get_recognizer() -> Any:
                     f"the card recogniser could not be loaded from {current_app.config['MODEL_DIR']}: {exc}"
                 ) from exc
         return slot.recognizer
+
+
+@contextlib.contextmanager
+def recognizer_in_use() -> Iterator[Any]:
+    """The app's recogniser, held under its lock for the block: every inference (a photo read,
+    a card found for teaching) goes through here, one at a time."""
+    recognizer = get_recognizer()
+    with _slot().lock:
+        yield recognizer
 
 
 def forget_recognizer() -> None:

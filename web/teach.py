@@ -32,14 +32,13 @@ from flask import (
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
 from vision.paths import REPO_ROOT
+from web import recognition
 from web.errors import error_response, json_view, wants_json
 from web.uploads import NoImageError, UploadError, read_image
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
 MAX_PHOTOS = 3
-_DETECTORS = "sushicam.teach.detectors"
-_LOCK = threading.Lock()
 
 
 def _data_dir() -> Path:
@@ -51,7 +50,7 @@ def _bundled() -> Path:
 
 
 def _store():
-    from vision.teach.retrain import ModelStore
+    from vision.teach.models import ModelStore
 
     return ModelStore(_data_dir(), _bundled())
 
@@ -64,37 +63,30 @@ def _edition() -> str:
 
 
 def _card_boxes():
-    """The active model's card detector (cached per model folder), or None without a model.
+    """The card detector of the app's recogniser (the model in use), run under the recogniser's
+    lock like every other inference; None without a model.
 
     ``TEACH_DETECTOR`` in the config set to False finds cards by segmentation only.
     """
     if current_app.config.get("TEACH_DETECTOR") is False:
         return None
-    from vision.teach.cli import card_boxes
+    from vision.teach.find import detector_boxes
 
     try:
-        model_dir = _store().active().path
-    except ValueError:
+        recognition.get_recognizer()
+    except recognition.RecognizerUnavailable:
         return None
-    cache = current_app.extensions.setdefault(_DETECTORS, {})
-    with _LOCK:
-        if model_dir not in cache:
-            cache.clear()
-            cache[model_dir] = card_boxes(model_dir)
-        return cache[model_dir]
+
+    def boxes(image):
+        with recognition.recognizer_in_use() as recognizer:
+            return detector_boxes(recognizer)(image)
+
+    return boxes
 
 
 def _forget_models() -> None:
     """After a switch of model: the next photo is read (and the next card found) with the new one."""
-    current_app.extensions.pop(_DETECTORS, None)
-    try:
-        from web import recognition
-
-        reset = getattr(recognition, "forget_recognizer", None)
-        if reset:
-            reset()
-    except ImportError:
-        pass
+    recognition.forget_recognizer()
 
 
 # --- retraining status ----------------------------------------------------------------------
@@ -110,7 +102,7 @@ def _pid_alive(pid: Any) -> bool:
 
 def retrain_status() -> dict[str, Any]:
     """The last retraining's state: idle, running (stage, fraction), done or failed."""
-    from vision.teach.retrain import StatusFile
+    from vision.teach.models import StatusFile
 
     status = StatusFile(_data_dir()).read()
     if status.get("state") == "running" and not _pid_alive(status.get("pid")) and not _store().busy():
@@ -127,8 +119,8 @@ def retrain_status() -> dict[str, Any]:
 
 
 def _page_state(edition: str) -> dict[str, Any]:
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import edition_status
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import edition_status
 
     rows = edition_status(_data_dir(), edition, _bundled())
     faces: dict[str, list[str]] = {}
@@ -141,9 +133,30 @@ def _page_state(edition: str) -> dict[str, Any]:
         versions, active = store.versions(), store.active().name
     except ValueError:
         versions, active = [], None
+    status = retrain_status()
     return {"edition": edition, "cards": rows, "versions": versions, "active": active,
-            "retrain": retrain_status(), "taught_total": sum(len(v) for v in faces.values()),
-            "missing": [r["slug"] for r in rows if r["state"] == "missing"]}
+            "retrain": status, "taught_total": sum(len(v) for v in faces.values()),
+            "missing": [r["slug"] for r in rows if r["state"] in ("missing", "weak")],
+            "doubts": _doubts(status, edition)}
+
+
+def _doubts(status: dict[str, Any], edition: str) -> list[dict[str, Any]]:
+    """The corrections the last retraining left out (the model read them otherwise), less those
+    the player has vouched for since."""
+    from scorer.cards import display_name
+    from vision.teach.corrections import vouched
+
+    result = status.get("result")
+    listed = result.get("metrics", {}).get("doubtful", []) if isinstance(result, dict) else []
+    trusted = vouched(_data_dir())
+    doubts = []
+    for doubt in listed if isinstance(listed, list) else []:
+        if not isinstance(doubt, dict) or trusted.get(str(doubt.get("key"))) == doubt.get("label"):
+            continue
+        if doubt.get("label") in CARDS and doubt.get("read_as") in CARDS:
+            doubts.append({**doubt, "label_name": display_name(doubt["label"], edition),
+                           "read_as_name": display_name(doubt["read_as"], edition)})
+    return doubts
 
 
 def _render(edition: str, error: str | None = None, status: int = 200, card: str | None = None):
@@ -166,8 +179,9 @@ def page():
 
 @bp.post("/faces")
 def add_faces():
-    """Teach one card from 1-3 photos; each photo must show that card alone."""
-    from vision.teach.find import FaceLibrary, TeachError, teach
+    """Teach one card from photos of it alone; a bad photo is left out (and said why), the rest kept."""
+    from vision.teach.find import TeachError
+    from vision.teach.library import FaceLibrary, teach
 
     edition = _edition()
     slug = (request.form.get("card") or "").strip()
@@ -177,24 +191,35 @@ def add_faces():
             raise TeachError("choose which card the photos show")
         if not files:
             raise NoImageError(f"choose 1 to {MAX_PHOTOS} photos of the card")
-        if len(files) > MAX_PHOTOS:
-            raise NoImageError(f"{len(files)} photos: send 1 to {MAX_PHOTOS} photos of one card at a time")
         max_pixels = current_app.config["MAX_IMAGE_PIXELS"]
-        photos = [(f.filename, read_image(f.read(), max_pixels, f.filename).pixels) for f in files]
+        photos, unreadable = [], []
+        for f in files:
+            try:
+                photos.append((f.filename, read_image(f.read(), max_pixels, f.filename).pixels))
+            except UploadError as exc:  # one photo the browser could not send right: leave it out
+                if len(files) == 1:
+                    raise
+                unreadable.append((f.filename, str(exc)))
+        if not photos:
+            raise NoImageError("; ".join(f"{name}: {why}" for name, why in unreadable))
         taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
     except (TeachError, UploadError) as exc:
         return _render(edition, str(exc), getattr(exc, "status", 400), card=slug or None)
+    refused = unreadable + taught.refused
     if wants_json():
         return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
-                               "url": url_for("teach.face_image", name=f.name)} for f in taught]), 201
+                               "url": url_for("teach.face_image", name=f.name)} for f in taught.faces],
+                       refused=[{"photo": name, "reason": why} for name, why in refused]), 201
     name = CARDS[slug].name
-    flash(f"Learned {len(taught)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    flash(f"Learned {len(taught.faces)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    for photo, why in refused:
+        flash(f"Left out {photo}: {why}", "warning")
     return redirect(url_for("teach.page", edition=edition) + f"#card-{slug}")
 
 
 @bp.get("/faces/<name>.jpg")
 def face_image(name: str):
-    from vision.teach.find import FaceLibrary, FaceNotFoundError
+    from vision.teach.library import FaceLibrary, FaceNotFoundError
 
     try:
         path = FaceLibrary(_data_dir()).image_path(name)
@@ -204,7 +229,7 @@ def face_image(name: str):
 
 
 def _face_action(name: str, action: str):
-    from vision.teach.find import FaceLibrary, FaceNotFoundError
+    from vision.teach.library import FaceLibrary, FaceNotFoundError
 
     library = FaceLibrary(_data_dir())
     try:
@@ -231,6 +256,22 @@ def turn_face(name: str):
     return _face_action(name, "turn")
 
 
+@bp.post("/corrections/vouch")
+def vouch_correction():
+    """The player confirms a correction the model doubted: the next retraining learns it."""
+    from vision.teach.corrections import vouch
+
+    key, label = (request.form.get("key") or "").strip(), (request.form.get("label") or "").strip()
+    known = {d["key"]: d["label"] for d in _doubts(retrain_status(), _edition())}
+    if known.get(key) != label or label not in CARDS:
+        abort(404, "no such doubted correction (it may have been confirmed already)")
+    vouch(_data_dir(), key, label)
+    if wants_json():
+        return jsonify(key=key, label=label, vouched=True)
+    flash(f"Noted: that card is {CARDS[label].name}. The next retraining learns it.", "ok")
+    return redirect(url_for("teach.page", edition=_edition()) + "#doubts")
+
+
 # --- retraining and models ------------------------------------------------------------------
 
 
@@ -238,9 +279,14 @@ def turn_face(name: str):
 @json_view
 def start_retrain():
     """Start ``sushicam retrain`` in the background; 202, or 409 while one runs."""
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import StatusFile
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import StatusFile
+    from vision.training import TrainingExtraMissingError, require_training_stack
 
+    try:
+        require_training_stack()
+    except TrainingExtraMissingError as exc:  # the server can read photos but not train: say what to install
+        return error_response(f"This install cannot retrain: {exc}.", 503)
     store = _store()
     if store.busy() or retrain_status().get("state") == "running":
         return error_response("a retraining is already running; wait for it to finish", 409)

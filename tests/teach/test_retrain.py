@@ -9,18 +9,16 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.teach.find import FaceLibrary, teach
-from vision.teach.retrain import (
+from vision.teach.library import FaceLibrary, teach
+from vision.teach.models import (
     BUNDLED,
     ModelStore,
     ModelStoreError,
-    NothingToLearnError,
     RetrainBusyError,
-    RetrainPlan,
-    TrainingFailed,
     active_model_dir,
-    retrain,
 )
+from vision.teach.retrain import NothingToLearnError, RetrainPlan, retrain
+from vision.training.classifier import TrainingFailed
 
 #: A retraining small enough for a test: a few small photos, one epoch.
 TINY = RetrainPlan(photos=6, val_photos=4, epochs=1, size=(640, 480), workers=1)
@@ -154,6 +152,7 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
 def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
     """The web app's training examples (YOLO labels) are read back, one crop folder per card."""
     from vision.synth import compose_table
+    from vision.teach.corrections import read_confirmed
     from vision.teach.retrain import correction_crops
     from web.training import save_example
 
@@ -166,7 +165,7 @@ def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
         photos.append(photo)
         boxes = [("mochi" if c["label"] == "eel" else c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]]
         save_example(tmp_path / "data", photo, boxes, 640, 480, ["wasabi", "tofu"])
-    counts = correction_crops(tmp_path / "data" / "training", tmp_path / "crops")
+    counts = correction_crops(read_confirmed(tmp_path / "data" / "training"), tmp_path / "crops")
     train = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "train").iterdir()}
     val = {p.name: len(list(p.glob("*.jpg"))) for p in (tmp_path / "crops" / "val").iterdir()} \
         if (tmp_path / "crops" / "val").exists() else {}
@@ -175,3 +174,20 @@ def test_rounds_confirmed_in_the_app_become_crops_of_their_cards(tmp_path):
     assert counts["val"] > 0 and counts["train"] > 0
     crop = cv2.imread(str(next((tmp_path / "crops" / "train" / "tofu").glob("*.jpg"))))
     assert crop.shape == (96, 96, 3)
+
+
+@pytest.mark.parametrize("sizes", [{"photos": -5}, {"epochs": 0}, {"val_photos": 0}])
+def test_a_plan_that_cannot_train_is_refused(sizes):
+    with pytest.raises(ValueError, match="must be a whole number of 1 or more"):
+        RetrainPlan(**sizes)
+
+
+def test_retrain_without_the_training_extra_fails_at_once(tmp_path, monkeypatch, taught_data, bundled_copy):
+    import sys
+
+    from vision.training import TrainingExtraMissingError
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(TrainingExtraMissingError, match=r"pip install -e '\.\[train\]'"):
+        retrain(taught_data, TINY, bundled=bundled_copy)
+    assert not (taught_data / "models").exists()  # not even the lock was taken

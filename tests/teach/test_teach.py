@@ -13,16 +13,16 @@ from hypothesis import strategies as st
 from vision.faces import FACE_SIZE
 from vision.teach.find import (
     BlurryPhotoError,
-    FaceLibrary,
     NoCardFoundError,
     Quad,
     SeveralCardsError,
-    TaughtFace,
     UnknownCardError,
     read_face,
-    teach,
 )
+from vision.teach.library import FaceLibrary, TaughtFace, teach
 from vision.teach.retrain import Sources, compose_with_taught
+
+from .conftest import one_card
 
 
 def similarity(a: np.ndarray, b: np.ndarray) -> float:
@@ -35,7 +35,7 @@ def similarity(a: np.ndarray, b: np.ndarray) -> float:
 
 def test_teaching_two_photos_stores_two_flat_upright_faces_of_the_card(tmp_path, tofu_photos, faces):
     library = FaceLibrary(tmp_path)
-    taught = teach(library, "tofu", [("a.jpg", tofu_photos[0]), ("b.jpg", tofu_photos[1])])
+    taught = teach(library, "tofu", [("a.jpg", tofu_photos[0]), ("b.jpg", tofu_photos[1])]).faces
 
     assert [f.name for f in taught] == ["tofu__1", "tofu__2"]
     assert [f.name for f in library.faces()] == ["tofu__1", "tofu__2"]
@@ -76,7 +76,7 @@ def test_a_photo_without_a_card_is_refused(tmp_path, empty_table_photo):
 
 
 def test_a_photo_of_two_cards_is_refused(two_cards_photo):
-    with pytest.raises(SeveralCardsError, match="2 cards found in the photo: photograph one card at a time"):
+    with pytest.raises(SeveralCardsError, match="this photo shows 2 cards; photograph one card at a time"):
         read_face(two_cards_photo)
 
 
@@ -85,10 +85,28 @@ def test_a_blurry_photo_is_refused(blurry_photo):
         read_face(blurry_photo)
 
 
-def test_one_bad_photo_stores_nothing_and_names_the_photo(tmp_path, tofu_photos, blurry_photo):
-    with pytest.raises(BlurryPhotoError, match="^shaky.jpg: the (card|photo) is too blurry"):
-        teach(FaceLibrary(tmp_path), "tofu", [("good.jpg", tofu_photos[0]), ("shaky.jpg", blurry_photo)])
+def test_one_bad_photo_in_a_batch_is_left_out_alone_and_named(tmp_path, tofu_photos, blurry_photo,
+                                                               empty_table_photo):
+    taught = teach(FaceLibrary(tmp_path), "tofu", [("good.jpg", tofu_photos[0]), ("shaky.jpg", blurry_photo),
+                                                   ("bare.jpg", empty_table_photo), ("good2.jpg", tofu_photos[1])])
+    assert [(f.name, f.source) for f in taught.faces] == [("tofu__1", "good.jpg"), ("tofu__2", "good2.jpg")]
+    assert [name for name, _ in taught.refused] == ["shaky.jpg", "bare.jpg"]
+    assert "too blurry" in taught.refused[0][1] and "no card found" in taught.refused[1][1]
+    assert len(FaceLibrary(tmp_path).faces()) == 2
+
+
+def test_a_batch_with_no_good_photo_stores_nothing_and_names_each_photo(tmp_path, blurry_photo):
+    with pytest.raises(BlurryPhotoError, match="^shaky.jpg: the (card|photo) is too blurry.*; shaky2.jpg: "):
+        teach(FaceLibrary(tmp_path), "tofu", [("shaky.jpg", blurry_photo), ("shaky2.jpg", blurry_photo)])
     assert FaceLibrary(tmp_path).faces() == []
+
+
+def test_more_photos_than_needed_keep_the_sharpest(tmp_path, tofu_photos):
+    photos = [(f"p{i}.jpg", image) for i, image in enumerate(tofu_photos + [one_card(seed, "tofu") for seed in (13, 14)])]
+    sharpness = {name: read_face(image).sharpness for name, image in photos}
+    taught = teach(FaceLibrary(tmp_path), "tofu", photos, keep=2)
+    assert sorted(f.source for f in taught.faces) == sorted(sorted(sharpness, key=sharpness.get)[-2:])
+    assert len(taught.refused) == 2 and all("sharpest" in why for _, why in taught.refused)
 
 
 def test_an_unknown_card_name_is_refused_with_a_suggestion(tmp_path, tofu_photos):
@@ -112,7 +130,7 @@ def test_faces_are_numbered_on_and_can_be_turned_and_removed(tmp_path, tofu_phot
     assert similarity(library.image("tofu__2"), cv2.rotate(before, cv2.ROTATE_180)) > 0.95
     library.remove("tofu__1")
     assert [f.name for f in library.faces()] == ["tofu__2"]
-    assert [f.name for f in teach(library, "tofu", [("c.jpg", tofu_photos[0])])] == ["tofu__3"]
+    assert [f.name for f in teach(library, "tofu", [("c.jpg", tofu_photos[0])]).faces] == ["tofu__3"]
 
 
 coordinate = st.floats(-5000, 5000, allow_nan=False).map(lambda v: round(v, 1))
@@ -122,3 +140,16 @@ coordinate = st.floats(-5000, 5000, allow_nan=False).map(lambda v: round(v, 1))
 def test_a_quad_parses_back_from_its_text(corners):
     quad = Quad(tuple(corners))
     assert Quad.parse(str(quad)) == quad
+
+
+@pytest.mark.parametrize("seed", [300, 306, 307, 309, 310])  # each was stored as one face before
+def test_a_photo_of_a_whole_table_is_refused_with_how_many_cards_it_shows(seed, bundled_model):
+    from vision.synth import compose_table
+    from vision.teach.find import card_boxes
+
+    image, truth = compose_table(seed, n_seats=1, size=(1280, 960))
+    visible = sum(not c["hidden"] for c in truth["cards"])
+    with pytest.raises(SeveralCardsError, match=r"^this photo shows (\d+) cards; photograph one card") as refused:
+        read_face(image, card_boxes(bundled_model))
+    shown = int(refused.value.args[0].split()[3])
+    assert 2 <= shown <= visible

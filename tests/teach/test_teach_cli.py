@@ -12,7 +12,10 @@ from .conftest import save
 
 
 def run(capsys, *argv):
-    status = main(list(argv))
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:  # argparse refuses an option before the handler runs
+        status = exit_.code
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -36,7 +39,7 @@ def test_teach_prints_one_json_line_per_face_and_keeps_the_faces(capsys, tmp_pat
     ("photo", "card", "message"),
     [
         ("empty", "gyoza", "empty.jpg: no card found in the photo"),
-        ("two", "gyoza", "two.jpg: 2 cards found in the photo"),
+        ("two", "gyoza", "two.jpg: this photo shows 2 cards; photograph one card"),
         ("blurry", "gyoza", "blurry.jpg: the (photo|card) is too blurry"),
         ("empty", "gyozza", "unknown card 'gyozza' \\(did you mean gyoza\\?\\)"),
         ("missing", "gyoza", "missing.jpg: no such file"),
@@ -74,3 +77,62 @@ def test_retrain_with_nothing_to_learn_says_so(capsys, tmp_path, bundled_copy):
     status, _, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--models", str(bundled_copy))
     assert status == 2
     assert len(err.splitlines()) == 1 and "nothing to learn" in err
+
+
+@pytest.mark.parametrize("option", [("--photos", "-5"), ("--epochs", "0"), ("--photos", "ten")])
+def test_retrain_refuses_sizes_that_cannot_train_before_starting(capsys, tmp_path, option):
+    status, out, err = run(capsys, "retrain", *option, "--data", str(tmp_path / "data"))
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and f"argument {option[0]}" in err
+    assert not (tmp_path / "data").exists()  # nothing was started
+
+
+@pytest.mark.parametrize("argv", [("faces",), ("models", "list"), ("retrain",), ("teach", "x.jpg", "--card", "tofu")])
+def test_a_data_folder_that_is_a_file_is_refused(capsys, tmp_path, argv):
+    data = tmp_path / "sushicam.sqlite"
+    data.write_text("not a folder")
+    status, out, err = run(capsys, *argv, "--data", str(data))
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "is a file, not a data folder" in err
+
+
+def test_retrain_without_the_training_extra_says_what_to_install(capsys, tmp_path, monkeypatch):
+    """A player's install has no torch/ultralytics: one line, exit 2, before any work."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ultralytics", None)  # what find_spec reports for a missing package
+    status, out, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--status")
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert "install the training extra: pip install -e '.[train]'" in err
+    assert json.loads((tmp_path / "data" / "models" / "retrain-status.json").read_text())["state"] == "failed"
+
+
+def test_a_bad_photo_is_left_out_with_its_reason_and_the_good_ones_kept(capsys, tmp_path, tofu_photos,
+                                                                        empty_table_photo):
+    photos = [save(tmp_path / "good.jpg", tofu_photos[0]), save(tmp_path / "bare.jpg", empty_table_photo),
+              tmp_path / "missing.jpg"]
+    status, out, err = run(capsys, "teach", *map(str, photos), "--card", "gyoza", "--data",
+                           str(tmp_path / "data"), "--no-detector")
+    assert status == 0
+    assert [json.loads(line)["photo"] for line in out.splitlines()] == ["good.jpg"]
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert "missing.jpg: no such file" in lines[0] and "bare.jpg: no card found in the photo" in lines[1]
+
+
+def test_more_than_ten_photos_are_taught_not_refused(capsys, tmp_path, tofu_photos):
+    photos = [save(tmp_path / f"p{i}.jpg", tofu_photos[i % 2]) for i in range(11)]
+    status, out, err = run(capsys, "teach", *map(str, photos), "--card", "gyoza", "--data",
+                           str(tmp_path / "data"), "--no-detector")
+    assert status == 0
+    assert len(out.splitlines()) == 10 and "sharpest" in err
+
+
+def test_when_no_photo_can_be_taught_one_line_names_each_and_why(capsys, tmp_path, empty_table_photo):
+    bare = save(tmp_path / "bare.jpg", empty_table_photo)
+    status, out, err = run(capsys, "teach", str(tmp_path / "gone.jpg"), str(bare), "--card", "gyoza",
+                           "--data", str(tmp_path / "data"), "--no-detector")
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert "gone.jpg: no such file" in err and "bare.jpg: no card found in the photo" in err

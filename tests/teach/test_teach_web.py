@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.teach.retrain import StatusFile
+from vision.teach.models import StatusFile
 from web.app import create_app
 
 
@@ -82,12 +82,11 @@ def test_turn_and_remove_a_face(client, tofu_photos):
     ("card", "photos", "status", "message"),
     [
         ("mochi", ["empty"], 400, "no card found in the photo"),
-        ("mochi", ["two"], 400, "2 cards found in the photo"),
+        ("mochi", ["two"], 400, "this photo shows 2 cards; photograph one card"),
         ("mochi", ["blurry"], 400, "too blurry"),
         ("mochii", ["tofu"], 400, "unknown card 'mochii' (did you mean mochi?)"),
         ("", ["tofu"], 400, "choose which card the photos show"),
         ("mochi", [], 400, "choose 1 to 3 photos of the card"),
-        ("mochi", ["tofu"] * 4, 400, "4 photos: send 1 to 3 photos of one card at a time"),
         ("mochi", ["text"], 415, "not a JPEG, PNG or WebP image"),
     ],
 )
@@ -151,3 +150,74 @@ def test_models_use_and_rollback_refuse_what_is_not_there(client):
     assert client.post("/teach/models/use", headers=JSON, data={}).status_code == 400
     response = client.post("/teach/models/rollback", headers=JSON)
     assert response.status_code == 409 and "nothing to roll back to" in response.get_json()["error"]
+
+
+def test_retrain_without_the_training_extra_is_a_503_that_says_what_to_install(client, tofu_photos, monkeypatch):
+    import sys
+
+    client.post("/teach/faces", data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]},
+                headers=JSON)
+    monkeypatch.setitem(sys.modules, "ultralytics", None)
+    answer = client.post("/teach/retrain", headers=JSON)
+    assert answer.status_code == 503
+    assert "pip install -e '.[train]'" in answer.get_json()["error"]
+
+
+class LockCheckingRecognizer:
+    """A recogniser whose detector notes whether the app's recogniser lock was held."""
+
+    def __init__(self):
+        self.calls: list[bool] = []
+
+    def detector(self, image, conf):
+        from flask import current_app
+
+        self.calls.append(current_app.extensions["sushicam.recognizer"].lock.locked())
+        return np.zeros((0, 4), np.float32), np.zeros(0), np.zeros(0, int)
+
+
+def test_finding_a_card_with_the_detector_runs_under_the_recognisers_lock(tmp_path, empty_table_photo):
+    recognizer = LockCheckingRecognizer()
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "WTF_CSRF_ENABLED": False, "MODEL_DIR": str(tmp_path / "no-model"),
+                      "RECOGNIZER_FACTORY": lambda: recognizer})
+    answer = app.test_client().post("/teach/faces", headers=JSON,
+                                    data={"card": "gyoza", "photos": [(jpeg(empty_table_photo), "a.jpg")]})
+    assert answer.status_code == 400  # no card on an empty table, detector or not
+    assert recognizer.calls == [True]  # the detector was asked, and only under the lock
+
+
+def test_one_bad_photo_among_good_ones_is_left_out_and_the_rest_kept(client, tofu_photos, blurry_photo):
+    files = [(jpeg(tofu_photos[0]), "a.jpg"), (jpeg(blurry_photo), "shaky.jpg"), (io.BytesIO(b"hello"), "notes.jpg")]
+    answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
+    assert answer.status_code == 201
+    body = answer.get_json()
+    assert [f["face"] for f in body["faces"]] == ["mochi__1"]
+    assert [r["photo"] for r in body["refused"]] == ["notes.jpg", "shaky.jpg"]
+    assert "too blurry" in body["refused"][1]["reason"]
+    page = client.post("/teach/faces?edition=anniversary", follow_redirects=True, data={
+        "card": "mochi", "photos": [(jpeg(tofu_photos[1]), "b.jpg"), (jpeg(blurry_photo), "shaky.jpg")]})
+    assert "Left out shaky.jpg: " in page.get_data(as_text=True)
+
+
+def test_more_than_ten_photos_of_a_card_are_not_refused(client, tofu_photos):
+    files = [(jpeg(tofu_photos[i % 2]), f"p{i}.jpg") for i in range(12)]
+    answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
+    assert answer.status_code == 201
+    assert len(answer.get_json()["faces"]) == 10 and len(answer.get_json()["refused"]) == 2
+
+
+def test_a_doubted_correction_is_shown_and_can_be_vouched_for(app, client):
+    from vision.teach.corrections import vouched
+
+    doubt = {"key": "round0:1", "photo": "round0", "line": 1, "label": "pudding",
+             "read_as": "green-tea-ice-cream", "confidence": 0.99}
+    StatusFile(app.config["DATA_DIR"]).write(state="done", accepted=True, version=None, message="ok",
+                                             result={"metrics": {"doubtful": [doubt]}})
+    page = client.get("/teach?edition=original").get_data(as_text=True)
+    assert "you said <b>Pudding</b>; the model reads\n      Green Tea Ice Cream (99% sure)" in page
+    assert client.post("/teach/corrections/vouch", data={"key": "round0:1", "label": "tempura"}).status_code == 404
+    answer = client.post("/teach/corrections/vouch?edition=original", data={"key": "round0:1", "label": "pudding"})
+    assert answer.status_code == 302
+    assert vouched(app.config["DATA_DIR"]) == {"round0:1": "pudding"}
+    assert client.get("/teach?edition=original", headers=JSON).get_json()["doubts"] == []

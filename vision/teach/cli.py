@@ -14,13 +14,30 @@ from pathlib import Path
 
 from vision.paths import MODELS_DIR as DEFAULT_MODELS
 from vision.paths import REPO_ROOT as ROOT
-from vision.training import require_training_stack
 
 DEFAULT_DATA = ROOT / "instance"
 
 
+def _data_folder(text: str) -> Path:
+    """``--data``: a folder (made on first use), never an existing file."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a data folder")
+    return path
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
+    return value
+
+
 def _data_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+    parser.add_argument("--data", type=_data_folder, default=DEFAULT_DATA, metavar="DIR",
                         help="the app's data folder (default: instance/, as `sushicam serve`)")
 
 
@@ -35,7 +52,9 @@ def register(subparsers) -> None:
         description="Find the one card in each photo, flatten it and keep it as a face of CARD in "
                     "the data folder; `sushicam retrain` then learns it. Take 1-3 photos of each "
                     "card, alone on a plain table, the whole card in the picture. Prints one JSON "
-                    "line per face. A bad photo (no card, two cards, blurry) stores nothing.")
+                    "line per face kept. A bad photo (no card, two cards, blurry) is left out with "
+                    "one line on stderr saying why, and the others are kept (the 10 sharpest); "
+                    "exit status 2 when no photo could be taught.")
     teach.add_argument("photos", nargs="+", type=Path, metavar="PHOTO", help="photos of one card")
     teach.add_argument("--card", required=True, metavar="SLUG",
                        help="the card's name as in spec/cards.md, e.g. gyoza, futomaki-2, mochi")
@@ -62,8 +81,8 @@ def register(subparsers) -> None:
                     "to the new model only if it is not worse on the cards already known. The old "
                     "model stays available (`sushicam models rollback`).")
     _data_arg(retrain)
-    retrain.add_argument("--photos", type=int, default=None, help="composed training photos (default 360)")
-    retrain.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default 6)")
+    retrain.add_argument("--photos", type=_positive, default=None, help="composed training photos (default 360)")
+    retrain.add_argument("--epochs", type=_positive, default=None, help="fine-tuning epochs (default 6)")
     retrain.add_argument("--base", default=None, metavar="VERSION",
                          help="fine-tune this version instead of the active one")
     retrain.add_argument("--no-switch", action="store_true", help="keep the new version but do not use it")
@@ -92,9 +111,9 @@ def register(subparsers) -> None:
                           help="cards to hold out (default: eel, onigiri-circle, soy-sauce, uramaki-4)")
     evaluate.add_argument("--work", type=Path, default=ROOT / "datasets" / "build" / "eval-teach",
                           metavar="DIR", help="scratch folder (default datasets/build/eval-teach)")
-    evaluate.add_argument("--test-photos", type=int, default=120)
-    evaluate.add_argument("--photos", type=int, default=None, help="composed training photos")
-    evaluate.add_argument("--epochs", type=int, default=None)
+    evaluate.add_argument("--test-photos", type=_positive, default=120)
+    evaluate.add_argument("--photos", type=_positive, default=None, help="composed training photos")
+    evaluate.add_argument("--epochs", type=_positive, default=None)
     evaluate.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                           help="the model to start from (default models/)")
     evaluate.set_defaults(handler=_eval_teach)
@@ -111,36 +130,37 @@ def _read_photo(path: Path):
     return image
 
 
-def card_boxes(model_dir: Path):
-    """The detector of the model in ``model_dir`` as a ``boxes(image)`` function, or None."""
-    from vision.recognizer import Recognizer
-    from vision.runtime import ModelFileError
-
-    try:
-        recognizer = Recognizer.load(model_dir)
-    except (ModelFileError, OSError, ValueError, KeyError):
-        return None
-    return lambda image: recognizer.detector(image, conf=0.4)[0]
-
-
 def _teach(args: argparse.Namespace) -> int:
-    from vision.teach.find import FaceLibrary, check_slug, teach
-    from vision.teach.retrain import active_model_dir
+    from vision.teach.find import TeachError, card_boxes, check_slug
+    from vision.teach.library import FaceLibrary, teach
+    from vision.teach.models import active_model_dir
 
     check_slug(args.card)
-    if len(args.photos) > 10:
-        raise ValueError(f"{len(args.photos)} photos: 1 to 3 of one card are enough (at most 10)")
-    photos = [(str(p), _read_photo(p)) for p in args.photos]
+    photos, unreadable = [], []
+    for path in args.photos:
+        try:
+            photos.append((str(path), _read_photo(path)))
+        except (OSError, ValueError) as exc:
+            unreadable.append(str(exc))
+    if not photos:  # nothing to teach from: the usual one line, status 2
+        raise ValueError("; ".join(unreadable))
     boxes = None if args.no_detector else card_boxes(active_model_dir(args.data))
-    for face in teach(FaceLibrary(args.data), args.card, photos, boxes):
+    try:
+        taught = teach(FaceLibrary(args.data), args.card, photos, boxes)
+    except TeachError as exc:  # no photo taught: one line naming every photo and why
+        raise type(exc)("; ".join([*unreadable, str(exc)])) from None
+    for face in taught.faces:
         print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
                           "sharpness": face.sharpness, "corners": face.quad}), flush=True)
+    # the good photos are kept; each one left out gets its own line, saying why
+    for why in unreadable + [f"{name}: {reason}" for name, reason in taught.refused]:
+        print(f"sushicam teach: {why}", file=sys.stderr)
     return 0
 
 
 def _faces(args: argparse.Namespace) -> int:
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import edition_status
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import edition_status
 
     library = FaceLibrary(args.data)
     if args.remove:
@@ -153,8 +173,10 @@ def _faces(args: argparse.Namespace) -> int:
         status = edition_status(args.data, args.edition, args.models)
         missing = [row["slug"] for row in status if row["state"] == "missing"]
         taught = [row["slug"] for row in status if row["state"] == "taught"]
-        print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught)} of "
+        weak = [row["slug"] for row in status if row["state"] == "weak"]
+        print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught) - len(weak)} of "
               f"{len(status)} cards"
+              + (f"; learnt too poorly to read (teach more photos, retrain): {', '.join(weak)}" if weak else "")
               + (f"; taught, for the next retrain: {', '.join(taught)}" if taught else "")
               + (f"; still to teach: {', '.join(missing)}" if missing else "; nothing missing"))
     return 0
@@ -176,13 +198,29 @@ def _progress_bar():
     return progress
 
 
+def _missing_training_stack(args: argparse.Namespace, status=None) -> bool:
+    """Say so (one line, and in the status file) when torch/ultralytics are not installed."""
+    from vision.training import TrainingExtraMissingError, require_training_stack
+
+    try:
+        require_training_stack()
+    except TrainingExtraMissingError as exc:
+        if status:
+            status.write(state="failed", message=str(exc))
+        print(f"sushicam {args.command}: error: {exc}", file=sys.stderr)
+        return True
+    return False
+
+
 def _retrain(args: argparse.Namespace) -> int:
-    require_training_stack()
-    from vision.teach.retrain import RetrainPlan, StatusFile, plan_with, retrain
+    from vision.teach.models import StatusFile
+    from vision.teach.retrain import RetrainPlan, plan_with, retrain
 
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs)
-    bar = _progress_bar()
     status = StatusFile(args.data) if args.status else None
+    if _missing_training_stack(args, status):
+        return 2
+    bar = _progress_bar()
 
     def progress(stage: str, fraction: float, message: str) -> None:
         bar(stage, fraction, message)
@@ -205,7 +243,7 @@ def _retrain(args: argparse.Namespace) -> int:
 
 
 def _models(args: argparse.Namespace) -> int:
-    from vision.teach.retrain import ModelStore
+    from vision.teach.models import ModelStore
 
     store = ModelStore(args.data, args.models)
     if args.action == "list":
@@ -225,9 +263,10 @@ def _models(args: argparse.Namespace) -> int:
 
 
 def _eval_teach(args: argparse.Namespace) -> int:
-    require_training_stack()
     from vision.teach.evaluate import DEFAULT_HELD_OUT, format_report, run
 
+    if _missing_training_stack(args):
+        return 2
     report = run(args.work, hold=tuple(args.hold or DEFAULT_HELD_OUT), model_dir=args.model,
                  test_photos=args.test_photos, photos=args.photos, epochs=args.epochs)
     print(format_report(report))

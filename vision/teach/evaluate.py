@@ -5,7 +5,7 @@ No photo of an unknown deck exists here, so the experiment plays one with bundle
 1. **before**: the bundled model with the held-out cards' outputs removed, so it cannot name
    them (its features did see them in training: see the caveat in the report);
 2. **teach**: three composed photos of each held-out card alone on a table (perspective,
-   light, clutter) go through :func:`vision.teach.teach`, as a player's photos would;
+   light, clutter) go through :func:`vision.teach.library.teach`, as a player's photos would;
 3. **retrain**: :func:`vision.teach.retrain.retrain` with the held-out cards' bundled faces hidden
    from the generator, so the taught faces are all it learns them from;
 4. **measure**: card F1 (IoU >= 0.5 and the right name) on composed test tables drawn with the
@@ -31,7 +31,7 @@ TEACH_PHOTOS = 3
 
 def _before_model(model_dir: Path, hold: tuple[str, ...], store, work: Path) -> str:
     """The bundled model minus ``hold``'s outputs, stored as a version and made active."""
-    from vision.teach.retrain import export_classifier, widen_classifier
+    from vision.training.classifier import export_classifier, widen_classifier
 
     meta = json.loads((model_dir / "meta.json").read_text())
     classes = [c for c in meta["classes"] if c not in hold]
@@ -54,7 +54,8 @@ def _before_model(model_dir: Path, hold: tuple[str, ...], store, work: Path) -> 
 def teach_photos(hold: tuple[str, ...], boxes, library, seed: int = 90_000) -> dict[str, Any]:
     """Compose photos of each held-out card alone and teach them until 3 each are taken."""
     from vision.synth import compose_table
-    from vision.teach.find import TeachError, teach
+    from vision.teach.find import TeachError
+    from vision.teach.library import teach
 
     refused: Counter[str] = Counter()
     taught = {}
@@ -65,7 +66,7 @@ def teach_photos(hold: tuple[str, ...], boxes, library, seed: int = 90_000) -> d
                 break
             image, _ = compose_table(seed + 100 * k + attempt, [[slug]], size=(1280, 960))
             try:
-                faces += teach(library, slug, [(f"{slug}-{attempt}.jpg", image)], boxes)
+                faces += teach(library, slug, [(f"{slug}-{attempt}.jpg", image)], boxes).faces
             except TeachError as exc:
                 refused[type(exc).__name__] += 1
         taught[slug] = len(faces)
@@ -104,16 +105,10 @@ def card_f1(model_dir: Path, folder: Path, truths: list[dict], hold: tuple[str, 
 def run(work: Path, hold: tuple[str, ...] = DEFAULT_HELD_OUT, model_dir: Path | None = None,
         test_photos: int = 120, photos: int | None = None, epochs: int | None = None) -> dict[str, Any]:
     from vision.faces import SLUGS
-    from vision.teach.cli import card_boxes
-    from vision.teach.find import FaceLibrary
-    from vision.teach.retrain import (
-        REPO_MODELS,
-        ModelStore,
-        RetrainPlan,
-        cpu_seconds,
-        plan_with,
-        retrain,
-    )
+    from vision.teach.find import card_boxes
+    from vision.teach.library import FaceLibrary
+    from vision.teach.models import REPO_MODELS, ModelStore
+    from vision.teach.retrain import RetrainPlan, cpu_seconds, plan_with, retrain
 
     unknown = [s for s in hold if s not in SLUGS or s == "card-back"]
     if unknown:

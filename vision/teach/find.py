@@ -12,7 +12,7 @@ The faces a player taught live in the data folder, one JPEG and one JSON sidecar
     <data>/faces/<slug>__<n>.json    TaughtFace: where it came from, how sharp, its corners
 
 :class:`FaceLibrary` lists them, adds and removes them, and hands them to the synthetic photo
-generator as a :class:`~vision.faces.FaceSet` (see ``vision.teach.retrain``).
+generator as a :class:`~vision.faces.FaceSet` (see ``vision.teach.library`` and ``vision.teach.retrain``).
 
 >>> Quad.parse("10,20 110,22 108,180 8,178")
 Quad.parse('10,20 110,22 108,180 8,178')
@@ -28,20 +28,16 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import json
 import math
-import os
-import re
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from scorer.cards import CARDS
-from vision.faces import FACE_SIZE, FaceSet
+from vision.faces import FACE_SIZE
 
 #: Height / width of a card (the bundled faces are 336 x 523).
 CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
@@ -54,6 +50,9 @@ WORK_SIDE = 480
 #: and the share of each side that must be: a quad crossing the table is no card.
 EDGE_STRENGTH = 40.0
 MIN_EDGE_SUPPORT = 0.3
+#: The edge a card's outline still makes where its border has the colour of a plain table
+#: (a cast of light on a grey table and the grey bottom band of a card): half of the above.
+WEAK_EDGE_STRENGTH = EDGE_STRENGTH / 2
 #: A card smaller than this share of the photo is not the card being taught (a coin, a die).
 MIN_CARD_SHARE = 0.02
 #: Below this :func:`sharpness`, the face is too blurry to teach (faces from composed photos
@@ -71,8 +70,6 @@ BOTTOM_BAND_LAB = np.array([
     [63.7, 3.2, 10.2], [64.5, 3.7, 9.5], [64.4, 2.8, 7.3],
 ], np.float32)
 
-FACES_DIR = "faces"
-_SLUG_FILE = re.compile(r"^(?P<slug>[a-z0-9-]+)__(?P<number>\d+)$")
 
 #: ``boxes(image) -> (N, 4) xyxy`` of the card regions a trained detector sees.
 CardBoxes = Callable[[np.ndarray], np.ndarray]
@@ -99,10 +96,6 @@ class SeveralCardsError(TeachError):
 
 class BlurryPhotoError(TeachError):
     """The card was found but its face is too blurry (or too small) to learn from."""
-
-
-class FaceNotFoundError(TeachError, LookupError):
-    """No taught face of that name in the library."""
 
 
 def check_slug(slug: str) -> str:
@@ -252,7 +245,7 @@ def _gradient(work: np.ndarray) -> np.ndarray:
                                  cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1)) for i in range(3)], axis=0)
 
 
-def _edge_support(gradient: np.ndarray, quad: np.ndarray) -> float:
+def _edge_support(gradient: np.ndarray, quad: np.ndarray, strength: float = EDGE_STRENGTH) -> float:
     """The share of the weakest side that runs along an edge of the photo.
 
     A quad pulled off the card by something lying against it has a side crossing the table,
@@ -269,7 +262,7 @@ def _edge_support(gradient: np.ndarray, quad: np.ndarray) -> float:
             points = (a + along * direction + offset * normal).astype(np.float32)
             values = cv2.remap(gradient, points[None, :, 0], points[None, :, 1], cv2.INTER_LINEAR)[0]
             strongest = np.maximum(strongest, values)
-        weakest = min(weakest, float((strongest > EDGE_STRENGTH).mean()))
+        weakest = min(weakest, float((strongest > strength).mean()))
     return weakest
 
 
@@ -359,7 +352,8 @@ def _quad_from_sides(contour: np.ndarray, points: np.ndarray, mask: np.ndarray,
 
 
 def _card_quads(mask: np.ndarray, min_area: float, rect: tuple[int, int, int, int],
-                gradient: np.ndarray, by_sides: int = 0) -> list[tuple[np.ndarray, float]]:
+                gradient: np.ndarray, by_sides: int = 0,
+                edge_strength: float = EDGE_STRENGTH) -> list[tuple[np.ndarray, float]]:
     """Card-shaped blobs of a foreground mask: (corners, area) each, largest first.
 
     The blob's hull gives the corners when the blob is the card alone; when something lies
@@ -383,7 +377,7 @@ def _card_quads(mask: np.ndarray, min_area: float, rect: tuple[int, int, int, in
             fitted = _fit_edges(contour, rough)
             fill = area / max(cv2.contourArea(fitted), 1.0)
             if (card_shaped(fitted) and 0.88 < fill < 1.08
-                    and _edge_support(gradient, fitted) >= MIN_EDGE_SUPPORT):
+                    and _edge_support(gradient, fitted, edge_strength) >= MIN_EDGE_SUPPORT):
                 quad = fitted
         if quad is None and rank < by_sides:
             quad = _quad_from_sides(contour, xy[~on_edge], mask, gradient, min_area)
@@ -411,17 +405,34 @@ def _quads_in(work: np.ndarray, rect: tuple[int, int, int, int], min_area: float
     Something lying against the card (a hand, a die, a checked cloth of the same colour)
     joins its blob; opening the mask with growing kernels cuts such necks.
     """
-    mask = _grabcut_mask(work, rect)
+    return _freed_quads(_grabcut_mask(work, rect), rect, min_area, gradient)
+
+
+def _freed_quads(mask: np.ndarray, rect: tuple[int, int, int, int], min_area: float, gradient: np.ndarray,
+                 edge_strength: float = EDGE_STRENGTH) -> list[np.ndarray]:
+    """The card quads of a foreground mask, opened with growing kernels until some are found."""
     kept: list[tuple[np.ndarray, float]] = []
     for k in (1, 9, 19, 31, 45):
         opened = mask if k == 1 else cv2.morphologyEx(
             mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        for quad, area in _card_quads(opened, min_area, rect, gradient, by_sides=3 if k == 1 else 0):
+        for quad, area in _card_quads(opened, min_area, rect, gradient, by_sides=3 if k == 1 else 0,
+                                      edge_strength=edge_strength):
             if not any(_overlap(quad, other) > 0.3 for other, _ in kept):
                 kept.append((quad, area))
         if kept:
             break
     return [quad for quad, _ in sorted(kept, key=lambda q: -q[1])]
+
+
+def _edge_mask(gradient: np.ndarray) -> np.ndarray:
+    """Regions the photo's edges enclose (255): where a card's border matches a plain table in
+    colour, GrabCut joins the two, but the card's outline is still an edge (weaker than
+    :data:`EDGE_STRENGTH` there: :data:`WEAK_EDGE_STRENGTH`)."""
+    edges = (gradient > WEAK_EDGE_STRENGTH).astype(np.uint8) * 255
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    outside = edges.copy()
+    cv2.floodFill(outside, np.zeros((edges.shape[0] + 2, edges.shape[1] + 2), np.uint8), (0, 0), 255)
+    return cv2.morphologyEx(cv2.bitwise_not(outside) | edges, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -445,8 +456,9 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     """Every card lying whole in the photo, largest first, as corner quads; and how found.
 
     GrabCut first separates the photo's middle from its border (the table), so the card must
-    not touch the photo's edge. Where that finds no card and a trained detector (``boxes``)
-    is given, GrabCut starts again from each detected region. The corners are not yet in
+    not touch the photo's edge. Where that finds no card, the regions the photo's edges
+    enclose are tried (a card whose border is the table's colour); then, where a trained
+    detector (``boxes``) is given, GrabCut starts again from each detected region. The corners are not yet in
     reading order (see :func:`rectify`).
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -461,6 +473,9 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     margin = max(2, int(0.01 * min(wh, ww)))
     quads = _quads_in(work, (margin, margin, ww - 2 * margin, wh - 2 * margin), min_area, gradient)
     finder = "grabcut"
+    if not quads:
+        quads = _freed_quads(_edge_mask(gradient), (0, 0, ww, wh), min_area, gradient, WEAK_EDGE_STRENGTH)
+        finder = "edges"
     if not quads and boxes is not None:
         finder = "detector"
         for box in np.asarray(boxes(image), np.float32).reshape(-1, 4) * scale:
@@ -535,6 +550,20 @@ def photo_sharpness(image: np.ndarray) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
 
+def _cards_seen(image: np.ndarray, quads: Sequence[Quad], boxes: CardBoxes | None) -> int:
+    """How many cards the photo shows: the quads found, and each card the detector sees whose
+    centre lies in none of them (a whole table, where GrabCut found one card whole and the
+    rest overlap: that photo is no photo of one card)."""
+    if boxes is None:
+        return len(quads)
+    others = 0
+    for x1, y1, x2, y2 in np.asarray(boxes(image), np.float32).reshape(-1, 4):
+        centre = (float(x1 + x2) / 2, float(y1 + y2) / 2)
+        if not any(cv2.pointPolygonTest(q.array().reshape(-1, 1, 2), centre, False) >= 0 for q in quads):
+            others += 1
+    return len(quads) + others
+
+
 @dataclass(frozen=True)
 class FoundFace:
     """The flat face read from a photo, where it was, and how sharp it is."""
@@ -542,13 +571,19 @@ class FoundFace:
     face: np.ndarray
     quad: Quad
     sharpness: float
-    finder: str  # "detector" or "grabcut"
+    finder: str  # "grabcut", "edges" or "detector"
 
 
 def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
               min_sharpness: float = MIN_SHARPNESS) -> FoundFace:
     """The one card in ``image``, flat and upright; a :class:`TeachError` says why not."""
+    if boxes is not None:  # asked twice (to find the card, to count the cards): run it once
+        detector, seen = boxes, []
+        boxes = lambda photo: seen[0] if seen else seen.append(detector(photo)) or seen[0]  # noqa: E731
     quads, finder = find_cards(image, boxes)
+    cards = _cards_seen(image, quads, boxes)
+    if cards > 1:
+        raise SeveralCardsError(f"this photo shows {cards} cards; photograph one card at a time")
     if not quads and photo_sharpness(image) < MIN_PHOTO_SHARPNESS:
         raise BlurryPhotoError(
             f"the photo is too blurry to find the card in it (sharpness {photo_sharpness(image):.1f}, "
@@ -557,9 +592,6 @@ def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
         raise NoCardFoundError(
             "no card found in the photo: lay one card on a plain table that differs from its "
             "colour, with the whole card in the picture")
-    if len(quads) > 1:
-        raise SeveralCardsError(
-            f"{len(quads)} cards found in the photo: photograph one card at a time")
     face, quad = rectify(image, quads[0])
     score = sharpness(face)
     if score < min_sharpness:
@@ -569,166 +601,18 @@ def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
     return FoundFace(face, quad, score, finder)
 
 
-# --- the library --------------------------------------------------------------------------
+def card_boxes(model_dir: Path):
+    """The detector of the model in ``model_dir`` as a ``boxes(image)`` function, or None."""
+    from vision.recognizer import Recognizer
+    from vision.runtime import ModelFileError
+
+    try:
+        recognizer = Recognizer.load(model_dir)
+    except (ModelFileError, OSError, ValueError, KeyError):
+        return None
+    return detector_boxes(recognizer)
 
 
-@dataclass(frozen=True)
-class TaughtFace:
-    """One face in the library: ``<slug>__<number>.jpg`` and what is known of its making."""
-
-    slug: str
-    number: int
-    source: str = ""  # the photo's file name, as the player gave it
-    sharpness: float = 0.0
-    quad: str = ""  # Quad text, in the source photo's pixels
-    finder: str = ""
-    taught: str = ""  # UTC time, ISO 8601
-
-    @property
-    def name(self) -> str:
-        return f"{self.slug}__{self.number}"
-
-    @property
-    def filename(self) -> str:
-        return f"{self.name}.jpg"
-
-    @classmethod
-    def parse_name(cls, name: str) -> tuple[str, int]:
-        """``(slug, number)`` of a face name ``<slug>__<n>``.
-
-        >>> TaughtFace.parse_name("bubble-tea-3__2")
-        ('bubble-tea-3', 2)
-        """
-        match = _SLUG_FILE.match(name)
-        if not match:
-            raise FaceNotFoundError(f"{name!r} is not a taught face name (<card>__<number>)")
-        return match["slug"], int(match["number"])
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str) -> TaughtFace:
-        data = json.loads(text)
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    partial = path.with_name(f".{path.name}.part")
-    partial.write_bytes(data)
-    os.replace(partial, path)
-
-
-class FaceLibrary:
-    """The faces a player taught, under ``<data>/faces``."""
-
-    def __init__(self, data_dir: str | Path):
-        self.root = Path(data_dir) / FACES_DIR
-
-    def faces(self) -> list[TaughtFace]:
-        """Every taught face whose image and sidecar are both there, by slug then number."""
-        if not self.root.is_dir():
-            return []
-        found = []
-        for meta in self.root.glob("*__*.json"):
-            try:
-                face = TaughtFace.from_json(meta.read_text(encoding="utf-8"))
-            except (ValueError, TypeError, KeyError):
-                continue  # a sidecar being written, or damaged: not a face
-            if (self.root / face.filename).exists():
-                found.append(face)
-        return sorted(found, key=lambda f: (f.slug, f.number))
-
-    def counts(self) -> dict[str, int]:
-        """Taught faces per slug."""
-        counts: dict[str, int] = {}
-        for face in self.faces():
-            counts[face.slug] = counts.get(face.slug, 0) + 1
-        return counts
-
-    def slugs(self) -> tuple[str, ...]:
-        return tuple(sorted(self.counts()))
-
-    def image(self, name: str) -> np.ndarray:
-        slug, number = TaughtFace.parse_name(name)
-        path = self.root / f"{slug}__{number}.jpg"
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        return image
-
-    def image_path(self, name: str) -> Path:
-        slug, number = TaughtFace.parse_name(name)
-        path = self.root / f"{slug}__{number}.jpg"
-        if not path.exists():
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        return path
-
-    def add(self, slug: str, found: FoundFace, source: str = "") -> TaughtFace:
-        """Store a flat face under the next free number for ``slug``."""
-        check_slug(slug)
-        self.root.mkdir(parents=True, exist_ok=True)
-        numbers = [int(m["number"]) for p in self.root.glob(f"{slug}__*.json")
-                   if (m := _SLUG_FILE.match(p.stem)) and m["slug"] == slug]
-        number = max(numbers, default=0) + 1
-        while True:  # claim the number first: two uploads at once never share one
-            try:
-                fd = os.open(self.root / f"{slug}__{number}.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
-                os.close(fd)
-                break
-            except FileExistsError:
-                number += 1
-        face = TaughtFace(slug, number, Path(source).name, round(found.sharpness, 1), str(found.quad),
-                          found.finder, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-        ok, encoded = cv2.imencode(".jpg", found.face, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if not ok:
-            raise TeachError("could not encode the face as JPEG")
-        _write_atomic(self.root / face.filename, encoded.tobytes())
-        _write_atomic(self.root / f"{face.name}.json", face.to_json().encode("utf-8"))
-        return face
-
-    def remove(self, name: str) -> None:
-        slug, number = TaughtFace.parse_name(name)
-        stem = self.root / f"{slug}__{number}"
-        if not stem.with_suffix(".json").exists():
-            raise FaceNotFoundError(f"no taught face {name!r} in {self.root}")
-        stem.with_suffix(".jpg").unlink(missing_ok=True)
-        stem.with_suffix(".json").unlink(missing_ok=True)
-
-    def turn(self, name: str) -> None:
-        """Turn a face half a turn (the upright guess was wrong)."""
-        path = self.image_path(name)
-        ok, encoded = cv2.imencode(".jpg", cv2.rotate(self.image(name), cv2.ROTATE_180),
-                                   [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if ok:
-            _write_atomic(path, encoded.tobytes())
-
-    def face_set(self, slugs: Sequence[str] | None = None) -> FaceSet:
-        """The taught faces as a :class:`FaceSet` (several variants per slug where taught)."""
-        faces: dict[str, list[np.ndarray]] = {}
-        for face in self.faces():
-            if slugs is not None and face.slug not in slugs:
-                continue
-            image = cv2.imread(str(self.root / face.filename), cv2.IMREAD_COLOR)
-            if image is not None:
-                faces.setdefault(face.slug, []).append(cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA))
-        return FaceSet("taught", {slug: tuple(images) for slug, images in faces.items()})
-
-
-def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarray]],
-          boxes: CardBoxes | None = None) -> list[TaughtFace]:
-    """Read one face from each ``(name, image)`` photo and add them all to the library.
-
-    All photos are read before any is stored: one bad photo stores nothing, and the error
-    names that photo.
-    """
-    check_slug(slug)
-    if not photos:
-        raise TeachError("no photo given: take 1 to 3 photos of the card")
-    found = []
-    for name, image in photos:
-        try:
-            found.append((name, read_face(image, boxes)))
-        except TeachError as exc:
-            raise type(exc)(f"{name}: {exc}") from None
-    return [library.add(slug, face, source=name) for name, face in found]
+def detector_boxes(recognizer) -> CardBoxes:
+    """A recogniser's card detector as a ``boxes(image)`` function (regions it is fairly sure of)."""
+    return lambda image: recognizer.detector(image, conf=0.4)[0]

@@ -5,22 +5,22 @@
 1. **data**: synthetic table photos are composed from the bundled faces and the taught ones
    together (each photo also holds 1-4 taught cards), and their card regions cut out as
    classifier crops; the rounds players confirmed in the app (``<data>/training``, YOLO
-   labels) add their own crops. A fifth of the corrected photos and a separate set of
-   composed photos are held out for evaluation.
-2. **fine-tune** the active classifier (ultralytics) rather than starting over. A card the
+   labels) add their own crops, except a correction the model in use confidently reads as
+   another card, until the player vouches for it (``vision.teach.corrections``). A fifth of
+   the confirmed photos and a separate set of composed photos are held out for evaluation.
+2. **fine-tune** the active classifier (``vision.training.classifier``: torch and ultralytics,
+   the ``[train]`` extra) rather than starting over. A card the
    model never knew (an anniversary card, a taught slug) is a new class: the classifier's last
    layer is widened, keeping every known class's weights.
 3. **evaluate** the old and the new model the way the app uses them (detector, then
    classifier) on the held-out composed tables: the new one must run, read the tables at least
-   as well (card F1 within ``tolerance``) and name the cards the old one knew nearly as well
-   (within ``max_known_drop``); only then does it become the active model.
+   as well (card F1 within ``tolerance``), name the cards the old one knew nearly as well
+   (within ``max_known_drop``) and read the held-out *confirmed* photos, with their confirmed
+   labels, at least as well (within ``real_tolerance``); only then does it become the active
+   model. A taught or new card it still reads badly (F1 < ``WEAK_F1``) is recorded as
+   ``weak`` in its ``version.json``, and is not "known" on the teach page.
 
-Versions live in the data folder, the bundled model (``models/``) is never touched::
-
-    <data>/models/<YYYYmmdd-HHMMSS>/   detector.onnx, classifier.onnx, classifier.pt,
-                                       meta.json, version.json
-    <data>/models/active               {"active": name, "history": [older names]}
-
+The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
 ``active`` pointer is replaced atomically last. A run that crashes, is killed or is refused
 leaves the active model as it was; ``rollback`` goes back to the version used before.
@@ -34,16 +34,11 @@ FaceSet is the taught face, and the truth labels are renamed back afterwards.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import hashlib
 import json
-import os
 import resource
 import shutil
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -54,287 +49,44 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
-from vision.paths import MODELS_DIR
 from vision.recognizer import CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth.dataset import write_negative_crops
-from vision.teach.find import FaceLibrary
+from vision.teach.corrections import (
+    ConfirmedPhoto,
+    find_doubts,
+    read_confirmed,
+    vouched,
+    without,
+)
+from vision.teach.library import FaceLibrary
+from vision.teach.models import (
+    REPO_MODELS,
+    ModelStore,
+    ModelStoreError,
+)
+from vision.training import require_training_stack
+from vision.training.classifier import (
+    Progress,
+    _quiet,
+    export_classifier,
+    fine_tune_classifier,
+    widen_classifier,
+)
+from vision.training.evaluate import card_f1, match_cards
 
-REPO_MODELS = MODELS_DIR
-BUNDLED = "bundled"
-MODELS_DIR = "models"
-ACTIVE_FILE = "active"
-STATUS_FILE = "retrain-status.json"
 #: Bundled slugs a composed photo may draw as stand-ins for taught-only slugs (plain cards:
 #: never part of a stack rule, so the generator lays them like any other).
+#: A taught or new card read with a card F1 under this after retraining is not yet "known".
+WEAK_F1 = 0.5
 CARRIERS = ("eel", "tofu", "edamame", "miso-soup", "tea", "soy-sauce", "temaki", "dumpling",
             "tempura", "sashimi", "green-tea-ice-cream", "menu")
-#: The files a model folder needs (what ``Recognizer.load`` reads).
-MODEL_FILES = ("meta.json", "detector.onnx", "classifier.onnx")
-
-Progress = Callable[[str, float, str], None]
 
 
 # --- errors -------------------------------------------------------------------------------
 
 
-class ModelStoreError(ValueError):
-    """A model version that does not exist or cannot be used."""
-
-
-class RetrainBusyError(ModelStoreError):
-    """Another retraining is running on this data folder."""
-
-
 class NothingToLearnError(ValueError):
     """No taught face and no corrected round: retraining would learn nothing."""
-
-
-class TrainingFailed(RuntimeError):
-    """The training step itself failed (the active model is unchanged)."""
-
-
-# --- versions -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelVersion:
-    """One model folder: the bundled one, or a retrained version in the data folder."""
-
-    name: str
-    path: Path
-    classes: tuple[str, ...]
-    created: str = ""
-    parent: str | None = None
-    summary: str = ""
-
-    @property
-    def bundled(self) -> bool:
-        return self.name == BUNDLED
-
-    def describe(self) -> str:
-        new = ""
-        if self.summary:
-            new = f"  {self.summary}"
-        cards = sum(c != NOT_A_CARD for c in self.classes)
-        return f"{self.name:<17} {cards:>3} cards  {self.created or '-':<20}{new}"
-
-
-def _read_classes(path: Path) -> tuple[str, ...]:
-    meta = json.loads((path / "meta.json").read_text())
-    return tuple(meta.get("classes", ()))
-
-
-def _timestamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-
-
-class ModelStore:
-    """The model versions of a data folder, and which one is active."""
-
-    def __init__(self, data_dir: str | Path, bundled: str | Path = REPO_MODELS):
-        self.data_dir = Path(data_dir)
-        self.root = self.data_dir / MODELS_DIR
-        self.bundled_path = Path(bundled)
-
-    # reading
-
-    def _version(self, name: str, path: Path) -> ModelVersion:
-        if not all((path / f).exists() for f in MODEL_FILES):
-            raise ModelStoreError(f"model {name!r} in {path} is incomplete (needs {', '.join(MODEL_FILES)})")
-        try:
-            classes = _read_classes(path)
-            info = json.loads((path / "version.json").read_text()) if (path / "version.json").exists() else {}
-        except (OSError, ValueError) as exc:
-            raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
-        return ModelVersion(name, path, classes, info.get("created", ""), info.get("parent"),
-                            info.get("summary", ""))
-
-    def get(self, name: str) -> ModelVersion:
-        if name == BUNDLED:
-            return self._version(BUNDLED, self.bundled_path)
-        path = self.root / name
-        if name.startswith(".") or "/" in name or not path.is_dir():
-            known = ", ".join(v.name for v in self.versions())
-            raise ModelStoreError(f"no model version {name!r} (known: {known})")
-        return self._version(name, path)
-
-    def versions(self) -> list[ModelVersion]:
-        """The bundled model first, then the retrained versions, oldest first (damaged ones left out)."""
-        found = []
-        with contextlib.suppress(ModelStoreError):
-            found.append(self._version(BUNDLED, self.bundled_path))
-        if self.root.is_dir():
-            for path in sorted(p for p in self.root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-                with contextlib.suppress(ModelStoreError):
-                    found.append(self._version(path.name, path))
-        return found
-
-    def _pointer(self) -> dict[str, Any]:
-        path = self.root / ACTIVE_FILE
-        try:
-            pointer = json.loads(path.read_text())
-            if isinstance(pointer, dict) and isinstance(pointer.get("active"), str):
-                history = [h for h in pointer.get("history", []) if isinstance(h, str)]
-                return {"active": pointer["active"], "history": history}
-        except (OSError, ValueError):
-            pass
-        return {"active": BUNDLED, "history": []}
-
-    def active(self) -> ModelVersion:
-        """The version in use; the bundled model when none was chosen or the chosen one is gone."""
-        name = self._pointer()["active"]
-        try:
-            return self.get(name)
-        except ModelStoreError:
-            return self.get(BUNDLED)
-
-    # changing
-
-    def _write_pointer(self, pointer: dict[str, Any]) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
-        partial = self.root / f".{ACTIVE_FILE}.part"
-        partial.write_text(json.dumps(pointer) + "\n")
-        os.replace(partial, self.root / ACTIVE_FILE)
-
-    def use(self, name: str) -> ModelVersion:
-        """Make ``name`` the active version (the one before it can be rolled back to)."""
-        version = self.get(name)
-        pointer = self._pointer()
-        if pointer["active"] != name:
-            history = (pointer["history"] + [pointer["active"]])[-20:]
-            self._write_pointer({"active": name, "history": history})
-        return version
-
-    def rollback(self) -> ModelVersion:
-        """Go back to the version active before this one."""
-        pointer = self._pointer()
-        history = list(pointer["history"])
-        while history:
-            previous = history.pop()
-            try:
-                version = self.get(previous)
-            except ModelStoreError:
-                continue  # removed since: go further back
-            self._write_pointer({"active": previous, "history": history})
-            return version
-        raise ModelStoreError(f"nothing to roll back to: {pointer['active']!r} is the first model used")
-
-    @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Hold the data folder's retraining lock (released by the OS if the process dies)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        handle = open(self.root / ".retrain.lock", "a+")  # noqa: SIM115 - held for the block
-        try:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise RetrainBusyError("a retraining is already running on this data folder") from None
-            yield
-        finally:
-            handle.close()
-
-    def busy(self) -> bool:
-        """Whether a retraining holds the lock now."""
-        path = self.root / ".retrain.lock"
-        if not path.exists():
-            return False
-        with open(path, "a+") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return True
-            fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
-
-    @contextlib.contextmanager
-    def staging(self) -> Iterator[Path]:
-        """A fresh folder for a version being built; removed unless :meth:`commit` took it."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        for old in self.root.glob(".staging-*"):  # left by a run that died: nothing uses it
-            shutil.rmtree(old, ignore_errors=True)
-        path = self.root / f".staging-{os.getpid()}-{time.time_ns()}"
-        path.mkdir()
-        try:
-            yield path
-        finally:
-            shutil.rmtree(path, ignore_errors=True)
-
-    def commit(self, staging: Path) -> ModelVersion:
-        """Give a finished staging folder its version name (not made active)."""
-        name = _timestamp()
-        n = 1
-        while (self.root / name).exists():
-            n += 1
-            name = f"{_timestamp()}-{n}"
-        info_path = staging / "version.json"
-        info = json.loads(info_path.read_text()) if info_path.exists() else {}
-        info["name"] = name
-        info_path.write_text(json.dumps(info, indent=1) + "\n")
-        os.replace(staging, self.root / name)
-        return self.get(name)
-
-
-def active_model_dir(data_dir: str | Path | None, bundled: str | Path = REPO_MODELS) -> Path:
-    """The folder of the model in use for a data folder (the bundled one by default)."""
-    if data_dir is None:
-        return Path(bundled)
-    return ModelStore(data_dir, bundled).active().path
-
-
-def edition_status(data_dir: str | Path, edition: str, bundled: str | Path = REPO_MODELS
-                   ) -> list[dict[str, Any]]:
-    """Each card of ``edition``: ``{"slug", "name", "family", "taught", "state"}``.
-
-    ``state`` is ``known`` (the model in use names it), ``taught`` (faces wait for the next
-    retraining) or ``missing`` (nobody taught it yet).
-    """
-    from scorer.cards import CARDS, display_name
-
-    if edition not in {e for card in CARDS.values() for e in card.editions}:
-        raise ValueError(f"unknown edition {edition!r}: use original, anniversary or party")
-    try:
-        known = set(ModelStore(data_dir, bundled).active().classes)
-    except ModelStoreError:  # no trained model at all: every card is still to teach
-        known = set()
-    taught = FaceLibrary(data_dir).counts()
-    rows = []
-    for slug, card in CARDS.items():
-        if not card.in_edition(edition):
-            continue
-        state = "known" if slug in known else "taught" if slug in taught else "missing"
-        rows.append({"slug": slug, "name": display_name(slug, edition), "family": card.family,
-                     "taught": taught.get(slug, 0), "state": state})
-    return rows
-
-
-# --- progress -----------------------------------------------------------------------------
-
-
-class StatusFile:
-    """Progress written as JSON for the web page to poll: ``<data>/models/retrain-status.json``."""
-
-    def __init__(self, data_dir: str | Path):
-        self.path = Path(data_dir) / MODELS_DIR / STATUS_FILE
-        self.started = time.time()
-
-    def write(self, **fields: Any) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.part")
-        partial.write_text(json.dumps({"pid": os.getpid(), "started": self.started, **fields}))
-        os.replace(partial, self.path)
-
-    def __call__(self, stage: str, fraction: float, message: str) -> None:
-        self.write(state="running", stage=stage, fraction=round(fraction, 3), message=message)
-
-    def read(self) -> dict[str, Any]:
-        try:
-            return json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            return {"state": "idle"}
-
-
-def _quiet(stage: str, fraction: float, message: str) -> None:
-    pass
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -360,10 +112,18 @@ class RetrainPlan:
     #: on cards whose digital faces exist: see ``vision.teach.evaluate``)
     hidden: tuple[str, ...] = ()
     lr0: float = 0.0005
+    #: card F1 on the held-out confirmed photos (real ones) may drop this much
+    real_tolerance: float = 0.01
     #: layers kept as they are: 8 leaves the last feature block and the output layer to learn,
     #: which kept the known cards' F1 (0.930 vs 0.928 before) at a third of the CPU time of
     #: fine-tuning everything at lr0 1e-4 (0.924), new cards alike (0.94-1.0); 0 tunes all
     freeze: int = 8
+
+    def __post_init__(self) -> None:
+        for name in ("photos", "val_photos", "epochs", "batch", "workers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -501,35 +261,23 @@ def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
                                           np.random.default_rng([seed, 98]), 1)
 
 
-def _held_out(name: str) -> bool:
-    """One corrected photo in five is kept for evaluation (stable: by its name's hash)."""
-    return hashlib.sha1(name.encode()).digest()[0] % 5 == 0
-
-
-def correction_crops(corrections: Path, root: Path, seed: int = 0) -> dict[str, int]:
-    """Crops of every confirmed card in ``<data>/training`` -> ``root/{train,val}/<slug>/``."""
-    classes = [c.strip() for c in (corrections / "classes.txt").read_text().splitlines() if c.strip()]
+def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0) -> dict[str, int]:
+    """Crops of every card of the confirmed photos -> ``root/{train,val}/<slug>/`` (a held-out
+    photo's cards to ``val``)."""
     rng = np.random.default_rng([seed, 5])
     counts = {"train": 0, "val": 0}
-    for label_file in sorted((corrections / "labels").glob("*.txt")):
-        image_path = next((p for p in (corrections / "images").glob(f"{label_file.stem}.*")), None)
-        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR) if image_path else None
+    for photo in photos:
+        image = cv2.imread(str(photo.image), cv2.IMREAD_COLOR) if photo.cards else None
         if image is None:
             continue
-        h, w = image.shape[:2]
-        split = "val" if _held_out(label_file.stem) else "train"
-        for k, line in enumerate(label_file.read_text().splitlines()):
-            parts = line.split()
-            if len(parts) != 5 or not parts[0].isdigit() or int(parts[0]) >= len(classes):
-                continue
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
-            box = [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h]
-            folder = root / split / classes[int(parts[0])]
+        split = "val" if photo.held_out else "train"
+        for card in photo.cards:
+            folder = root / split / card.label
             folder.mkdir(parents=True, exist_ok=True)
             # a real photo is worth more than a composed one: three jittered crops to train on
             for j in range(3 if split == "train" else 1):
-                crop = square_crop(image, _jitter(rng, box) if j else box, CROP_SIZE)
-                cv2.imwrite(str(folder / f"c_{label_file.stem}_{k:03d}_{j}.jpg"), crop)
+                crop = square_crop(image, _jitter(rng, card.box) if j else list(card.box), CROP_SIZE)
+                cv2.imwrite(str(folder / f"c_{photo.name}_{card.line:03d}_{j}.jpg"), crop)
                 counts[split] += 1
     return counts
 
@@ -548,7 +296,7 @@ def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int) -> list[np.n
 
 
 def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequence[str],
-                  progress: Progress = _quiet) -> dict[str, Any]:
+                  progress: Progress = _quiet, confirmed: Sequence[ConfirmedPhoto] = ()) -> dict[str, Any]:
     """Write the classifier's crops for ``classes`` under ``root/{train,val}/<slug>/``.
 
     Every class gets a folder with at least a few crops in both splits: ultralytics numbers
@@ -565,7 +313,7 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
             if done % 10 == 0 or done == len(jobs):
                 progress("compose", done / len(jobs), f"composed {done} of {len(jobs)} photos")
     bar.close()
-    corrected = correction_crops(sources.corrections, root, plan.seed) if sources.corrections else {}
+    corrected = correction_crops(confirmed, root, plan.seed) if confirmed else {}
     rng = np.random.default_rng([plan.seed, 11])
     for slug in classes:
         for split, least in (("train", 8), ("val", 2)):
@@ -586,70 +334,6 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
               for split in ("train", "val")}
     return {"photos": plan.photos, "val_photos": plan.val_photos, "corrections": corrected,
             "crops": {split: sum(c.values()) for split, c in counts.items()}}
-
-
-# --- the classifier -----------------------------------------------------------------------
-
-
-def widen_classifier(source_pt: Path, target_pt: Path, classes: Sequence[str]) -> None:
-    """Save ``source_pt`` with one output per ``classes`` entry, in that order.
-
-    Rows of classes the source knew are copied (whatever their old position); a new class
-    starts from small random weights and the mean bias, so it begins as an unlikely guess.
-    """
-    import torch
-
-    from vision.training import yolo  # noqa: F401 - sets ultralytics up offline before unpickling
-
-    checkpoint = torch.load(source_pt, map_location="cpu", weights_only=False)
-    model = (checkpoint.get("ema") or checkpoint["model"]).float()
-    head = model.model[-1].linear
-    names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
-    old_index = {name: i for i, name in names.items()}
-    linear = torch.nn.Linear(head.in_features, len(classes))
-    with torch.no_grad():
-        linear.weight.normal_(0.0, float(head.weight.std()) * 0.5)
-        linear.bias.fill_(float(head.bias.mean()))
-        for row, name in enumerate(classes):
-            if name in old_index:
-                linear.weight[row] = head.weight[old_index[name]]
-                linear.bias[row] = head.bias[old_index[name]]
-    model.model[-1].linear = linear
-    model.names = dict(enumerate(classes))
-    model.nc = len(classes)
-    model.yaml["nc"] = len(classes)
-    torch.save({"model": model, "train_args": checkpoint.get("train_args", {}), "date": None,
-                "version": checkpoint.get("version")}, target_pt)
-
-
-def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan,
-                         progress: Progress = _quiet) -> Path:
-    """Fine-tune a (widened) classifier on ``data``; returns the best weights."""
-    from vision.training import yolo
-
-    model = yolo.YOLO(str(widened_pt), task="classify")
-
-    def epoch_done(trainer) -> None:
-        done = min(trainer.epoch + 1, trainer.epochs)  # called once more after the last epoch
-        progress("train", done / trainer.epochs, f"epoch {done} of {trainer.epochs}")
-
-    model.add_callback("on_fit_epoch_end", epoch_done)
-    settings = {**yolo.COMMON, "verbose": False}
-    model.train(data=str(data), epochs=plan.epochs, imgsz=plan.imgsz, batch=plan.batch,
-                project=str(run_dir.parent), name=run_dir.name, pretrained=True, lr0=plan.lr0,
-                optimizer="AdamW", warmup_epochs=0.5, cos_lr=True, fliplr=0.0, scale=0.15,
-                erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3, hsv_v=0.3, patience=100,
-                save_period=-1, freeze=plan.freeze or None, **settings)
-    best = run_dir / "weights" / "best.pt"
-    if not best.exists():
-        raise TrainingFailed(f"training wrote no weights in {run_dir}")
-    return best
-
-
-def export_classifier(weights: Path, imgsz: int, target: Path) -> Path:
-    from vision.training import yolo
-
-    return yolo.export_onnx(weights, imgsz, target)
 
 
 # --- evaluation ---------------------------------------------------------------------------
@@ -715,7 +399,6 @@ class TableScores:
 def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict]) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
     """Each table read by the model: (predicted labels, visible truth cards, matched pairs)."""
     from vision.recognizer import Recognizer
-    from vision.training.evaluate import match_cards
 
     recognizer = Recognizer.load(model_dir)
     read = []
@@ -743,11 +426,22 @@ def score_tables(read: Sequence[tuple[list[str], list[dict], list[tuple[int, int
                     fn += 1
         found += sum(1 for _, j in pairs if inside(visible[j]["label"]))
         fp += sum(1 for i, label in enumerate(labels) if inside(label) and i not in right_preds)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = card_f1(tp, tp + fp, tp + fn)
     return TableScores(round(f1, 4), round(precision, 4), round(recall, 4),
                        round(tp / found, 4) if found else 0.0, tp + fn)
+
+
+def real_tables(confirmed: Sequence[ConfirmedPhoto]) -> tuple[Path, list[dict]]:
+    """The fixed set of real photos both models are judged on, as :func:`read_tables` reads them:
+    the held-out confirmed photos (none of them trained on; all of them when none is held out,
+    which favours the new model), each card with its confirmed label. ``confirmed`` comes
+    without its doubted cards: a card read where one lies counts as a false reading for either
+    model alike."""
+    held = [p for p in confirmed if p.held_out] or list(confirmed)
+    truths = [{"image": photo.image.name, "cards": [{"label": c.label, "box": list(c.box), "hidden": False}
+                                                    for c in photo.cards]}
+              for photo in held if photo.cards]
+    return (held[0].image.parent if held else Path(".")), truths
 
 
 def check_recognizer(model_dir: Path, sample: np.ndarray) -> None:
@@ -787,10 +481,16 @@ def cpu_seconds() -> float:
 Trainer = Callable[[Path, Path, Path, RetrainPlan, Progress], Path]
 
 
+def fine_tune(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan, progress: Progress = _quiet) -> Path:
+    """The default :data:`Trainer`: the plan's settings, handed to the training code."""
+    return fine_tune_classifier(widened_pt, data, run_dir, epochs=plan.epochs, imgsz=int(plan.imgsz or 64),
+                                batch=plan.batch, lr0=plan.lr0, freeze=plan.freeze, progress=progress)
+
+
 def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             bundled: str | Path = REPO_MODELS, cards_dir: str | Path | None = None,
             base: str | None = None, progress: Progress = _quiet, activate: bool = True,
-            trainer: Trainer = fine_tune_classifier, keep_data: bool = False,
+            trainer: Trainer = fine_tune, keep_data: bool = False,
             keep_refused: bool = False) -> RetrainResult:
     """Fine-tune the active (or ``base``) model on taught faces and corrections; see the module.
 
@@ -800,6 +500,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
     active model is left as it was. ``keep_refused`` keeps a refused version (never made
     active) for inspection; by default it is deleted.
     """
+    require_training_stack()  # before any work: a player's install lacks the [train] extra
     started, cpu_started = time.time(), cpu_seconds()
     store = ModelStore(data_dir, bundled)
     with store.lock():
@@ -808,22 +509,24 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
         if not base_pt.exists():
             raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
         sources = load_sources(data_dir, cards_dir, plan.hidden)
-        correction_classes = []
-        if sources.corrections is not None:
-            correction_classes = [c.strip() for c in (sources.corrections / "classes.txt").read_text().splitlines()
-                                  if c.strip()]
         if not sources.taught.faces and sources.corrections is None:
             raise NothingToLearnError(
                 "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
+        confirmed = read_confirmed(sources.corrections) if sources.corrections else []
+        # a correction that contradicts a confident reading is learnt only once vouched for
+        doubts = find_doubts(confirmed, base_version.path, vouched(data_dir)) if confirmed else []
+        confirmed = without(confirmed, {d.key for d in doubts})
+        # the cards the confirmed photos show (classes.txt lists every card the app could name)
+        correction_classes = {card.label for photo in confirmed for card in photo.cards}
         known = list(base_version.classes)
         # the photos composed below also give "not a card" crops (clutter, bare table)
-        classes = sorted(set(known) | set(sources.taught.slugs()) | set(correction_classes) | {NOT_A_CARD})
+        classes = sorted(set(known) | set(sources.taught.slugs()) | correction_classes | {NOT_A_CARD})
         added = tuple(c for c in classes if c not in known and c != NOT_A_CARD)
         progress("prepare", 0.0, f"fine-tuning {base_version.name} with {len(added)} new card(s)")
         with store.staging() as staging:
             work = staging / "work"
             data = work / "cls"
-            summary = build_dataset(sources, data, plan, classes, progress)
+            summary = build_dataset(sources, data, plan, classes, progress, confirmed)
             progress("train", 0.0, "training")
             meta = json.loads((base_version.path / "meta.json").read_text())
             plan = replace(plan, imgsz=plan.imgsz or int(meta.get("classifier", {}).get("imgsz", 64)))
@@ -855,17 +558,30 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                 runs, run_error = False, str(exc)
             read_before = read_tables(base_version.path, tables, truths)
             read_after = read_tables(staging, tables, truths) if runs else []
+            real_folder, real_truths = real_tables(confirmed)
+            real_before = read_tables(base_version.path, real_folder, real_truths)
+            real_after = read_tables(staging, real_folder, real_truths) if runs else []
             scores = {
                 "all_before": score_tables(read_before), "all_after": score_tables(read_after),
                 "known_before": score_tables(read_before, set(known)),
                 "known_after": score_tables(read_after, set(known)),
                 "new_after": score_tables(read_after, set(added)) if added else None,
+                "real_before": score_tables(real_before) if real_truths else None,
+                "real_after": score_tables(real_after) if real_truths else None,
             }
+            # taught or new cards the new model still cannot read: not "known" on the teach page
+            learnt = sorted(set(added) | set(sources.taught.slugs()))
+            per_card = {slug: score_tables(read_after, {slug}) for slug in learnt}
+            weak = [slug for slug, s in per_card.items() if s.cards and s.f1 < WEAK_F1]
             metrics = {name: asdict(value) if value else None for name, value in scores.items()}
             metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
-                            "data": summary})
+                            "data": summary, "real_photos": len(real_truths),
+                            "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
+                            "doubtful": [d.to_dict() for d in doubts]})
             all_before, all_after = scores["all_before"], scores["all_after"]
             known_before, known_after = scores["known_before"], scores["known_after"]
+            real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
+            real_after_f1 = scores["real_after"].f1 if scores["real_after"] else None
             if not runs:
                 accepted, reason = False, f"the new model does not run: {run_error}"
             elif all_after.f1 < all_before.f1 - plan.tolerance:
@@ -874,17 +590,27 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             elif known_after.named < known_before.named - plan.max_known_drop:
                 accepted, reason = False, (f"worse on the known cards: named right {known_after.named:.3f} < "
                                            f"{known_before.named:.3f} - {plan.max_known_drop}")
+            elif real_after_f1 is not None and real_after_f1 < real_before_f1 - plan.real_tolerance:
+                accepted, reason = False, (f"worse on your confirmed photos: card F1 {real_after_f1:.3f} < "
+                                           f"{real_before_f1:.3f} - {plan.real_tolerance} "
+                                           f"({len(real_truths)} photos)")
             else:
                 accepted, reason = True, (
                     f"card F1 {all_before.f1:.3f} -> {all_after.f1:.3f}; known cards named right "
                     f"{known_before.named:.3f} -> {known_after.named:.3f}"
-                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else ""))
+                    + (f"; your confirmed photos {real_before_f1:.3f} -> {real_after_f1:.3f}"
+                       if real_after_f1 is not None else "")
+                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else "")
+                    + (f"; not read yet (teach more photos): {', '.join(weak)}" if weak else ""))
+            if doubts:
+                reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
+                           "(confirm them on the teach page to learn them)")
             if not keep_data:
                 shutil.rmtree(work, ignore_errors=True)
             wall, cpu = time.time() - started, cpu_seconds() - cpu_started
             info = {
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "parent": base_version.name, "classes": classes, "added": list(added),
+                "parent": base_version.name, "classes": classes, "added": list(added), "weak": weak,
                 "taught": FaceLibrary(data_dir).counts(), "accepted": accepted, "reason": reason,
                 "metrics": metrics, "plan": asdict(plan), "wall_s": round(wall), "cpu_s": round(cpu),
                 "summary": ("" if accepted else "refused: ")

@@ -163,7 +163,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         classifier_imgsz = plan.cls_ft_imgsz
         times["classifier_ft_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_neg_epochs:
-        from vision.teach.retrain import widen_classifier
+        from vision.training.classifier import widen_classifier
 
         generate(RECIPES["train-negatives"], data_root, workers=workers)
         t = time.time()
