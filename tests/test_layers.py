@@ -8,6 +8,8 @@ including those inside functions (a lazy import still ties the modules together)
 - nothing under ``vision/`` imports ``web``; ``scorer/`` imports neither ``vision`` nor ``web``;
 - ``vision.training`` (and ``vision.synth``, which it builds on) imports neither ``vision.live``
   nor ``vision.teach``: teaching uses training, not the other way round;
+- what trains (``vision.synth``, ``vision.training.train``, ``yolo``, ``classifier``) imports
+  no ``vision.fieldtest``, and ``vision.fieldtest`` imports no ``vision.synth``;
 - only ``vision.training`` imports torch, torchvision or ultralytics;
 - no module imports a command-line module (``vision.cli``, ``vision.*.cli``, ``scorer.cli``):
   ``web.cli`` registers them by name;
@@ -31,6 +33,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("scorer", "vision", "web")
 TRAINING_STACK = ("torch", "torchvision", "ultralytics")
+#: the modules that make training data or train (``vision.training.evaluate`` reads the field
+#: sets to report them, and trains nothing)
+TRAINS = ("vision.synth", "vision.training.train", "vision.training.yolo", "vision.training.classifier")
 CORE_EXCLUDES = ("vision.synth", "vision.training", "vision.live", "vision.teach", "vision.fieldtest")
 
 #: Violations other engineers are removing on their branches (issue 11), as ``"module -> import"``
@@ -106,6 +111,11 @@ RULES = {
     "training and synth import neither live nor teach":
         lambda src, dst: _within(src, ("vision.training", "vision.synth"))
         and _within(dst, ("vision.live", "vision.teach")),
+    # the independent renderer is a test nothing is tuned to: what trains never draws from it,
+    # and it draws nothing from the training renderer
+    "what trains imports no fieldtest, and fieldtest no synth":
+        lambda src, dst: (_within(src, TRAINS) and _within(dst, "vision.fieldtest"))
+        or (_within(src, "vision.fieldtest") and _within(dst, "vision.synth")),
     "only vision.training imports torch, torchvision or ultralytics":
         lambda src, dst: _within(dst, TRAINING_STACK) and not _within(src, "vision.training"),
     "no module imports a command-line module":
