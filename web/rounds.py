@@ -284,16 +284,22 @@ def _complete_photos(review: dict[str, Any], photos: list) -> list:
     return [p for p in photos if not boxless or (p.seat is not None and p.seat not in boxless)]
 
 
+def _posted_review(game_id: int, number: int):
+    """The game, the round's photos and the review in the request body, checked against both."""
+    game = _game_and_round(game_id, number)
+    photos = photos_of_round(get_db(), game.id, number)
+    review = check_review(
+        json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
+    )
+    return game, photos, review
+
+
 @bp.post("/games/<int:game_id>/rounds/<int:number>/confirm")
 @json_view
 def confirm(game_id: int, number: int):
     """Check the reviewed round with the scorer and commit it; answers where to go next."""
     db = get_db()
-    game = _game_and_round(game_id, number)
-    photos = photos_of_round(db, game.id, number)
-    review = check_review(
-        json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
-    )
+    game, photos, review = _posted_review(game_id, number)
     checked = score_review(game, number, review)
     if checked.error or checked.problems:
         first = checked.error or checked.problems[0].message
@@ -339,12 +345,7 @@ def confirm(game_id: int, number: int):
 @json_view
 def score(game_id: int, number: int):
     """Live scores of the review as it stands; cards that cannot score are named and left out."""
-    db = get_db()
-    game = _game_and_round(game_id, number)
-    photos = photos_of_round(db, game.id, number)
-    review = check_review(
-        json_body(), game.players, {p.id: (p.width, p.height) for p in photos}, CARDS.__contains__
-    )
+    game, _, review = _posted_review(game_id, number)
     return jsonify(score_review(game, number, review).as_json())
 
 
