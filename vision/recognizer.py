@@ -70,17 +70,29 @@ class Recognizer:
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
+        labels, label_scores = self.name(image_bgr, boxes)
+        return self.named_regions(boxes, scores, labels, label_scores)
+
+    def name(self, image_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's name for each region of ``boxes`` and its probability."""
+        if not len(boxes):
+            return np.array([], dtype=object), np.zeros(0, np.float32)
+        probabilities = self.classifier([square_crop(image_bgr, box, self.crop_size) for box in boxes])
+        best = probabilities.argmax(1)
+        return np.array([self.classes[i] for i in best]), probabilities[np.arange(len(best)), best]
+
+    def named_regions(self, boxes: np.ndarray, scores: np.ndarray, labels: np.ndarray,
+                      label_scores: np.ndarray) -> Detections:
+        """The cards among named regions: ``not-a-card`` dropped, and a detection kept when
+        region score x name probability reaches ``min_confidence`` (a live reader that names
+        only some regions itself goes through here too, so both keep the same cards)."""
         if not len(boxes):
             return Detections.empty()
-        crops = [square_crop(image_bgr, box, self.crop_size) for box in boxes]
-        probabilities = self.classifier(crops)
-        best = probabilities.argmax(1)
-        labels = np.array([self.classes[i] for i in best])
+        labels = np.asarray(labels)
         class_id = np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels])
-        label_scores = probabilities[np.arange(len(best)), best]
         card = labels != NOT_A_CARD
         boxes, scores, labels, class_id, label_scores = (
-            a[card] for a in (boxes, scores, labels, class_id, label_scores))
+            np.asarray(a)[card] for a in (boxes, scores, labels, class_id, label_scores))
         detections = Detections(
             xyxy=boxes,
             class_id=class_id,

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "scorer.cli",
     "vision.cli",
     "vision.live.cli",
+    "web.live_cli",  # adds --serve to vision.live.cli's live command
     "vision.teach.cli",
     "web.serve",
 )

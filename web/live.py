@@ -60,7 +60,7 @@ class LiveSession:
     created: float = field(default_factory=time.monotonic)
     touched: float = field(default_factory=time.monotonic)
     stopped: bool = False
-    detect: Any = None  # the recogniser as this game reads it (names cached per card)
+    pipeline: Any = None  # vision.live.LivePipeline: the recogniser (names cached per card), then the game
 
     def publish(self, state, frame: np.ndarray | None = None) -> None:
         """Keep the newest read-out (and, for the MJPEG stream, the annotated frame)."""
@@ -235,7 +235,7 @@ def _decode_jpeg() -> np.ndarray:
 @bp.post("/<session_id>/frame")
 def frame(session_id: str):
     """One camera frame (JPEG body) in; the read-out after it out."""
-    from vision.live.pipeline import live_detector
+    from vision.live.pipeline import LivePipeline, live_detector
     from web.recognition import _slot, get_recognizer
 
     session = sessions().get(session_id)
@@ -250,16 +250,21 @@ def frame(session_id: str):
         last = (session.state or {}).get("timestamp")
         if last is not None and timestamp < last:
             abort(409, description=f"frames must come in time order (got {timestamp:.3f}s after {last:.3f}s)")
-        started = time.perf_counter()
-        if session.detect is None:
-            session.detect = live_detector(recognizer)
-        with _slot().lock:  # one inference at a time on a small CPU
-            detections = session.detect(image)
-        detecting = time.perf_counter() - started
-        state = session.game.update(detections, timestamp)
-        state.seconds["detect"] = detecting
+        if session.pipeline is None:
+            session.pipeline = LivePipeline(_locked(live_detector(recognizer), _slot().lock), session.game)
+        state = session.pipeline.process(image, timestamp)
         session.publish(state)
         return jsonify(session.state)
+
+
+def _locked(detect, lock: threading.Lock):
+    """``detect`` run under ``lock``: one inference at a time on a small CPU."""
+
+    def run(image_bgr: np.ndarray):
+        with lock:
+            return detect(image_bgr)
+
+    return run
 
 
 @bp.get("/<session_id>/state")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from vision.cli import DEFAULT_MODELS
@@ -19,8 +19,7 @@ def register(subparsers) -> None:
         "live", help="follow a game from a camera or a video: one JSON line per turn",
         description="Follow a game as it is played: read every frame of a camera (--camera N) or "
                     "a recorded video (--video FILE), print one JSON line per turn read (and per "
-                    "round end), then the game record and its scores. With --serve, the live page "
-                    "shows the annotated camera and the scoreboard at http://HOST:PORT/live/<id>.")
+                    "round end), then the game record and its scores.")
     source = live.add_mutually_exclusive_group(required=True)
     source.add_argument("--camera", type=int, metavar="N", help="camera number (0: the first camera)")
     source.add_argument("--video", type=Path, metavar="FILE", help="a recorded video of the table")
@@ -40,10 +39,6 @@ def register(subparsers) -> None:
                       help="re-read a card lying still every N frames (1: every frame; default 4)")
     live.add_argument("--fps", type=float, default=None,
                       help="a video's frame rate when its file does not say (default: the file's)")
-    live.add_argument("--serve", action="store_true",
-                      help="also serve the live page (annotated stream and scoreboard)")
-    live.add_argument("--host", default="127.0.0.1")
-    live.add_argument("--port", type=int, default=5000)
     live.set_defaults(handler=_live)
 
     bench = subparsers.add_parser(
@@ -88,26 +83,27 @@ def _load_detector(model: Path, threads: int = 2, refresh: int = 4):
     return live_detector(Recognizer.load(model, threads=threads), refresh)
 
 
-def _live(args: argparse.Namespace) -> int:
+#: ``watch(game) -> (on_state(state, frame), on_end())``: something else following the game
+#: while this command reads it (the web app adds its live page this way: ``--serve``).
+Watch = Callable[[object], tuple[Callable[[object, object], None], Callable[[], None]]]
+
+
+def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
     from vision.live.pipeline import LiveGame, LivePipeline, follow, open_source
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     game = LiveGame(players, args.edition, seat_anchors=parse_points(args.seat_points, len(players)))
     frames = open_source(args.camera, args.video, fps=args.fps)
     pipeline = LivePipeline(_load_detector(args.model, refresh=args.refresh), game)
-
-    session = None
-    if args.serve:
-        session = _serve_in_background(game, args.host, args.port)
-        print(f"live page: http://{args.host}:{args.port}/live/{session.id}", file=sys.stderr, flush=True)
+    watcher, done = watch(game) if watch is not None else (None, None)
 
     def on_state(state, frame) -> None:
         for event in state.events:
             print(json.dumps({"event": event.kind, "round": event.round + 1, "turn": event.index + 1,
                               "time": round(state.timestamp, 2),
                               "log": event.turn.to_json() if event.turn else None}), flush=True)
-        if session is not None:
-            session.publish(state, frame)
+        if watcher is not None:
+            watcher(state, frame)
 
     try:
         state = follow(pipeline, frames, on_state=on_state, max_frames=args.max_frames,
@@ -120,37 +116,9 @@ def _live(args: argparse.Namespace) -> int:
         args.out.write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps({"record": record, "scores": scores, "score_error": error,
                       "frames": game.frames, "notes": state.notes if state else []}))
-    if session is not None:
-        print("the source has ended; the live page stays up until Ctrl-C", file=sys.stderr, flush=True)
-        try:
-            while True:
-                time.sleep(1)
-        except KeyboardInterrupt:
-            pass
-        session.stopped = True
+    if done is not None:
+        done()
     return 0
-
-
-def _serve_in_background(game, host: str, port: int):
-    """The web app in a thread, with a live session fed by this command's capture loop."""
-    import threading
-
-    from waitress import create_server
-
-    from web import create_app
-    from web.live import LiveSession, init_app
-
-    app = create_app()
-    session = init_app(app).add(LiveSession(id=_token(), game=game, source="server"))
-    server = create_server(app, host=host, port=port, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
-    return session
-
-
-def _token() -> str:
-    import secrets
-
-    return secrets.token_urlsafe(8)
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -201,8 +201,9 @@ class LabelCache:
     region is still re-read every ``refresh`` frames, so a card turned over or a misread
     settles within a fraction of a second (the tracker votes over the readings anyway).
 
-    ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``detector``,
-    ``classifier``, ``classes``, ``crop_size`` and ``min_confidence``).
+    Regions are found, named and kept as the recogniser's own ``detect`` does (its
+    ``detector`` at ``region_threshold``, ``name``, ``named_regions``): only the reuse of a
+    name is this class's.
     """
 
     def __init__(self, recognizer, refresh: int = 4, same_iou: float = 0.9) -> None:
@@ -210,7 +211,7 @@ class LabelCache:
         self.refresh = max(int(refresh), 1)
         self.same_iou = same_iou
         self._boxes = np.zeros((0, 4), np.float32)
-        self._labels: list[str] = []
+        self._labels = np.array([], dtype=object)
         self._scores = np.zeros(0, np.float32)
         self._ages = np.zeros(0, int)
         self.classified = 0  # regions sent to the classifier so far (for the benchmark)
@@ -219,17 +220,14 @@ class LabelCache:
         return self.detect(image_bgr)
 
     def detect(self, image_bgr: np.ndarray) -> Detections:
-        from vision.detections import box_iou
-        from vision.faces import SLUGS
         from vision.live.tracker import greedy_assignment
-        from vision.synth.dataset import NOT_A_CARD, square_crop
 
         rec = self.recognizer
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
-        boxes, scores = rec.detector(image_bgr, conf=rec.min_confidence)
+        boxes, scores = rec.detector(image_bgr, conf=rec.region_threshold)
         n = len(boxes)
-        labels: list[str] = [""] * n
+        labels = np.empty(n, dtype=object)
         label_scores = np.zeros(n, np.float32)
         ages = np.zeros(n, int)
         fresh = np.ones(n, bool)
@@ -241,23 +239,12 @@ class LabelCache:
                     fresh[d] = False
         todo = np.flatnonzero(fresh)
         if len(todo):
-            probabilities = rec.classifier([square_crop(image_bgr, boxes[i], rec.crop_size) for i in todo])
-            best = probabilities.argmax(1)
-            for k, i in enumerate(todo):
-                labels[i] = rec.classes[best[k]]
-                label_scores[i] = probabilities[k, best[k]]
+            named, probability = rec.name(image_bgr, boxes[todo])
+            labels[todo], label_scores[todo] = named, probability
             self.classified += len(todo)
         self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
-        if not n:
-            return Detections.empty()
-        detections = Detections(
-            xyxy=boxes,
-            class_id=np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels]),
-            confidence=scores * label_scores,
-            data={"label": np.array(labels), "region_score": scores, "label_score": label_scores},
-        )
         # regions named "not a card" stay cached (not re-read every frame) but are not cards
-        return detections[detections.data["label"] != NOT_A_CARD]
+        return rec.named_regions(boxes, scores, labels.astype(str), label_scores)
 
 
 def live_detector(recognizer, refresh: int = 4) -> Detector:
