@@ -68,11 +68,46 @@ TRIO = GameScript(
 #: Per round, desserts, total: computed with the scorer from the script (the log above).
 TRIO_SCORES = {"Ann": ([14, 1, 6], -6, 15), "Ben": ([7, 8, 0], -6, 9), "Cid": ([11, 5, 11], 6, 33)}
 
+#: Three players laying like cards in columns (each new card over the lower part of the last,
+#: which then shows its top strip): three salmon nigiri in one column, tempura and eel
+#: columns, a nigiri on a free wasabi, chopsticks used, a special order on its tempura.
+COLUMNS = GameScript(
+    ("Ann", "Ben", "Cid"), "party",
+    ((turn(Ann=["salmon-nigiri"], Ben=["tempura"], Cid=["wasabi"]),
+      turn(Ann=["salmon-nigiri"], Ben=["tempura"], Cid=["egg-nigiri"]),
+      turn(Ann=["salmon-nigiri"], Ben=["chopsticks"], Cid=["tempura"]),
+      turn(Ann=["wasabi"], Ben=["tempura", "eel"], Cid=["tempura"],
+           events=[{"player": "Ben", "event": "chopsticks-used"}]),
+      turn(Ann=["squid-nigiri"], Ben=["eel"], Cid=["special-order:tempura"]),
+      turn(Ann=["eel"], Ben=["pudding"], Cid=["eel"]),
+      turn(Ann=["eel"], Ben=["miso-soup"], Cid=["pudding"])),),
+    covered=frozenset({(0, 4)}),
+)
+
+#: Five players round the table (seats 72 degrees apart), columns at every seat.
+FIVE = GameScript(
+    ("Ann", "Ben", "Cid", "Dee", "Eve"), "party",
+    ((turn(Ann=["tempura"], Ben=["wasabi"], Cid=["eel"], Dee=["salmon-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["tempura"], Ben=["squid-nigiri"], Cid=["eel"], Dee=["salmon-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["wasabi"], Ben=["tempura"], Cid=["chopsticks"], Dee=["egg-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["egg-nigiri"], Ben=["tempura"], Cid=["eel", "tempura"], Dee=["miso-soup"], Eve=["pudding"],
+           events=[{"player": "Cid", "event": "chopsticks-used"}]),
+      turn(Ann=["special-order:tempura"], Ben=["eel"], Cid=["pudding"], Dee=["salmon-nigiri"], Eve=["eel"]),
+      turn(Ann=["pudding"], Ben=["eel"], Cid=["tempura"], Dee=["egg-nigiri"], Eve=["eel"])),),
+    covered=frozenset({(0, 2)}),
+)
+
+#: How people lay cards, beside the steady scripted pace: each card slid in by hand from the
+#: player's edge over the table and their own cards, turns of no fixed length, players laying
+#: up to 1.5 s apart, hands reaching over other seats, the camera at one side.
+AS_PEOPLE_PLAY = {"slide": True, "turn_s": (3.5, 8.0), "lag_s": 1.5, "side_view": 0.3}
+
 
 def follow_detections(script: GameScript, seed: int, *, anchors: bool = False, fps: float = 10.0,
-                      **noise) -> LiveGame:
-    """Film ``script``, read each frame as an imperfect recogniser would, follow the game."""
-    film = plan_film(script, fps=fps, seed=seed)
+                      staging: dict | None = None, **noise) -> LiveGame:
+    """Film ``script`` (``staging``: :func:`plan_film`'s options), read each frame as an
+    imperfect recogniser would, follow the game."""
+    film = plan_film(script, fps=fps, seed=seed, **(staging or {}))
     game = LiveGame(script.players, script.edition,
                     seat_anchors=film.seat_anchors() if anchors else None)
     rng = np.random.default_rng([seed, 99])
@@ -92,6 +127,18 @@ def duel() -> tuple[GameScript, dict]:
 def trio() -> tuple[GameScript, dict]:
     """The three-player, three-round script and its (rounds, dessert, total) per player."""
     return TRIO, TRIO_SCORES
+
+
+@pytest.fixture(scope="session")
+def columns() -> GameScript:
+    """Three players laying like cards in columns (see ``COLUMNS``)."""
+    return COLUMNS
+
+
+@pytest.fixture(scope="session")
+def five() -> GameScript:
+    """Five players round the table, columns at every seat (see ``FIVE``)."""
+    return FIVE
 
 
 @pytest.fixture(scope="session")

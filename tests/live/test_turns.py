@@ -94,3 +94,61 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
         show(k / 10, strip, squid, bens, ben2)
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
+
+
+#: How the film stages the game: at a steady pace; turns of no fixed length, players laying up
+#: to 1.5 s apart; and as people play (cards slid in by hand, the camera at one side).
+STAGINGS = {"steady": {}, "no cadence": {"turn_s": (3.5, 8.0), "lag_s": 1.5}}
+
+
+def turn_by_turn(game, script) -> None:
+    got = [(r, k, t) for r, rnd in enumerate(game.record()["rounds"]) for k, t in enumerate(rnd["turns"])]
+    want = [(r, k, t) for r, rnd in enumerate(script.record()["rounds"]) for k, t in enumerate(rnd["turns"])]
+    for (r, k, read), (_, _, scripted) in zip(got, want, strict=False):
+        assert read == scripted, f"round {r + 1}, turn {k + 1}"
+    assert len(got) == len(want)
+
+
+@pytest.mark.parametrize(("players", "seed", "staging"), [
+    (3, 0, "steady"), (3, 1, "no cadence"), (3, 2, "as people play"),
+    (5, 1, "steady"), (5, 2, "no cadence"), (5, 0, "as people play"),
+])
+def test_cards_laid_in_columns_are_read_turn_by_turn(columns, five, follow, players, seed, staging):
+    from tests.live.conftest import AS_PEOPLE_PLAY
+
+    script = columns if players == 3 else five
+    game = follow(script, seed, staging=STAGINGS.get(staging, AS_PEOPLE_PLAY))
+    turn_by_turn(game, script)
+
+
+def test_three_rounds_slid_in_by_hand_and_seen_from_one_side_are_read_turn_by_turn(trio, follow):
+    from tests.live.conftest import AS_PEOPLE_PLAY
+
+    script, _ = trio
+    turn_by_turn(follow(script, 0, staging=AS_PEOPLE_PLAY), script)
+
+
+def test_each_player_reveals_one_card_a_turn_unless_a_tool_lets_them_play_two():
+    """A card found twice (slid in and found again where it came to rest) is one card; a
+    card laid before the turn was read (the next turn begun) waits for that turn, however
+    close it came: no turn of 'Ann: tempura, salmon' when Ann had no chopsticks."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+
+    def show(t, *cards):  # (track id, label, seat, box)
+        turns.update(Detections(
+            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
+            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
+                  "seat": np.array([c[2] for c in cards]), "visible": np.ones(len(cards), bool),
+                  "label_since": np.full(len(cards), t)}), t)
+
+    tempura, again = (1, "tempura", 0, [100, 500, 160, 592]), (2, "tempura", 0, [102, 503, 161, 594])
+    eel, salmon = (3, "eel", 1, [100, 100, 160, 192]), (4, "salmon-nigiri", 0, [200, 500, 260, 592])
+    egg = (5, "egg-nigiri", 1, [200, 100, 260, 192])
+    cards = []
+    for k in range(100):
+        t = k / 10
+        cards = [tempura] + ([again] if t >= 0.4 else []) + ([eel] if t >= 0.3 else [])
+        cards += ([salmon] if t >= 1.6 else []) + ([egg] if t >= 3.0 else [])
+        show(t, *cards)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["eel"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]}]

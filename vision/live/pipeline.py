@@ -128,7 +128,7 @@ class LiveGame:
         sure = everything.data["score"] >= self.min_score
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
-        tracked = self.seats.update(everything[in_play])
+        tracked = self.seats.update(everything[in_play], timestamp)
         events = self.turns.update(tracked, timestamp)
         if events:
             self._version += 1

@@ -478,6 +478,7 @@ class TurnDetector:
         pending = [c for c in pending if c not in waiting]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
+        pending = self._one_turn(pending)
         last = max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in pending)
         if now - last < self.quiet_s:
             return []
@@ -505,6 +506,52 @@ class TurnDetector:
         # the new turn is announced once, with the events it just received
         events = [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _one_turn(self, pending: list[_Card]) -> list[_Card]:
+        """The pending cards one turn holds: each player reveals one card a turn, two with
+        a tool (chopsticks, spoon) they have on the table or a menu.
+
+        A seat's cards beyond that are either a second reading of a card it laid (a card slid
+        in and found again where it came to rest, a strip taken for a new card: the same name,
+        lying on it) — that card, followed under its first id from now on — or cards of the
+        next turn, laid before this one was read: they wait for it.
+        """
+        out = []
+        for seat in {c.seat for c in pending}:
+            mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
+            allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
+            if len(mine) > allowed:
+                # a card of this round found again where it lies (a strip under a newer card)
+                for card in list(mine):
+                    old = next((c for c in self._cards.values() if c.seat == seat and c.status != "pending"
+                                and c.round == self.round_index and c.face == card.label
+                                and _containment(c.full_box, card.full_box) >= 0.6), None)
+                    if old is not None and len(mine) > allowed:
+                        self._alias[card.track_id] = old.track_id
+                        del self._cards[card.track_id]
+                        mine.remove(card)
+            kept: list[_Card] = []
+            for card in mine:
+                if len(kept) < allowed:
+                    kept.append(card)
+                    continue
+                twin = next((k for k in kept if k.label == card.label
+                             and _containment(k.full_box, card.full_box) >= 0.3), None)
+                if twin is not None:
+                    self._alias[card.track_id] = twin.track_id
+                    del self._cards[card.track_id]
+            out += kept
+        return out
+
+    def _tools_in_hand(self, seat: int) -> int:
+        """Tools ``seat`` played this round and has not used yet (by the log so far)."""
+        turns = self._rounds[self.round_index]
+        played = sum(1 for c in self._cards.values() if c.seat == seat and c.round == self.round_index
+                     and c.status != "pending" and c.face in TOOLS)
+        used = sum(1 for record in turns for e in record.events
+                   if e.player == self.players[seat] and e.event in TOOLS.values())
+        used += sum(1 for h in self._held if h.seat == seat and h.event.event in TOOLS.values())
+        return max(played - used, 0)
 
     def _reveal_text(self, card: _Card) -> str:
         if card.face != SPECIAL_ORDER:
@@ -534,6 +581,11 @@ class TurnDetector:
 
 def _intersection(a: np.ndarray, b: np.ndarray) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _containment(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two boxes lying in the other."""
+    return _intersection(a, b) / max(min(_area(a), _area(b)), 1e-9)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
