@@ -15,7 +15,12 @@ import numpy as np
 import pytest
 
 from vision.live.pipeline import LiveGame
-from vision.synth.film import GameScript, plan_film, simulate_detections
+from vision.synth.film import (
+    GameScript,
+    columns_script,
+    plan_film,
+    simulate_detections,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_DIR = REPO / "models"
@@ -68,21 +73,8 @@ TRIO = GameScript(
 #: Per round, desserts, total: computed with the scorer from the script (the log above).
 TRIO_SCORES = {"Ann": ([14, 1, 6], -6, 15), "Ben": ([7, 8, 0], -6, 9), "Cid": ([11, 5, 11], 6, 33)}
 
-#: Three players laying like cards in columns (each new card over the lower part of the last,
-#: which then shows its top strip): three salmon nigiri in one column, tempura and eel
-#: columns, a nigiri on a free wasabi, chopsticks used, a special order on its tempura.
-COLUMNS = GameScript(
-    ("Ann", "Ben", "Cid"), "party",
-    ((turn(Ann=["salmon-nigiri"], Ben=["tempura"], Cid=["wasabi"]),
-      turn(Ann=["salmon-nigiri"], Ben=["tempura"], Cid=["egg-nigiri"]),
-      turn(Ann=["salmon-nigiri"], Ben=["chopsticks"], Cid=["tempura"]),
-      turn(Ann=["wasabi"], Ben=["tempura", "eel"], Cid=["tempura"],
-           events=[{"player": "Ben", "event": "chopsticks-used"}]),
-      turn(Ann=["squid-nigiri"], Ben=["eel"], Cid=["special-order:tempura"]),
-      turn(Ann=["eel"], Ben=["pudding"], Cid=["eel"]),
-      turn(Ann=["eel"], Ben=["miso-soup"], Cid=["pudding"])),),
-    covered=frozenset({(0, 4)}),
-)
+#: Three players laying like cards in columns (``vision.synth.film.columns_script``).
+COLUMNS = columns_script()
 
 #: Five players round the table (seats 72 degrees apart), columns at every seat.
 FIVE = GameScript(
@@ -96,12 +88,6 @@ FIVE = GameScript(
       turn(Ann=["pudding"], Ben=["eel"], Cid=["tempura"], Dee=["egg-nigiri"], Eve=["eel"])),),
     covered=frozenset({(0, 2)}),
 )
-
-#: How people lay cards, beside the steady scripted pace: each card slid in by hand from the
-#: player's edge over the table and their own cards, turns of no fixed length, players laying
-#: up to 1.5 s apart, hands reaching over other seats, the camera at one side.
-AS_PEOPLE_PLAY = {"slide": True, "turn_s": (3.5, 8.0), "lag_s": 1.5, "side_view": 0.3}
-
 
 def follow_detections(script: GameScript, seed: int, *, anchors: bool = False, fps: float = 10.0,
                       staging: dict | None = None, **noise) -> LiveGame:

@@ -8,6 +8,7 @@ import pytest
 from scorer import score_record
 from vision.detections import Detections
 from vision.live.turns import TurnDetector
+from vision.synth.film import AS_PEOPLE_PLAY
 
 
 def rounds_of(result: dict) -> dict:
@@ -114,16 +115,12 @@ def turn_by_turn(game, script) -> None:
     (5, 1, "steady"), (5, 2, "no cadence"), (5, 0, "as people play"),
 ])
 def test_cards_laid_in_columns_are_read_turn_by_turn(columns, five, follow, players, seed, staging):
-    from tests.live.conftest import AS_PEOPLE_PLAY
-
     script = columns if players == 3 else five
     game = follow(script, seed, staging=STAGINGS.get(staging, AS_PEOPLE_PLAY))
     turn_by_turn(game, script)
 
 
 def test_three_rounds_slid_in_by_hand_and_seen_from_one_side_are_read_turn_by_turn(trio, follow):
-    from tests.live.conftest import AS_PEOPLE_PLAY
-
     script, _ = trio
     turn_by_turn(follow(script, 0, staging=AS_PEOPLE_PLAY), script)
 

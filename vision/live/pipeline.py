@@ -43,6 +43,7 @@ class LiveState:
     score_error: str | None
     notes: tuple[str, ...]
     seconds: dict[str, float] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # slug -> the name players know
 
     def to_json(self) -> dict:
         return {
@@ -60,6 +61,7 @@ class LiveState:
             "score_error": self.score_error,
             "notes": list(self.notes),
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "names": self.names,
         }
 
 
@@ -76,6 +78,7 @@ class LiveGame:
     """
 
     def __init__(self, players: Sequence[str], edition: str = "party", *,
+                 menu: object = None, variants: object = None,
                  seat_anchors: Sequence[tuple[float, float]] | None = None,
                  tracker: CardTracker | None = None, turns: TurnDetector | None = None,
                  background_s: float = 1.0, min_score: float = 0.4) -> None:
@@ -91,6 +94,9 @@ class LiveGame:
             raise ValueError(f"{len(players)} players, but {EDITIONS[edition].name} is for {low}-{high}")
         self.players = players
         self.edition = edition
+        # the game's setup as the app holds it (a Party menu, variants), kept in the record
+        self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
+        self._names: dict[str, str] = {}
         self.tracker = tracker or CardTracker()
         self.seats = SeatMemory(len(players), anchors=seat_anchors)
         self.turns = turns or TurnDetector(players, edition)
@@ -135,17 +141,37 @@ class LiveGame:
         tracking = time.perf_counter() - started
         self.frames += 1
         scores, error = self.scores()
+        cards = tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background))
+        record, pending = self.record(), self.turns.pending()
         return LiveState(
             frame=self.frames, timestamp=float(timestamp),
-            cards=tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background)),
-            events=tuple(events), record=self.record(), pending=self.turns.pending(),
+            cards=cards, events=tuple(events), record=record, pending=pending,
             scores=scores, score_error=error, notes=tuple(self.turns.notes),
-            seconds={"track": tracking},
+            seconds={"track": tracking}, names=self.names(cards, record, pending),
         )
 
     def record(self) -> dict:
         """The game record so far: what ``sushicam score`` and the web app store and score."""
-        return self.turns.record()
+        return self.turns.record(**self.setup)
+
+    def fix_turn(self, round_index: int, index: int, value: object) -> None:
+        """A player's correction of a turn read (see :meth:`TurnDetector.fix_turn`)."""
+        self.turns.fix_turn(round_index, index, value)
+        self._version += 1
+
+    def names(self, cards=(), record: dict | None = None, pending: dict | None = None) -> dict[str, str]:
+        """Every card text shown (on the cards, in the log, in the pending turn) by the name
+        printed on the card in this edition: ``special-order:eel`` is "Special Order (Eel)"."""
+        texts = {c["text"] for c in cards} | {c["label"] for c in cards}
+        for rnd in (record or {}).get("rounds", []):
+            for turn in rnd["turns"]:
+                texts.update(t for cards_ in turn["reveals"].values() for t in cards_)
+                texts.update(t for e in turn.get("events", []) for t in e.get("cards", []))
+        for cards_ in (pending or {}).values():
+            texts.update(cards_)
+        for text in texts - self._names.keys():
+            self._names[text] = card_text(text, self.edition)
+        return {t: self._names[t] for t in texts}
 
     def scores(self) -> tuple[dict | None, str | None]:
         """``(scores, None)`` from the scorer, or ``(None, why)`` while the log is not scorable."""
@@ -187,6 +213,23 @@ class LiveGame:
                 "text": game.get("text", str(tracked.data["label"][k])),
             })
         return out
+
+
+def card_text(text: str, edition: str) -> str:
+    """A card of the log (a slug, ``special-order:<slug>``, ``card-back``) as players name it.
+
+    >>> card_text("special-order:salmon-nigiri", "party"), card_text("card-back", "party")
+    ('Special Order (Salmon Nigiri)', 'face down')
+    """
+    from scorer.cards import CARD_BACK, CARDS, display_name
+
+    slug, _, copied = text.partition(":")
+    if slug == CARD_BACK:
+        return "face down"
+    if slug not in CARDS:
+        return text
+    name = display_name(slug, edition)
+    return f"{name} ({card_text(copied, edition)})" if copied else name
 
 
 Detector = Callable[[np.ndarray], Detections]

@@ -133,6 +133,7 @@ class TurnDetector:
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
     _alias: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
     notes: list[str] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
@@ -185,7 +186,24 @@ class TurnDetector:
     def _log(self, round_index: int) -> TurnLog:
         return TurnLog(tuple(self._turn(round_index, i) for i in range(len(self._rounds[round_index]))))
 
+    def fix_turn(self, round_index: int, index: int, value: object) -> Turn:
+        """A player's correction of a turn read (``{"reveals": ..., "events": ...}``, as in
+        ``docs/turn-log.md``): it replaces what was read, for good. The round with it must
+        still be one the rules allow, else :class:`~scorer.errors.RecordError` says why."""
+        if not 0 <= round_index < len(self._rounds) or not 0 <= index < len(self._rounds[round_index]):
+            raise RecordError(f"round {round_index + 1}, turn {index + 1}", "no such turn read yet")
+        turns = [self.turn(round_index, i).to_json() for i in range(len(self._rounds[round_index]))]
+        turns[index] = value
+        log = TurnLog.from_json(turns, self.players, self.edition, f"round {round_index + 1}")
+        replay(log, self.players, self.edition)  # the rules must allow the round with it
+        self._fixed[(round_index, index)] = log.turns[index]
+        if round_index < len(self._finished):
+            self._finished[round_index] = log
+        return log.turns[index]
+
     def _turn(self, round_index: int, index: int) -> Turn:
+        if (round_index, index) in self._fixed:
+            return self._fixed[(round_index, index)]
         record = self._rounds[round_index][index]
         reveals = tuple(
             (self.players[seat], tuple(self._cards[i].text for i in record.cards[seat]))

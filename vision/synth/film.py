@@ -635,20 +635,31 @@ def simulate_detections(truth: Sequence[CardTruth], rng: np.random.Generator, *,
     )
 
 
-def demo_script() -> GameScript:
-    """A 3-player Party round to film for ``sushicam bench-live``: a dipped nigiri, two miso
-    soups in one turn, a take-out box, an uramaki race, a face-down turn, a hand resting on a
-    card."""
+def columns_script() -> GameScript:
+    """A 3-player Party round laid in columns (each like card over the lower part of the
+    last, which then shows its top strip) for ``sushicam bench-live`` and the live tests:
+    three salmon nigiri in one column, tempura and eel columns, a nigiri on a free wasabi,
+    chopsticks used, a special order on its tempura, a hand resting on a card."""
 
-    def turn(ann, ben, cid):
-        return {"reveals": {"Ann": ann, "Ben": ben, "Cid": cid}}
+    def turn(ann, ben, cid, events=None):
+        out = {"reveals": {"Ann": ann, "Ben": ben, "Cid": cid}}
+        return {**out, "events": events} if events else out
 
     return GameScript(
         ("Ann", "Ben", "Cid"), "party",
-        ((turn(["wasabi"], ["miso-soup"], ["miso-soup"]),
-          turn(["tempura"], ["takeout-box"], ["uramaki-4"]),
-          turn(["squid-nigiri"], ["tempura"], ["uramaki-4"]),
-          turn(["tempura"], ["eel"], ["uramaki-3"]),
-          turn(["pudding"], ["eel"], ["miso-soup"])),),
-        face_down=frozenset({(0, 2)}), covered=frozenset({(0, 3)}),
+        ((turn(["salmon-nigiri"], ["tempura"], ["wasabi"]),
+          turn(["salmon-nigiri"], ["tempura"], ["egg-nigiri"]),
+          turn(["salmon-nigiri"], ["chopsticks"], ["tempura"]),
+          turn(["wasabi"], ["tempura", "eel"], ["tempura"], [{"player": "Ben", "event": "chopsticks-used"}]),
+          turn(["squid-nigiri"], ["eel"], ["special-order:tempura"]),
+          turn(["eel"], ["pudding"], ["eel"]),
+          turn(["eel"], ["miso-soup"], ["pudding"])),),
+        covered=frozenset({(0, 4)}),
     )
+
+
+#: How people lay cards, beside the steady scripted pace: each card slid in by hand from the
+#: player's edge over the table and their own cards, turns of no fixed length, players laying
+#: up to 1.5 s apart, hands reaching over other seats, the camera at one side.
+AS_PEOPLE_PLAY = {"slide": True, "turn_s": (3.5, 8.0), "lag_s": 1.5, "side_view": 0.3}
+
