@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.detections import Detections
 from vision.live.pipeline import LabelCache, LiveGame, annotate, open_source
 from vision.recognizer import Recognizer
 
@@ -117,3 +118,28 @@ def test_what_lies_on_the_table_before_the_game_starts_is_not_played():
     assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["tempura"], "Ben": ["eel"]}}]}]
     assert [c["status"] for c in state.cards if c["label"] == "tofu"] == ["background"]
     assert any("before the game started" in note for note in state.notes)
+
+
+def test_a_table_nobody_touches_is_read_again_only_now_and_then():
+    from vision.live.pipeline import StillTable
+
+    calls = []
+
+    def detect(image):
+        calls.append(image)
+        return Detections.empty()
+
+    rng = np.random.default_rng(0)
+    table = rng.integers(60, 200, (720, 960, 3)).astype(np.float32)
+
+    def shot(gain=1.0):  # sensor noise, and the exposure drifting a little
+        return np.clip(table * gain + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+
+    still = StillTable(detect, every=5)
+    for k in range(10):
+        still(shot(1.0 + 0.03 * (k % 2)))
+    assert len(calls) == 2  # frames 1 and 6
+    hand = shot()
+    hand[300:380, 400:470] = (120, 160, 215)  # a hand reaching over the table
+    still(hand)
+    assert len(calls) == 3 and calls[-1] is hand

@@ -170,7 +170,9 @@ def time_pipeline(detect, frames, players, edition: str, rounds, *, seat_anchors
     }
 
 
-def _bench(args: argparse.Namespace) -> int:
+def bench_film(args: argparse.Namespace):
+    """``(script, [(timestamp, jpeg bytes)], (width, height))``: the film ``bench-live`` times,
+    rendered and encoded before any timing."""
     import cv2
     from tqdm import tqdm
 
@@ -184,7 +186,6 @@ def _bench(args: argparse.Namespace) -> int:
         raise ValueError("--size: at least 160x120")
     if (args.frames is not None and args.frames < 1) or args.fps <= 0:
         raise ValueError("--frames and --fps must be positive")
-    detect = _load_detector(args.model, args.threads, args.refresh)
     script = columns_script()
     staging = AS_PEOPLE_PLAY if args.staging == "people" else {}
     film = plan_film(script, fps=args.fps, seed=args.seed, size=(width, height), **staging)
@@ -193,13 +194,24 @@ def _bench(args: argparse.Namespace) -> int:
     for index in tqdm(range(count), desc="filming", unit="frame", leave=False):
         ok, data = cv2.imencode(".jpg", film.render(index), [cv2.IMWRITE_JPEG_QUALITY, 85])
         jpegs.append((film.time(index), data))
+    return script, jpegs, (width, height)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import cv2
+    from tqdm import tqdm
+
+    detect = _load_detector(args.model, args.threads, args.refresh)
+    script, jpegs, (width, height) = bench_film(args)
+    count = len(jpegs)
     report = time_pipeline(detect, tqdm(jpegs, desc="following", unit="frame", leave=False),
                            script.players, script.edition, script.rounds,
                            decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR))
     report.pop("record")
     report.update({"size": [width, height], "film": f"columns, 3 players, staged {args.staging}, seed {args.seed}",
                    "refresh": args.refresh,
-                   "regions_named_per_frame": round(getattr(detect, "classified", float("nan")) / count, 2)})
+                   "regions_named_per_frame": round(getattr(detect, "classified", float("nan")) / count, 2),
+                   "frames_not_read_again": getattr(detect, "skipped", 0)})
     share = {k: v["mean"] for k, v in report["ms_per_frame"].items()}
     report["limited_by"] = max(share, key=share.get)
     if args.json:

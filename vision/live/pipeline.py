@@ -290,15 +290,64 @@ class LabelCache:
         return rec.named_regions(boxes, scores, labels.astype(str), label_scores)
 
 
-def live_detector(recognizer, refresh: int = 4) -> Detector:
+class StillTable:
+    """``detect`` run again only when the picture changed: a table nobody touches gives the
+    cards it gave a moment ago.
+
+    Between turns the table lies still for seconds; a hand reaching in, a card laid or turned
+    changes the picture at once. Each frame is shrunk to a grey thumbnail (1/``shrink`` of
+    its size, its mean brightness taken off, so a webcam's exposure drifting is no change);
+    when no part of it differs by more than ``threshold`` grey levels from the thumbnail of
+    the last frame read (its ``share`` most-changed pixels aside: sensor noise), the last
+    reading stands. Every ``every``-th frame is read anyway.
+    """
+
+    def __init__(self, detect: Detector, every: int = 5, threshold: float = 12.0, shrink: int = 8,
+                 share: float = 0.002) -> None:
+        self.detect = detect
+        self.every = max(int(every), 1)
+        self.threshold = threshold
+        self.shrink = shrink
+        self.share = share
+        self._thumb: np.ndarray | None = None
+        self._last: Detections | None = None
+        self._age = 0
+        self.skipped = 0  # frames whose reading was the last one (for the benchmark)
+
+    @property
+    def classified(self) -> float:
+        return getattr(self.detect, "classified", float("nan"))
+
+    def __call__(self, image_bgr: np.ndarray) -> Detections:
+        import cv2
+
+        if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+            raise ValueError("expected a colour image (H, W, 3) in BGR order")
+        h, w = image_bgr.shape[:2]
+        size = (max(w // self.shrink, 1), max(h // self.shrink, 1))
+        thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
+        thumb = thumb.astype(np.float32)
+        thumb -= thumb.mean()
+        if (self._last is not None and self._age + 1 < self.every and self._thumb.shape == thumb.shape
+                and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold):
+            self._age += 1
+            self.skipped += 1
+            return self._last
+        self._last, self._thumb, self._age = self.detect(image_bgr), thumb, 0
+        return self._last
+
+
+def live_detector(recognizer, refresh: int = 4, still_every: int = 5) -> Detector:
     """The recogniser's ``detect`` for a live game: a :class:`LabelCache` over it when it has the
-    two stages (regions, then names), else its own ``detect``. Its detector is fed frames at
-    the recogniser's ``live_imgsz``."""
+    two stages (regions, then names), else its own ``detect``; run only on frames where the
+    table changed (:class:`StillTable`, ``still_every=1``: every frame). Its detector is fed
+    frames at the recogniser's ``live_imgsz``."""
     if hasattr(recognizer, "for_live"):
         recognizer = recognizer.for_live()
+    detect = recognizer.detect
     if refresh > 1 and all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
-        return LabelCache(recognizer, refresh)
-    return recognizer.detect
+        detect = LabelCache(recognizer, refresh)
+    return StillTable(detect, still_every) if still_every > 1 else detect
 
 
 class LivePipeline:
