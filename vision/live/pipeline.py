@@ -338,15 +338,15 @@ class StillTable:
 
 
 def live_detector(recognizer, refresh: int = 4, still_every: int = 5) -> Detector:
-    """The recogniser's ``detect`` for a live game: a :class:`LabelCache` over it when it has the
-    two stages (regions, then names), else its own ``detect``; run only on frames where the
-    table changed (:class:`StillTable`, ``still_every=1``: every frame). Its detector is fed
-    frames at the recogniser's ``live_imgsz``."""
+    """The recogniser's ``detect`` for a live game: with the two stages (regions, then names),
+    a :class:`LabelCache` over them run only on frames where the table changed
+    (:class:`StillTable`; ``still_every=1``: every frame), its detector fed frames at the
+    recogniser's ``live_imgsz``; anything else, its own ``detect``."""
     if hasattr(recognizer, "for_live"):
         recognizer = recognizer.for_live()
-    detect = recognizer.detect
-    if refresh > 1 and all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
-        detect = LabelCache(recognizer, refresh)
+    if not all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
+        return recognizer.detect  # a stand-in reading something else than the picture
+    detect = LabelCache(recognizer, refresh) if refresh > 1 else recognizer.detect
     return StillTable(detect, still_every) if still_every > 1 else detect
 
 

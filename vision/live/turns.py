@@ -493,10 +493,19 @@ class TurnDetector:
         waiting = [c for c in unsure if c.label == CARD_BACK or now - c.first_seen < self.unsure_s]
         if any(now - c.last_seen <= self.quiet_s for c in waiting):
             return []
-        pending = [c for c in pending if c not in waiting]
+        # seen for a moment and out of sight since, while a card of the same seat that came with
+        # it or after stays in sight: the card on its way in, read under another name (the
+        # tracker lets go of it soon); not a card the player laid
+        # (a card the rules take off the table at once, a scored uramaki, is no such card)
+        passing = [c for c in pending if now - c.last_seen > 0.5 and c.last_seen - c.first_seen < self.seen_s
+                   and c.label not in SELF_DISCARDING and any(o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+                           and o.last_seen > c.last_seen + 0.5 for o in pending)]
+        pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
         pending = self._one_turn(pending)
+        if not pending:
+            return []
         last = max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in pending)
         if now - last < self.quiet_s:
             return []
@@ -535,6 +544,17 @@ class TurnDetector:
         next turn, laid before this one was read: they wait for it.
         """
         out = []
+        now = max(c.last_seen for c in self._cards.values())
+        for card in list(pending):
+            # a second box on a card played and in sight now, where it lies now (a strip of it
+            # found twice); a card laid over part of it lies mostly outside its strip
+            old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+                        and c.round == self.round_index and c.face == card.label and c.last_seen >= now
+                        and _containment(c.box, card.box) >= 0.8), None)
+            if old is not None:
+                self._alias[card.track_id] = old.track_id
+                del self._cards[card.track_id]
+                pending.remove(card)
         for seat in {c.seat for c in pending}:
             mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
@@ -543,7 +563,7 @@ class TurnDetector:
                 for card in list(mine):
                     old = next((c for c in self._cards.values() if c.seat == seat and c.status != "pending"
                                 and c.round == self.round_index and c.face == card.label
-                                and _containment(c.full_box, card.full_box) >= 0.6), None)
+                                and _lies_on(c, card, 0.6)), None)
                     if old is not None and len(mine) > allowed:
                         self._alias[card.track_id] = old.track_id
                         del self._cards[card.track_id]
@@ -553,8 +573,7 @@ class TurnDetector:
                 if len(kept) < allowed:
                     kept.append(card)
                     continue
-                twin = next((k for k in kept if k.label == card.label
-                             and _containment(k.full_box, card.full_box) >= 0.3), None)
+                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)), None)
                 if twin is not None:
                     self._alias[card.track_id] = twin.track_id
                     del self._cards[card.track_id]
@@ -562,13 +581,13 @@ class TurnDetector:
         return out
 
     def _tools_in_hand(self, seat: int) -> int:
-        """Tools ``seat`` played this round and has not used yet (by the log so far)."""
+        """Tools ``seat`` played this round and not used in a turn read so far (one that went
+        back to the hand while this turn was laid is this turn's)."""
         turns = self._rounds[self.round_index]
         played = sum(1 for c in self._cards.values() if c.seat == seat and c.round == self.round_index
                      and c.status != "pending" and c.face in TOOLS)
         used = sum(1 for record in turns for e in record.events
                    if e.player == self.players[seat] and e.event in TOOLS.values())
-        used += sum(1 for h in self._held if h.seat == seat and h.event.event in TOOLS.values())
         return max(played - used, 0)
 
     def _reveal_text(self, card: _Card) -> str:
@@ -599,6 +618,12 @@ class TurnDetector:
 
 def _intersection(a: np.ndarray, b: np.ndarray) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _lies_on(a: _Card, b: _Card, share: float) -> bool:
+    """Whether two cards lie on each other: ``share`` of the smaller box in the other, where
+    they lie now or where they showed whole (a card slid in shows whole on its way too)."""
+    return max(_containment(a.box, b.box), _containment(a.full_box, b.full_box)) >= share
 
 
 def _containment(a: np.ndarray, b: np.ndarray) -> float:
