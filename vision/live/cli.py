@@ -55,10 +55,16 @@ def register(subparsers) -> None:
     bench.add_argument("--threads", type=int, default=2, help="inference threads (default 2)")
     bench.add_argument("--refresh", type=int, default=4, metavar="N",
                        help="re-read a card lying still every N frames (1: every frame; default 4)")
+    bench.add_argument("--still", type=int, default=5, metavar="N",
+                       help="while the picture does not change, read it again only every N frames "
+                            "(1: every frame; default 5)")
     bench.add_argument("--staging", choices=("people", "steady"), default="people",
                        help="people: cards slid in by hand, turns of no fixed length, the camera at "
                             "one side (default); steady: cards appear under the hand at a steady pace")
     bench.add_argument("--seed", type=int, default=1, help="the film's seed (default 1)")
+    bench.add_argument("--faces", choices=("digital", "print"), default="digital",
+                       help="card faces: the digital art the models learned from (default), or "
+                            "photographed prints they never saw")
     bench.add_argument("--json", action="store_true", help="print the report as one JSON object")
     bench.set_defaults(handler=_bench)
 
@@ -80,11 +86,11 @@ def parse_points(text: str | None, players: int) -> list[tuple[float, float]] | 
     return [(p[0], p[1]) for p in points]
 
 
-def _load_detector(model: Path, threads: int = 2, refresh: int = 4):
+def _load_detector(model: Path, threads: int = 2, refresh: int = 4, still: int = 5):
     from vision.live.pipeline import live_detector
     from vision.recognizer import Recognizer
 
-    return live_detector(Recognizer.load(model, threads=threads), refresh)
+    return live_detector(Recognizer.load(model, threads=threads), refresh, still)
 
 
 #: ``watch(game) -> (on_state(state, frame), on_end())``: something else following the game
@@ -188,7 +194,7 @@ def bench_film(args: argparse.Namespace):
         raise ValueError("--frames and --fps must be positive")
     script = columns_script()
     staging = AS_PEOPLE_PLAY if args.staging == "people" else {}
-    film = plan_film(script, fps=args.fps, seed=args.seed, size=(width, height), **staging)
+    film = plan_film(script, fps=args.fps, seed=args.seed, size=(width, height), faces=args.faces, **staging)
     count = film.n_frames if args.frames is None else min(args.frames, film.n_frames)
     jpegs = []
     for index in tqdm(range(count), desc="filming", unit="frame", leave=False):
@@ -201,14 +207,14 @@ def _bench(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
-    detect = _load_detector(args.model, args.threads, args.refresh)
+    detect = _load_detector(args.model, args.threads, args.refresh, args.still)
     script, jpegs, (width, height) = bench_film(args)
     count = len(jpegs)
     report = time_pipeline(detect, tqdm(jpegs, desc="following", unit="frame", leave=False),
                            script.players, script.edition, script.rounds,
                            decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR))
     report.pop("record")
-    report.update({"size": [width, height], "film": f"columns, 3 players, staged {args.staging}, seed {args.seed}",
+    report.update({"size": [width, height], "film": f"columns, 3 players, staged {args.staging}, seed {args.seed}, {args.faces} faces",
                    "refresh": args.refresh,
                    "regions_named_per_frame": round(getattr(detect, "classified", float("nan")) / count, 2),
                    "frames_not_read_again": getattr(detect, "skipped", 0)})
