@@ -70,10 +70,11 @@ def test_the_live_page_fits_a_phone_and_a_turn_is_fixed_there(browser, live_url)
     page.click("button[type=submit]")
     page.wait_for_url("**/live/*")
     page.click("#live-start")
-    page.wait_for_selector("#live-turns li", timeout=20_000)
+    page.wait_for_selector("#live-turns li", timeout=40_000)  # the machine may be busy
     assert "Annabelle: Tempura · Benedict: Eel" in page.inner_text("#live-turns")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click("#live-turns li .live-fix")
+    page.wait_for_selector(".live-fix-form")
     page.fill(".live-fix-form input[name=Benedict]", "Squid Nigiri")
     page.click(".live-fix-form button[type=submit]")
     page.wait_for_function("document.querySelector('#live-turns').innerText.includes('Benedict: Squid Nigiri')")
