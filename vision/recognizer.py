@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -76,6 +76,18 @@ class TwoStageRecognizer(CardRecognizer, Protocol):
     def crop_size(self) -> int: ...
     @property
     def min_confidence(self) -> float: ...
+
+
+class Naming(NamedTuple):
+    """What the classifier says of each region (parallel arrays): the name, its probability,
+    its lead over the runner-up, the face outside the game's deck it was taken for ("" when
+    none) and the probability the detection's confidence is built on."""
+
+    labels: np.ndarray
+    label_scores: np.ndarray
+    margins: np.ndarray
+    seen_as: np.ndarray
+    sureness: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -186,12 +198,22 @@ class Recognizer:
             boxes, scores = self._closeup(image_bgr, boxes, scores)
         if not len(boxes):
             return Detections.empty()
-        crops = [square_crop(image_bgr, box, self.crop_size) for box in boxes]
-        probabilities = self.classifier(crops)
+        naming = self.name(image_bgr, boxes, allowed)
+        return self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming)
+
+    def name(self, image_bgr: np.ndarray, boxes: np.ndarray,
+             allowed: Collection[str] | None = None) -> Naming:
+        """The classifier's name for each region of ``boxes`` (only faces of ``allowed`` when
+        given: see :meth:`detect`), its probability and its lead over the runner-up."""
+        if not len(boxes):
+            empty = np.zeros(0, np.float32)
+            return Naming(np.array([], dtype="<U32"), empty, empty, np.array([], dtype="<U32"), empty)
+        probabilities = self.classifier([square_crop(image_bgr, box, self.crop_size) for box in boxes])
         rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
         card = np.array([self.classes[i] != NOT_A_CARD for i in best])
         seen_as = np.array([""] * len(boxes), dtype="<U32")
+        named = probabilities
         if allowed is not None:
             names = np.array(self.classes)
             kept = np.isin(names, list(allowed)) & (names != NOT_A_CARD)
@@ -199,19 +221,37 @@ class Recognizer:
             seen_as[outside] = names[best[outside]]
             if kept.any():
                 best = np.where(kept[None, :], probabilities, -1.0).argmax(1)
-        labels = np.array([self.classes[i] for i in best])
+                named = np.where(kept[None, :], probabilities, 0.0)
         label_scores = probabilities[rows, best]
         # how far the best name leads the runner-up (among the allowed names): a small lead is a
         # guess between two
-        named = probabilities if allowed is None or not kept.any() else np.where(kept[None, :], probabilities, 0.0)
         margins = (label_scores - np.sort(named, 1)[:, -2]) if probabilities.shape[1] > 1 else label_scores
         # a card is as sure as its likeliest face, allowed or not: a card seen outside the
         # deck must reach the player flagged, not fall under min_confidence
-        card_scores = probabilities[rows, probabilities.argmax(1)]
-        confidence = scores * np.where(seen_as != "", card_scores, label_scores)
-        data = {LABEL: labels, REGION_SCORE: scores, LABEL_SCORE: label_scores, LABEL_MARGIN: margins}
-        if allowed is not None:
-            data[SEEN_AS] = seen_as
+        sureness = np.where(seen_as != "", probabilities[rows, probabilities.argmax(1)], label_scores)
+        return Naming(np.array([self.classes[i] for i in best]), label_scores, margins, seen_as, sureness)
+
+    def named_regions(self, boxes: np.ndarray, scores: np.ndarray, labels: np.ndarray,
+                      label_scores: np.ndarray, naming: Naming | None = None) -> Detections:
+        """The cards among named regions: ``not-a-card`` dropped, and a detection kept when
+        region score x name probability reaches ``min_confidence`` (a live reader that names
+        only some regions itself goes through here too, so both keep the same cards).
+        ``naming`` (from :meth:`name`) adds the margins and the faces seen outside a deck."""
+        if not len(boxes):
+            return Detections.empty()
+        labels = np.asarray(labels).astype(str)
+        label_scores = np.asarray(label_scores, np.float32)
+        index = {c: i for i, c in enumerate(self.classes)}
         # class_id: the classifier's own output index, self.classes[class_id]
-        detections = Detections(xyxy=boxes, class_id=best, confidence=confidence, data=data)[card]
+        class_id = np.array([index.get(c, -1) for c in labels])
+        data = {LABEL: labels, REGION_SCORE: np.asarray(scores), LABEL_SCORE: label_scores}
+        sureness = label_scores
+        if naming is not None:
+            data[LABEL_MARGIN] = naming.margins
+            sureness = naming.sureness
+            if (naming.seen_as != "").any():
+                data[SEEN_AS] = naming.seen_as
+        detections = Detections(xyxy=boxes, class_id=class_id, confidence=np.asarray(scores) * sureness,
+                                data=data)
+        detections = detections[labels != NOT_A_CARD]
         return detections[detections.confidence >= self.min_confidence]

@@ -60,7 +60,8 @@ class LiveSession:
     created: float = field(default_factory=time.monotonic)
     touched: float = field(default_factory=time.monotonic)
     stopped: bool = False
-    detect: Any = None  # the recogniser as this game reads it (names cached per card)
+    game_id: int | None = None  # the game of the app this one was started from
+    pipeline: Any = None  # vision.live.LivePipeline: the recogniser (names cached per card), then the game
 
     def publish(self, state, frame: np.ndarray | None = None) -> None:
         """Keep the newest read-out (and, for the MJPEG stream, the annotated frame)."""
@@ -84,11 +85,12 @@ class LiveSessions:
         self._lock = threading.Lock()
         self._sessions: dict[str, LiveSession] = {}
 
-    def create(self, players, edition: str, source: str = "browser", seat_points=None) -> LiveSession:
+    def create(self, players, edition: str, source: str = "browser", seat_points=None, *,
+               menu=None, variants=None) -> LiveSession:
         from vision.live.pipeline import LiveGame
 
         try:
-            game = LiveGame(players, edition, seat_anchors=seat_points)
+            game = LiveGame(players, edition, menu=menu, variants=variants, seat_anchors=seat_points)
         except ValueError as exc:
             raise LiveSetupError(str(exc)) from exc
         return self.add(LiveSession(secrets.token_urlsafe(8), game, source))
@@ -151,13 +153,30 @@ def _seat_points(value: Any, players: int) -> list[tuple[float, float]] | None:
 # --- pages -----------------------------------------------------------------------------
 
 
+def _from_game(value: Any):
+    """The game of the app a live game continues (its players, edition, menu), or None."""
+    from web.db import get_db
+    from web.store import GameNotFound, get_game
+
+    if value in (None, ""):
+        return None
+    try:
+        return get_game(get_db(), int(value))
+    except (TypeError, ValueError):
+        raise LiveSetupError("game: the number of a game of the app") from None
+    except GameNotFound:
+        raise LiveSetupError(f"game {value}: no such game (was it deleted?)") from None
+
+
 @bp.get("/")
 def start():
     from scorer.editions import EDITIONS
 
-    return render_template("live.html", session=None, editions=EDITIONS, error=None,
-                           form={"players": request.args.get("players", ""),
-                                 "edition": request.args.get("edition", "party")})
+    game = _from_game(request.args.get("game"))
+    form = {"players": request.args.get("players", ""), "edition": request.args.get("edition", "party"), "game": ""}
+    if game is not None:
+        form = {"players": ", ".join(game.players), "edition": game.edition, "game": game.id}
+    return render_template("live.html", session=None, editions=EDITIONS, error=None, form=form, game=game)
 
 
 @bp.post("/")
@@ -169,15 +188,20 @@ def create():
     if not hasattr(data, "get"):
         return jsonify(error='expected a JSON object: {"players": [...], "edition": "..."}'), 400
     try:
-        players = parse_players(data.get("players", ""))
-        edition = str(data.get("edition", "party"))
+        game = _from_game(data.get("game"))
+        if game is not None:  # the game's own players, edition and menu
+            players, edition, setup = list(game.players), game.edition, {"menu": game.menu, "variants": game.variants}
+        else:
+            players, edition, setup = parse_players(data.get("players", "")), str(data.get("edition", "party")), {}
         points = _seat_points(data.get("seat_points"), len(players)) if request.is_json else None
-        session = sessions().create(players, edition, "browser", points)
+        session = sessions().create(players, edition, "browser", points, **setup)
+        session.game_id = game.id if game is not None else None
     except LiveSetupError as exc:
         if request.is_json:
             return jsonify(error=str(exc)), 400
-        return render_template("live.html", session=None, editions=EDITIONS, error=str(exc),
-                               form={"players": data.get("players", ""), "edition": data.get("edition", "")}), 400
+        return render_template("live.html", session=None, editions=EDITIONS, error=str(exc), game=None,
+                               form={"players": data.get("players", ""), "edition": data.get("edition", ""),
+                                     "game": ""}), 400
     url = url_for("live.show", session_id=session.id)
     if request.is_json:
         return jsonify(id=session.id, url=url), 201
@@ -235,7 +259,7 @@ def _decode_jpeg() -> np.ndarray:
 @bp.post("/<session_id>/frame")
 def frame(session_id: str):
     """One camera frame (JPEG body) in; the read-out after it out."""
-    from vision.live.pipeline import live_detector
+    from vision.live.pipeline import LivePipeline, live_detector
     from web.recognition import _slot, get_recognizer
 
     session = sessions().get(session_id)
@@ -250,16 +274,21 @@ def frame(session_id: str):
         last = (session.state or {}).get("timestamp")
         if last is not None and timestamp < last:
             abort(409, description=f"frames must come in time order (got {timestamp:.3f}s after {last:.3f}s)")
-        started = time.perf_counter()
-        if session.detect is None:
-            session.detect = live_detector(recognizer)
-        with _slot().lock:  # one inference at a time on a small CPU
-            detections = session.detect(image)
-        detecting = time.perf_counter() - started
-        state = session.game.update(detections, timestamp)
-        state.seconds["detect"] = detecting
+        if session.pipeline is None:
+            session.pipeline = LivePipeline(_locked(live_detector(recognizer), _slot().lock), session.game)
+        state = session.pipeline.process(image, timestamp)
         session.publish(state)
         return jsonify(session.state)
+
+
+def _locked(detect, lock: threading.Lock):
+    """``detect`` run under ``lock``: one inference at a time on a small CPU."""
+
+    def run(image_bgr: np.ndarray):
+        with lock:
+            return detect(image_bgr)
+
+    return run
 
 
 @bp.get("/<session_id>/state")
@@ -307,15 +336,55 @@ def save(session_id: str):
     full = Game.from_record(record).to_record()
     players = full["players"]
     rounds = [(review_from_round(r, players), r) for r in full["rounds"]]
-    game_id = create_game(get_db(), full["edition"], players, None, None, rounds)
+    game_id = create_game(get_db(), full["edition"], players, full.get("menu"), full.get("variants"), rounds)
     url = url_for("games.show", game_id=game_id)
     if request.accept_mimetypes.best == "application/json" or request.is_json:
         return jsonify(game_id=game_id, url=url), 201
     return redirect(url)
 
 
+@bp.post("/<session_id>/rounds/<int:round_number>/turns/<int:turn_number>")
+def fix_turn(session_id: str, round_number: int, turn_number: int):
+    """A player corrects a turn read (a card misread, a card given to the wrong player):
+    ``{"reveals": {player: [cards]}, "events": [...]}``, cards as slugs or as printed names."""
+    from scorer.errors import RecordError
+
+    session = sessions().get(session_id)
+    value = json_body()
+    if not isinstance(value, dict) or not isinstance(value.get("reveals"), dict):
+        abort(400, description='expected {"reveals": {"Ann": ["Tempura"], ...}} for the turn')
+    value = {**value, "reveals": {p: [_slug(c) for c in cards] if isinstance(cards, list) else cards
+                                  for p, cards in value["reveals"].items()}}
+    with session.lock:
+        try:
+            session.game.fix_turn(round_number - 1, turn_number - 1, value)
+        except RecordError as exc:
+            abort(400, description=f"round {round_number}, turn {turn_number}: {exc}")
+        state = dict(session.state or {})
+        state["record"] = session.game.record()
+        state["scores"], state["score_error"] = session.game.scores()
+        state["names"] = {**state.get("names", {}), **session.game.names(record=state["record"])}
+        session.state = state
+    return jsonify(state)
+
+
+def _slug(text: Any) -> Any:
+    """A card as a player writes it ("Salmon Nigiri", "special order (eel)") as its slug."""
+    from scorer.cards import CARDS
+
+    if not isinstance(text, str):
+        return text
+    by_name = {card.name.lower(): slug for slug, card in CARDS.items()}
+    words = text.strip()
+    head, _, copied = words.partition("(")
+    if copied.endswith(")"):
+        base = by_name.get(head.strip().lower(), head.strip())
+        return f"{base}:{_slug(copied[:-1])}"
+    return by_name.get(words.lower(), words)
+
+
 # the frame and state routes are an API for the page's script: their errors are always JSON
-_API = ("live.frame", "live.state", "live.stream", "live.save")
+_API = ("live.frame", "live.state", "live.stream", "live.save", "live.fix_turn")
 
 
 @bp.errorhandler(LiveSetupError)

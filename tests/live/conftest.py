@@ -15,7 +15,12 @@ import numpy as np
 import pytest
 
 from vision.live.pipeline import LiveGame
-from vision.synth.film import GameScript, plan_film, simulate_detections
+from vision.synth.film import (
+    GameScript,
+    columns_script,
+    plan_film,
+    simulate_detections,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 MODEL_DIR = REPO / "models"
@@ -87,11 +92,27 @@ TRIO = GameScript(
 #:   totals: Ann 14+1+6-6 = 15, Ben 7+8+0-6 = 9, Cid 11+5+11+6 = 33.
 TRIO_SCORES = {"Ann": ([14, 1, 6], -6, 15), "Ben": ([7, 8, 0], -6, 9), "Cid": ([11, 5, 11], 6, 33)}
 
+#: Three players laying like cards in columns (``vision.synth.film.columns_script``).
+COLUMNS = columns_script()
+
+#: Five players round the table (seats 72 degrees apart), columns at every seat.
+FIVE = GameScript(
+    ("Ann", "Ben", "Cid", "Dee", "Eve"), "party",
+    ((turn(Ann=["tempura"], Ben=["wasabi"], Cid=["eel"], Dee=["salmon-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["tempura"], Ben=["squid-nigiri"], Cid=["eel"], Dee=["salmon-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["wasabi"], Ben=["tempura"], Cid=["chopsticks"], Dee=["egg-nigiri"], Eve=["sashimi"]),
+      turn(Ann=["egg-nigiri"], Ben=["tempura"], Cid=["eel", "tempura"], Dee=["miso-soup"], Eve=["pudding"],
+           events=[{"player": "Cid", "event": "chopsticks-used"}]),
+      turn(Ann=["special-order:tempura"], Ben=["eel"], Cid=["pudding"], Dee=["salmon-nigiri"], Eve=["eel"]),
+      turn(Ann=["pudding"], Ben=["eel"], Cid=["tempura"], Dee=["egg-nigiri"], Eve=["eel"])),),
+    covered=frozenset({(0, 2)}),
+)
 
 def follow_detections(script: GameScript, seed: int, *, anchors: bool = False, fps: float = 10.0,
-                      **noise) -> LiveGame:
-    """Film ``script``, read each frame as an imperfect recogniser would, follow the game."""
-    film = plan_film(script, fps=fps, seed=seed)
+                      staging: dict | None = None, **noise) -> LiveGame:
+    """Film ``script`` (``staging``: :func:`plan_film`'s options), read each frame as an
+    imperfect recogniser would, follow the game."""
+    film = plan_film(script, fps=fps, seed=seed, **(staging or {}))
     game = LiveGame(script.players, script.edition,
                     seat_anchors=film.seat_anchors() if anchors else None)
     rng = np.random.default_rng([seed, 99])
@@ -112,6 +133,18 @@ def trio() -> tuple[GameScript, dict]:
     """The three-player, three-round script and its (rounds, dessert, total) per player,
     worked out by hand."""
     return TRIO, TRIO_SCORES
+
+
+@pytest.fixture(scope="session")
+def columns() -> GameScript:
+    """Three players laying like cards in columns (see ``COLUMNS``)."""
+    return COLUMNS
+
+
+@pytest.fixture(scope="session")
+def five() -> GameScript:
+    """Five players round the table, columns at every seat (see ``FIVE``)."""
+    return FIVE
 
 
 @pytest.fixture(scope="session")

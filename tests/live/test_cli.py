@@ -75,3 +75,38 @@ def test_bench_live_without_a_model_is_one_line_and_status_2(tmp_path, capsys):
     assert main(["bench-live", "--model", str(tmp_path), "--frames", "5"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "meta.json" in err
+
+
+def test_the_live_command_reads_games_without_the_web_app_and_serves_through_it():
+    # the web app adds --serve to the live command; the vision package never imports web
+    import ast
+    from pathlib import Path
+
+    import vision.live
+
+    folder = Path(vision.live.__file__).parent
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not {m for m in imported if m == "web" or m.startswith("web.")}, path.name
+    from web.cli import build_parser
+
+    args = build_parser().parse_args(["live", "--camera", "0", "--players", "Ann,Ben", "--serve", "--port", "5099"])
+    assert args.serve and args.port == 5099
+
+
+def test_bench_live_through_the_web_without_a_model_is_one_line_and_status_2(tmp_path, capsys):
+    assert main(["bench-live", "--web", "--model", str(tmp_path), "--frames", "5"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "meta.json" in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("web", [False, True])
+def test_bench_live_times_the_columns_film_and_counts_turns_read_exactly(model_dir, web, capsys):
+    args = ["bench-live", "--model", str(model_dir), "--frames", "40", "--json"] + (["--web"] if web else [])
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["frames"] == 40 and report["fps"] > 0 and report["turns_in_script"] == 7
+    assert 0 <= report["turns_exact"] <= report["turns_read"]

@@ -48,11 +48,38 @@ def test_the_page_streams_the_camera_and_shows_the_turn_and_the_scores(browser, 
     page.click("#live-start")
     # the turn is read once both cards have lain still for a couple of seconds
     page.wait_for_selector("#live-turns li", timeout=20_000)
-    assert "Ann: tempura · Ben: eel" in page.inner_text("#live-turns")
+    assert "Ann: Tempura · Ben: Eel" in page.inner_text("#live-turns")
     assert page.inner_text('tr[data-player="Ben"] [data-col="total"]') == "-3"
     assert page.inner_text('tr[data-player="Ann"] [data-round="1"]') == "0"
     assert "frames/s" in page.inner_text("#live-fps")
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/live-page.png", full_page=True)
+    page.click("#live-stop")
+    page.close()
+
+
+def test_the_live_page_fits_a_phone_and_a_turn_is_fixed_there(browser, live_url):
+    """On a 390 px wide phone nothing is wider than the screen (it was 511 px), the cards are
+    named as printed, and a turn is fixed in the page before saving."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True,
+                            has_touch=True)
+    page.goto(f"{live_url}/live/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.fill("input[name=players]", "Annabelle, Benedict")
+    page.check("input[name=edition][value=party]")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/live/*")
+    page.click("#live-start")
+    page.wait_for_selector("#live-turns li", timeout=40_000)  # the machine may be busy
+    assert "Annabelle: Tempura · Benedict: Eel" in page.inner_text("#live-turns")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#live-turns li .live-fix")
+    page.wait_for_selector(".live-fix-form")
+    page.fill(".live-fix-form input[name=Benedict]", "Squid Nigiri")
+    page.click(".live-fix-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#live-turns').innerText.includes('Benedict: Squid Nigiri')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/live-phone.png", full_page=True)
     page.click("#live-stop")
     page.close()

@@ -5,47 +5,71 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.detections import Detections
 from vision.live.pipeline import LabelCache, LiveGame, annotate, open_source
+from vision.recognizer import Recognizer
 
 
-class TwoStageRecognizer:
-    """Regions from a list per frame; the classifier names every crop ``classes[0]``."""
-
-    classes = ("tempura", "eel")
-    crop_size = 32
-    min_confidence = 0.25
+class ListedRegions:
+    """A region detector answering from a list per frame; scores as given (0.9 by default)."""
 
     def __init__(self, frames):
         self.frames = iter(frames)
+
+    def __call__(self, image, conf):
+        regions = next(self.frames)
+        boxes = np.array([r[:4] for r in regions], np.float32).reshape(-1, 4)
+        scores = np.array([r[4] if len(r) > 4 else 0.9 for r in regions], np.float32)
+        keep = scores >= conf
+        return boxes[keep], scores[keep]
+
+
+class CountingClassifier:
+    """Names every crop ``classes[0]`` with probability ``p``; counts the crops."""
+
+    def __init__(self, p: float = 0.8):
+        self.p = p
         self.named = 0
 
-    def detector(self, image, conf):
-        boxes = np.array(next(self.frames), np.float32).reshape(-1, 4)
-        return boxes, np.full(len(boxes), 0.9, np.float32)
-
-    def classifier(self, crops):
+    def __call__(self, crops):
         self.named += len(crops)
-        out = np.zeros((len(crops), 2), np.float32)
-        out[:, 0] = 0.8
+        out = np.zeros((len(crops), 3), np.float32)
+        out[:, 0] = self.p
+        out[:, 1] = 1 - self.p
         return out
+
+
+def two_stage(frames, p: float = 0.8) -> Recognizer:
+    return Recognizer(ListedRegions(frames), CountingClassifier(p), ("tempura", "eel", "not-a-card"), 32)
 
 
 def test_a_card_lying_still_is_named_again_only_every_few_frames():
     still = [10, 10, 60, 90]
     frames = [[still]] * 8 + [[still, [100, 10, 150, 90]]]
-    recognizer = TwoStageRecognizer(frames)
+    recognizer = two_stage(frames)
     cache = LabelCache(recognizer, refresh=4)
     image = np.zeros((120, 200, 3), np.uint8)
     found = [cache.detect(image) for _ in frames]
-    assert recognizer.named == 2 + 1 + 1  # frames 1 and 5 for the still card, 9 for both
+    assert recognizer.classifier.named == 2 + 1 + 1  # frames 1 and 5 for the still card, 9 for both
     assert all(d.labels[0] == "tempura" for d in found)
     assert found[-1].labels == ["tempura", "tempura"]
     assert float(found[3].confidence[0]) == pytest.approx(0.9 * 0.8)
 
 
+def test_the_live_reader_keeps_the_cards_the_recogniser_keeps():
+    # region scores either side of the recogniser's two thresholds: 0.2 is never a region
+    # (region_threshold 0.25); 0.35 x 0.8 = 0.28 falls short of min_confidence 0.3
+    regions = [[10, 10, 60, 90, 0.2], [100, 10, 150, 90, 0.35], [10, 100, 60, 180, 0.9]]
+    image = np.zeros((200, 200, 3), np.uint8)
+    alone = two_stage([regions]).detect(image)
+    live = LabelCache(two_stage([regions])).detect(image)
+    assert alone.xyxy.tolist() == live.xyxy.tolist() == [[10, 100, 60, 180]]
+    assert alone.labels == live.labels == ["tempura"]
+
+
 def test_a_picture_that_is_not_colour_is_refused():
     with pytest.raises(ValueError, match="colour image"):
-        LabelCache(TwoStageRecognizer([[]])).detect(np.zeros((10, 10), np.uint8))
+        LabelCache(two_stage([[]])).detect(np.zeros((10, 10), np.uint8))
 
 
 def test_the_overlay_draws_each_card_and_the_scores(duel, follow):
@@ -94,3 +118,28 @@ def test_what_lies_on_the_table_before_the_game_starts_is_not_played():
     assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["tempura"], "Ben": ["eel"]}}]}]
     assert [c["status"] for c in state.cards if c["label"] == "tofu"] == ["background"]
     assert any("before the game started" in note for note in state.notes)
+
+
+def test_a_table_nobody_touches_is_read_again_only_now_and_then():
+    from vision.live.pipeline import StillTable
+
+    calls = []
+
+    def detect(image):
+        calls.append(image)
+        return Detections.empty()
+
+    rng = np.random.default_rng(0)
+    table = rng.integers(60, 200, (720, 960, 3)).astype(np.float32)
+
+    def shot(gain=1.0):  # sensor noise, and the exposure drifting a little
+        return np.clip(table * gain + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+
+    still = StillTable(detect, every=5)
+    for k in range(10):
+        still(shot(1.0 + 0.03 * (k % 2)))
+    assert len(calls) == 2  # frames 1 and 6
+    hand = shot()
+    hand[300:380, 400:470] = (120, 160, 215)  # a hand reaching over the table
+    still(hand)
+    assert len(calls) == 3 and calls[-1] is hand

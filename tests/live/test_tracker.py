@@ -127,3 +127,41 @@ def test_a_new_card_goes_to_the_seat_whose_cards_are_nearest():
 def test_seat_points_must_match_the_players():
     with pytest.raises(ValueError, match="3 seat points given for 2 players"):
         SeatMemory(2, anchors=[(0, 0), (1, 1), (2, 2)])
+
+
+def test_a_card_slid_in_by_hand_keeps_one_id_on_its_way():
+    # from the player's edge to its place, half its height a frame: boxes a frame apart
+    # overlap by a third, less than any card lying still shares with itself
+    x1, y1, x2, y2 = CARD
+    path = [frame(("eel", (x1, y1 + 70 * k, x2, y2 + 70 * k))) for k in range(8, -1, -1)]
+    seen = run(CardTracker(), path + [frame(("eel", CARD))] * 10)
+    assert seen[-1].data["track_id"].tolist() == [1] and seen[-1].data["visible"].tolist() == [True]
+
+
+def test_ann_at_the_bottom_keeps_a_card_laid_nearer_bens_first_card_than_her_own():
+    """Seen in the browser on a 2-player table: Ann's first card at the bottom left, Ben's
+    (upside down to the camera) at the top middle; Ann's chopsticks at the bottom right lie
+    nearer Ben's card than Ann's, yet on Ann's side of the table."""
+    memory = SeatMemory(2)
+    tracker = CardTracker(confirm_hits=1)
+    ann, ben = ("wasabi", (250, 520, 350, 675)), ("tempura", (550, 75, 650, 230))
+    for k in range(12):
+        memory.update(tracker.update(frame(ann, ben), k / 10), k / 10)
+    chopsticks = ("chopsticks", (750, 480, 850, 635))
+    seated = memory.update(tracker.update(frame(ann, ben, chopsticks), 1.2), 1.2)
+    assert dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True)) == {
+        "wasabi": 0, "tempura": 1, "chopsticks": 0}
+
+
+def test_seats_are_learned_from_cards_lying_still_not_from_one_on_its_way_in():
+    # a card crossing the table under Ben's hand is seen for a few frames before any other
+    memory = SeatMemory(2)
+    tracker = CardTracker(confirm_hits=1)
+    passing = ("eel", (450, 300, 550, 455))
+    for k in range(5):
+        memory.update(tracker.update(frame(passing), k / 10), k / 10)
+    ann, ben = ("wasabi", (450, 600, 550, 755)), ("tempura", (450, 0, 550, 155))
+    for k in range(5, 30):
+        seated = memory.update(tracker.update(frame(ann, ben), k / 10), k / 10)
+    seats = dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True))
+    assert (seats["wasabi"], seats["tempura"]) == (0, 1)

@@ -174,3 +174,75 @@ def test_a_frame_larger_than_the_pixel_limit_is_a_413(tmp_path, film):
 def test_a_setup_that_is_not_an_object_is_a_400(client):
     response = client.post("/live/", json=["Ann", "Ben"])
     assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+
+
+def read_the_duel(client, film, **setup) -> tuple[str, dict]:
+    response = client.post("/live/", json={"players": "Ann, Ben", "edition": "party", **setup})
+    assert response.status_code == 201, response.get_json()
+    session = response.get_json()["id"]
+    for index in range(film.n_frames):
+        state = post_frame(client, session, film.time(index)).get_json()
+    return session, state
+
+
+def test_cards_are_named_as_printed_not_by_their_slugs(client, film, duel):
+    _, state = read_the_duel(client, film)
+    names = state["names"]
+    # the names on the cards of the Party box (rulebook card list)
+    assert names["squid-nigiri"] == "Squid Nigiri" and names["miso-soup"] == "Miso Soup"
+    assert names["special-order:tempura"] == "Special Order (Tempura)"
+    shown = {t for rnd in state["record"]["rounds"] for turn in rnd["turns"] for c in turn["reveals"].values() for t in c}
+    assert shown <= names.keys()
+
+
+def test_a_player_fixes_a_turn_before_saving_the_game(client, film, duel):
+    script, _ = duel
+    session, state = read_the_duel(client, film)
+    # turn 1 as the table really was (say): Ben laid a tempura, not a miso soup
+    fixed = {"reveals": {"Ann": ["Wasabi"], "Ben": ["Tempura"]}}
+    response = client.post(f"/live/{session}/rounds/1/turns/1", json=fixed)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["record"]["rounds"][0]["turns"][0] == {
+        "reveals": {"Ann": ["wasabi"], "Ben": ["tempura"]}}
+    # Ben: a lone miso soup 3, 8 for the uramaki, a lone tempura and a lone sashimi 0 = 11
+    assert response.get_json()["scores"]["players"]["Ben"]["rounds"] == [11]
+    saved = client.post(f"/live/{session}/save", headers={"Accept": "application/json"}).get_json()
+    record = client.get(saved["url"] + "/record.json").get_json()
+    turns = record["rounds"][0]["turns"]
+    assert turns[0] == {"reveals": {"Ann": ["wasabi"], "Ben": ["tempura"]}}
+    assert turns[1:] == list(script.rounds[0][1:])
+
+
+@pytest.mark.parametrize(("fix", "words"), [
+    ({"reveals": {"Ann": ["Dragon Roll"], "Ben": ["Eel"]}}, "dragon roll"),
+    ({"reveals": {"Zoe": ["Eel"]}}, "Zoe"),
+    ({"reveals": {"Ann": ["Eel", "Tempura"], "Ben": ["Eel"]},  # Ann has no chopsticks to use
+      "events": [{"player": "Ann", "event": "chopsticks-used"}]}, "chopsticks"),
+    ("Eel", "reveals"),
+])
+def test_a_fix_the_rules_refuse_is_a_400_saying_why(client, film, fix, words):
+    session, _ = read_the_duel(client, film)
+    response = client.post(f"/live/{session}/rounds/1/turns/1", json=fix)
+    assert response.status_code == 400 and words.lower() in response.get_json()["error"].lower()
+    assert client.post(f"/live/{session}/rounds/9/turns/1", json={"reveals": {"Ann": ["eel"]}}).status_code == 400
+
+
+def test_a_game_of_the_app_is_followed_with_its_edition_and_menu(tmp_path):
+    from vision.synth.film import GameScript
+
+    # My First Meal: nigiri, maki, tempura, sashimi, miso soup, wasabi, tea, green tea ice cream
+    meal = GameScript(("Ann", "Ben"), "party", (({"reveals": {"Ann": ["tempura"], "Ben": ["sashimi"]}},
+                                                {"reveals": {"Ann": ["tempura"], "Ben": ["salmon-nigiri"]}}),))
+    film = plan_film(meal, fps=5.0, seed=3)
+    client = make_app(tmp_path, FilmRecognizer(film)).test_client()
+    made = client.post("/games/new", data={"player": ["Ann", "Ben"], "edition": "party", "menu": "my-first-meal"})
+    assert made.status_code == 302
+    game_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    page = client.get(f"/live/?game={game_id}")
+    assert page.status_code == 200 and f'name="game" value="{game_id}"'.encode() in page.data
+    session, state = read_the_duel(client, film, game=game_id, players="", edition="original")
+    assert state["record"]["edition"] == "party" and state["record"]["menu"] == "my-first-meal"
+    assert state["record"]["rounds"] == meal.record()["rounds"]
+    saved = client.post(f"/live/{session}/save", headers={"Accept": "application/json"}).get_json()
+    assert client.get(saved["url"] + "/record.json").get_json()["menu"] == "my-first-meal"
+    assert client.post("/live/", json={"game": 999}).status_code == 400

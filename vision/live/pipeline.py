@@ -44,6 +44,7 @@ class LiveState:
     score_error: str | None
     notes: tuple[str, ...]
     seconds: dict[str, float] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # slug -> the name players know
 
     def to_json(self) -> dict:
         return {
@@ -61,6 +62,7 @@ class LiveState:
             "score_error": self.score_error,
             "notes": list(self.notes),
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "names": self.names,
         }
 
 
@@ -77,6 +79,7 @@ class LiveGame:
     """
 
     def __init__(self, players: Sequence[str], edition: str = "party", *,
+                 menu: object = None, variants: object = None,
                  seat_anchors: Sequence[tuple[float, float]] | None = None,
                  tracker: CardTracker | None = None, turns: TurnDetector | None = None,
                  background_s: float = 1.0, min_score: float = 0.4) -> None:
@@ -92,6 +95,9 @@ class LiveGame:
             raise ValueError(f"{len(players)} players, but {EDITIONS[edition].name} is for {low}-{high}")
         self.players = players
         self.edition = edition
+        # the game's setup as the app holds it (a Party menu, variants), kept in the record
+        self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
+        self._names: dict[str, str] = {}
         self.tracker = tracker or CardTracker()
         self.seats = SeatMemory(len(players), anchors=seat_anchors)
         self.turns = turns or TurnDetector(players, edition)
@@ -129,24 +135,44 @@ class LiveGame:
         sure = everything.data["score"] >= self.min_score
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
-        tracked = self.seats.update(everything[in_play])
+        tracked = self.seats.update(everything[in_play], timestamp)
         events = self.turns.update(tracked, timestamp)
         if events:
             self._version += 1
         tracking = time.perf_counter() - started
         self.frames += 1
         scores, error = self.scores()
+        cards = tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background))
+        record, pending = self.record(), self.turns.pending()
         return LiveState(
             frame=self.frames, timestamp=float(timestamp),
-            cards=tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background)),
-            events=tuple(events), record=self.record(), pending=self.turns.pending(),
+            cards=cards, events=tuple(events), record=record, pending=pending,
             scores=scores, score_error=error, notes=tuple(self.turns.notes),
-            seconds={"track": tracking},
+            seconds={"track": tracking}, names=self.names(cards, record, pending),
         )
 
     def record(self) -> dict:
         """The game record so far: what ``sushicam score`` and the web app store and score."""
-        return self.turns.record()
+        return self.turns.record(**self.setup)
+
+    def fix_turn(self, round_index: int, index: int, value: object) -> None:
+        """A player's correction of a turn read (see :meth:`TurnDetector.fix_turn`)."""
+        self.turns.fix_turn(round_index, index, value)
+        self._version += 1
+
+    def names(self, cards=(), record: dict | None = None, pending: dict | None = None) -> dict[str, str]:
+        """Every card text shown (on the cards, in the log, in the pending turn) by the name
+        printed on the card in this edition: ``special-order:eel`` is "Special Order (Eel)"."""
+        texts = {c["text"] for c in cards} | {c["label"] for c in cards}
+        for rnd in (record or {}).get("rounds", []):
+            for turn in rnd["turns"]:
+                texts.update(t for cards_ in turn["reveals"].values() for t in cards_)
+                texts.update(t for e in turn.get("events", []) for t in e.get("cards", []))
+        for cards_ in (pending or {}).values():
+            texts.update(cards_)
+        for text in texts - self._names.keys():
+            self._names[text] = card_text(text, self.edition)
+        return {t: self._names[t] for t in texts}
 
     def scores(self) -> tuple[dict | None, str | None]:
         """``(scores, None)`` from the scorer, or ``(None, why)`` while the log is not scorable."""
@@ -190,6 +216,23 @@ class LiveGame:
         return out
 
 
+def card_text(text: str, edition: str) -> str:
+    """A card of the log (a slug, ``special-order:<slug>``, ``card-back``) as players name it.
+
+    >>> card_text("special-order:salmon-nigiri", "party"), card_text("card-back", "party")
+    ('Special Order (Salmon Nigiri)', 'face down')
+    """
+    from scorer.cards import CARD_BACK, CARDS, display_name
+
+    slug, _, copied = text.partition(":")
+    if slug == CARD_BACK:
+        return "face down"
+    if slug not in CARDS:
+        return text
+    name = display_name(slug, edition)
+    return f"{name} ({card_text(copied, edition)})" if copied else name
+
+
 Detector = Callable[[np.ndarray], Detections]
 
 
@@ -202,8 +245,9 @@ class LabelCache:
     region is still re-read every ``refresh`` frames, so a card turned over or a misread
     settles within a fraction of a second (the tracker votes over the readings anyway).
 
-    ``recognizer`` is a :class:`vision.recognizer.Recognizer` (its ``detector``,
-    ``classifier``, ``classes``, ``crop_size`` and ``min_confidence``).
+    Regions are found, named and kept as the recogniser's own ``detect`` does (its
+    ``detector`` at ``region_threshold``, ``name``, ``named_regions``): only the reuse of a
+    name is this class's.
     """
 
     def __init__(self, recognizer, refresh: int = 4, same_iou: float = 0.9) -> None:
@@ -211,7 +255,7 @@ class LabelCache:
         self.refresh = max(int(refresh), 1)
         self.same_iou = same_iou
         self._boxes = np.zeros((0, 4), np.float32)
-        self._labels: list[str] = []
+        self._labels = np.array([], dtype=object)
         self._scores = np.zeros(0, np.float32)
         self._ages = np.zeros(0, int)
         self.classified = 0  # regions sent to the classifier so far (for the benchmark)
@@ -221,15 +265,13 @@ class LabelCache:
 
     def detect(self, image_bgr: np.ndarray) -> Detections:
         from vision.boxes import greedy_matching as greedy_assignment
-        from vision.faces import SLUGS
-        from vision.recognizer import NOT_A_CARD, square_crop
 
         rec = self.recognizer
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
-        boxes, scores = rec.detector(image_bgr, conf=rec.min_confidence)
+        boxes, scores = rec.detector(image_bgr, conf=rec.region_threshold)
         n = len(boxes)
-        labels: list[str] = [""] * n
+        labels = np.empty(n, dtype=object)
         label_scores = np.zeros(n, np.float32)
         ages = np.zeros(n, int)
         fresh = np.ones(n, bool)
@@ -241,34 +283,72 @@ class LabelCache:
                     fresh[d] = False
         todo = np.flatnonzero(fresh)
         if len(todo):
-            probabilities = rec.classifier([square_crop(image_bgr, boxes[i], rec.crop_size) for i in todo])
-            best = probabilities.argmax(1)
-            for k, i in enumerate(todo):
-                labels[i] = rec.classes[best[k]]
-                label_scores[i] = probabilities[k, best[k]]
+            naming = rec.name(image_bgr, boxes[todo])
+            labels[todo], label_scores[todo] = naming.labels, naming.label_scores
             self.classified += len(todo)
         self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
-        if not n:
-            return Detections.empty()
-        detections = Detections(
-            xyxy=boxes,
-            class_id=np.array([SLUGS.index(c) if c in SLUGS else -1 for c in labels]),
-            confidence=scores * label_scores,
-            data={"label": np.array(labels), "region_score": scores, "label_score": label_scores},
-        )
         # regions named "not a card" stay cached (not re-read every frame) but are not cards
-        return detections[detections.data["label"] != NOT_A_CARD]
+        return rec.named_regions(boxes, scores, labels.astype(str), label_scores)
 
 
-def live_detector(recognizer, refresh: int = 4) -> Detector:
-    """The recogniser's ``detect`` for a live game: a :class:`LabelCache` over it when it has the
-    two stages (regions, then names), else its own ``detect``. Its detector is fed frames at
-    the recogniser's ``live_imgsz``."""
+class StillTable:
+    """``detect`` run again only when the picture changed: a table nobody touches gives the
+    cards it gave a moment ago.
+
+    Between turns the table lies still for seconds; a hand reaching in, a card laid or turned
+    changes the picture at once. Each frame is shrunk to a grey thumbnail (1/``shrink`` of
+    its size, its mean brightness taken off, so a webcam's exposure drifting is no change);
+    when no part of it differs by more than ``threshold`` grey levels from the thumbnail of
+    the last frame read (its ``share`` most-changed pixels aside: sensor noise), the last
+    reading stands. Every ``every``-th frame is read anyway.
+    """
+
+    def __init__(self, detect: Detector, every: int = 5, threshold: float = 12.0, shrink: int = 8,
+                 share: float = 0.002) -> None:
+        self.detect = detect
+        self.every = max(int(every), 1)
+        self.threshold = threshold
+        self.shrink = shrink
+        self.share = share
+        self._thumb: np.ndarray | None = None
+        self._last: Detections | None = None
+        self._age = 0
+        self.skipped = 0  # frames whose reading was the last one (for the benchmark)
+
+    @property
+    def classified(self) -> float:
+        return getattr(self.detect, "classified", float("nan"))
+
+    def __call__(self, image_bgr: np.ndarray) -> Detections:
+        import cv2
+
+        if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+            raise ValueError("expected a colour image (H, W, 3) in BGR order")
+        h, w = image_bgr.shape[:2]
+        size = (max(w // self.shrink, 1), max(h // self.shrink, 1))
+        thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
+        thumb = thumb.astype(np.float32)
+        thumb -= thumb.mean()
+        if (self._last is not None and self._age + 1 < self.every and self._thumb.shape == thumb.shape
+                and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold):
+            self._age += 1
+            self.skipped += 1
+            return self._last
+        self._last, self._thumb, self._age = self.detect(image_bgr), thumb, 0
+        return self._last
+
+
+def live_detector(recognizer, refresh: int = 4, still_every: int = 5) -> Detector:
+    """The recogniser's ``detect`` for a live game: with the two stages (regions, then names),
+    a :class:`LabelCache` over them run only on frames where the table changed
+    (:class:`StillTable`; ``still_every=1``: every frame), its detector fed frames at the
+    recogniser's ``live_imgsz``; anything else, its own ``detect``."""
     if hasattr(recognizer, "for_live"):
         recognizer = recognizer.for_live()
-    if refresh > 1 and all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
-        return LabelCache(recognizer, refresh)
-    return recognizer.detect
+    if not all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
+        return recognizer.detect  # a stand-in reading something else than the picture
+    detect = LabelCache(recognizer, refresh) if refresh > 1 else recognizer.detect
+    return StillTable(detect, still_every) if still_every > 1 else detect
 
 
 class LivePipeline:

@@ -91,6 +91,7 @@ class _Track:
     share: float = 0.0
     score: float = 0.0  # mean recogniser confidence over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
+    full_box: np.ndarray | None = None  # where it was last seen in full view
 
     def vote(self, label: str, class_id: int, confidence: float, timestamp: float) -> None:
         """Add a sighting and settle the name: the label with the most confidence wins.
@@ -130,6 +131,9 @@ class CardTracker:
       card turned up pays only ``back_penalty``), and only
       if the card was seen in the last ``misread_s`` seconds, or ``flip_s`` when one of the names
       is the card back (a card revealed, or turned over under a hand).
+    - ``move_step``: a card seen in the frame before and found again, the same name and size,
+      within this share of its size is that card on the move (slid in by hand), while it is
+      still arriving (first seen at most ``arriving_s`` ago).
     """
 
     match_threshold: float = 0.4
@@ -146,11 +150,14 @@ class CardTracker:
     flip_s: float = 2.0
     vote_window: int = 15
     reid_distance: float = 1.5
+    move_step: float = 0.8
+    arriving_s: float = 1.5
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
     _next_id: int = field(default=1, init=False, repr=False)
     _frames: int = field(default=0, init=False, repr=False)
     _now: float = field(default=0.0, init=False, repr=False)
+    _previous: float = field(default=-math.inf, init=False, repr=False)
 
     def reset(self) -> None:
         """Forget every card (a new game)."""
@@ -160,7 +167,7 @@ class CardTracker:
     def update(self, detections: Detections, timestamp: float | None = None) -> Detections:
         now = self._frames / self.frame_rate if timestamp is None else float(timestamp)
         self._frames += 1
-        self._now = now
+        self._previous, self._now = self._now if self._frames > 1 else -math.inf, now
         boxes = np.asarray(detections.xyxy, float).reshape(-1, 4)
         labels = [str(x) for x in detections.data.get("label", np.array([], dtype=object))]
         class_ids = np.asarray(detections.class_id).reshape(-1)
@@ -172,7 +179,7 @@ class CardTracker:
         if not keep.all():
             boxes, class_ids, confidence = boxes[keep], class_ids[keep], confidence[keep]
             labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
-        matched = self._match(boxes, labels)
+        matched, moving = self._match(boxes, labels)
         unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
         matched += self._reidentify(boxes, labels, unmatched, matched)
         seen = set()
@@ -183,9 +190,11 @@ class CardTracker:
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             iou, inside = box_overlaps(track.box[None], boxes[d][None])
             # a misread frame, or a stray box that barely overlaps, does not move the card
-            if labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6):
+            if labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6 or (t, d) in moving):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
+                if _box_area(track.box) >= 0.85 * track.full_area:
+                    track.full_box = track.box.copy()
             if not track.confirmed and track.hits >= self.confirm_hits:
                 track.confirmed = True
             seen.add(track.track_id)
@@ -193,6 +202,7 @@ class CardTracker:
         for d in sorted(set(range(len(boxes))) - {d for _, d in matched}):
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
+            track.full_box = track.box.copy()
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             track.label_since = now
             track.confirmed = self.confirm_hits <= 1
@@ -204,9 +214,10 @@ class CardTracker:
 
     # --- stages of one update -------------------------------------------------------------
 
-    def _match(self, boxes: np.ndarray, labels: Sequence[str]) -> list[tuple[int, int]]:
+    def _match(self, boxes: np.ndarray, labels: Sequence[str]) -> tuple[list[tuple[int, int]], set]:
+        """Pairs (track, detection), and those of them that are a card on the move."""
         if not self._tracks or not len(boxes):
-            return []
+            return [], set()
         track_boxes = np.stack([t.box for t in self._tracks])
         iou, inside = box_overlaps(track_boxes, boxes)
         same = np.array([[t.label == lab for lab in labels] for t in self._tracks])
@@ -232,27 +243,55 @@ class CardTracker:
         both_full = (areas_t >= 0.75 * full) & (areas_d >= 0.75 * full)
         lenient = np.where(inside >= self.contain_min, np.maximum(iou, inside - 0.1), iou)
         kept = (iou >= self.still_iou) | (inside >= self.contain_min)
-        same_score = np.where(both_full & ~kept, -1.0, lenient)
+        # a card in full view where only a strip of this one showed (a hand laying it) is
+        # this card grown back only where this card lay in full view: else it is the next
+        # card of its column, laid over it
+        full_boxes = np.stack([t.full_box if t.full_box is not None else t.box for t in self._tracks])
+        where_it_lay, _ = box_overlaps(full_boxes, boxes)
+        lay_area = ((full_boxes[:, 2] - full_boxes[:, 0]) * (full_boxes[:, 3] - full_boxes[:, 1]))[:, None]
+        elsewhere = (areas_d >= 0.75 * full) & (areas_t < 0.85 * lay_area) & (where_it_lay < self.still_iou)
+        same_score = np.where((both_full & ~kept) | elsewhere, -1.0, lenient)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
+        # a card slid in by hand moves from frame to frame: the same name, about the same size,
+        # a short way from where it was in the frame just before
+        centres_t = (track_boxes[:, :2] + track_boxes[:, 2:]) / 2
+        centres_d = (boxes[:, :2] + boxes[:, 2:]) / 2
+        size = np.sqrt(np.maximum(areas_t, 1.0))
+        shift = np.linalg.norm(centres_t[:, None, :] - centres_d[None, :, :], axis=2) / size
+        # (only a card that just came: one lying still on the table is not dragged along by
+        # the next card of its column laid over it)
+        just_seen = np.array([t.last_seen >= self._previous and self._now - t.first_seen <= self.arriving_s
+                              for t in self._tracks])[:, None]
+        ratio = areas_d / np.maximum(areas_t, 1.0)
+        moving = same & just_seen & (shift <= self.move_step) & (ratio >= 0.6) & (ratio <= 1.6)
+        moving &= score < self.match_threshold
+        score = np.where(moving, self.match_threshold + 0.01, score)
         # cards already on the table choose first; new cards still being confirmed get the rest
         confirmed = np.array([t.confirmed for t in self._tracks])
         first = greedy_assignment(np.where(confirmed[:, None], score, -1.0), self.match_threshold)
         taken = {d for _, d in first}
         score[:, sorted(taken)] = -1.0
-        return first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
+        pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
+        return pairs, {(t, d) for t, d in pairs if moving[t, d]}
 
     def _drop_doubles(self, seen: set[int]) -> None:
-        """A new track lying on a card seen in the same frame is a second box for that card."""
+        """A second track for one card: a new track lying on a card seen in the same frame, or
+        a card that just came, lost on its way in (slid by hand) and found again as a new
+        track, whose old track now lies unseen on the new one."""
         shown = [t for t in self._tracks if t.confirmed and t.track_id in seen]
         if not shown:
             return
         shown_boxes = np.stack([t.box for t in shown])
         doubles = set()
         for track in self._tracks:
+            iou, _ = box_overlaps(track.box[None], shown_boxes)
             if not track.confirmed and track.track_id in seen:
-                iou, _ = box_overlaps(track.box[None], shown_boxes)
                 if (iou >= self.double_iou).any():
                     doubles.add(track.track_id)
+            elif (track.track_id not in seen and self._now - track.first_seen <= self.arriving_s + 1.0
+                  and any(iou[0, k] >= self.double_iou and other.label == track.label
+                          and other.track_id != track.track_id for k, other in enumerate(shown))):
+                doubles.add(track.track_id)
         if doubles:
             self._tracks = [t for t in self._tracks if t.track_id not in doubles]
             seen -= doubles
@@ -321,14 +360,17 @@ class CardTracker:
 
 @dataclass
 class SeatMemory:
-    """Give each card the seat it lies at, remembered from where each player's cards are.
+    """Give each card the seat it lies at: the seat whose direction from the table's centre
+    is nearest the card's own.
 
-    Seat areas are remembered as the centres of each seat's cards: a new card belongs to the
-    seat of the nearest card already there (tableaux grow outwards from where they started).
-    Before any card is placed the seats are ``anchors`` (one point per seat in image pixels,
-    e.g. clicked by the user) or, left out, the first cards to appear, one per seat, ordered
-    like the players around the table: seat 0 nearest the bottom of the image, then clockwise
-    as the image shows it. A card keeps its seat for as long as it is tracked.
+    Players sit round the table and lay their cards in front of them, so which seat a card
+    belongs to is told by where it lies as seen from the middle of the table, whatever lies
+    near it (a card pushed towards the middle, a long row reaching towards a neighbour's
+    cards). The seats' directions are ``anchors`` (one point per seat in image pixels, e.g.
+    clicked by the user) or, left out, evenly round the table: seat 0 straight down from the
+    middle of the picture, then clockwise as the image shows it, the table's middle being
+    the middle of the first cards to appear, one per seat.
+    A card keeps its seat for as long as it is tracked.
 
     >>> import numpy as np
     >>> from vision.detections import Detections
@@ -342,8 +384,11 @@ class SeatMemory:
 
     n_seats: int
     anchors: Sequence[tuple[float, float]] | None = None
+    settle_s: float = 1.0
     _seat_of: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _points: dict[int, list[np.ndarray]] = field(default_factory=dict, init=False, repr=False)
+    _centre: np.ndarray | None = field(default=None, init=False, repr=False)
+    _directions: dict[int, float] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.n_seats < 1:
@@ -352,19 +397,28 @@ class SeatMemory:
             if len(self.anchors) != self.n_seats:
                 raise ValueError(f"{len(self.anchors)} seat points given for {self.n_seats} players")
             self._points = {s: [np.asarray(p, float)] for s, p in enumerate(self.anchors)}
+            self._centre = np.mean([np.asarray(p, float) for p in self.anchors], axis=0)
+            self._directions = {s: _direction(np.asarray(p, float) - self._centre) for s, p in enumerate(self.anchors)}
 
     @property
     def learned(self) -> bool:
         """Whether every seat has a remembered area yet."""
         return len(self._points) == self.n_seats
 
-    def update(self, tracked: Detections) -> Detections:
-        """``tracked`` with ``data["seat"]``: -1 for cards that came before the seats are known."""
+    def update(self, tracked: Detections, now: float | None = None) -> Detections:
+        """``tracked`` with ``data["seat"]``: -1 for cards that came before the seats are known.
+
+        The seats are learned from cards that have lain in sight ``settle_s`` by ``now`` (a card
+        still on its way in shows where its player's hand passes, not where it lies)."""
         ids = [int(i) for i in tracked.data["track_id"]]
         centres = (np.asarray(tracked.xyxy, float)[:, :2] + np.asarray(tracked.xyxy, float)[:, 2:]) / 2
         fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
         if fresh and not self.learned:
-            self._learn([centres[k] for k in fresh], [ids[k] for k in fresh])
+            lying = fresh
+            if now is not None and "first_seen" in tracked.data:
+                lying = [k for k in fresh if now - float(tracked.data["first_seen"][k]) >= self.settle_s
+                         and bool(tracked.data.get("visible", np.ones(len(ids), bool))[k])]
+            self._learn([centres[k] for k in lying], [ids[k] for k in lying])
         if self.learned:
             for k in fresh:
                 if ids[k] in self._seat_of:
@@ -379,25 +433,36 @@ class SeatMemory:
         return tracked.with_data(seat=seats)
 
     def _nearest_seat(self, centre: np.ndarray) -> int:
-        best, best_d = 0, math.inf
-        for seat, points in self._points.items():
-            d = min(float(np.linalg.norm(centre - p)) for p in points)
-            if d < best_d:
-                best, best_d = seat, d
-        return best
+        if self.n_seats == 1:
+            return 0
+        angle = _direction(centre - self._centre)
+        return min(self._points, key=lambda s: _turn_between(angle, self._directions[s]))
 
     def _learn(self, centres: list[np.ndarray], ids: list[int]) -> None:
         """The first ``n_seats`` cards seen (one per player) found the seat areas."""
         if len(centres) < self.n_seats:
             return  # wait until every player has placed a first card
-        if self.n_seats == 1:
-            order = [0]
-        else:
-            middle = np.mean(centres, axis=0)
-            # angle measured from "straight down" (the bottom seat), growing clockwise on screen
-            angles = [math.atan2(-(c[0] - middle[0]), c[1] - middle[1]) % (2 * math.pi) for c in centres]
-            order = sorted(range(len(centres)), key=lambda k: angles[k])[: self.n_seats]
+        centres = centres[: self.n_seats]
+        self._centre = np.mean(centres, axis=0)
+        # clockwise on screen from straight down; seat 0 is the card nearest straight down
+        angles = [_direction(c - self._centre) for c in centres]
+        bottom = min(range(len(centres)), key=lambda k: _turn_between(angles[k], 0.0))
+        order = sorted(range(len(centres)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
         for seat, k in enumerate(order):
             self._points[seat] = [centres[k]]
             self._seat_of[ids[k]] = seat
+            # the players sit evenly round the table, seat 0 at the bottom: where the first
+            # card of each lies within their area (a corner, the middle) does not tilt the split
+            self._directions[seat] = 2 * math.pi * seat / self.n_seats
 
+
+def _direction(offset: np.ndarray) -> float:
+    """The angle of ``offset`` (image pixels, y down) from straight down, growing clockwise on
+    screen (down, left, up, right)."""
+    return math.atan2(-float(offset[0]), float(offset[1])) % (2 * math.pi)
+
+
+def _turn_between(a: float, b: float) -> float:
+    """The smaller angle between two directions (radians)."""
+    d = abs(a - b) % (2 * math.pi)
+    return min(d, 2 * math.pi - d)

@@ -136,6 +136,7 @@ class TurnDetector:
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
     _alias: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
     notes: list[str] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
@@ -188,7 +189,24 @@ class TurnDetector:
     def _log(self, round_index: int) -> TurnLog:
         return TurnLog(tuple(self._turn(round_index, i) for i in range(len(self._rounds[round_index]))))
 
+    def fix_turn(self, round_index: int, index: int, value: object) -> Turn:
+        """A player's correction of a turn read (``{"reveals": ..., "events": ...}``, as in
+        ``docs/turn-log.md``): it replaces what was read, for good. The round with it must
+        still be one the rules allow, else :class:`~scorer.errors.RecordError` says why."""
+        if not 0 <= round_index < len(self._rounds) or not 0 <= index < len(self._rounds[round_index]):
+            raise RecordError(f"round {round_index + 1}, turn {index + 1}", "no such turn read yet")
+        turns: list[object] = [self.turn(round_index, i).to_json() for i in range(len(self._rounds[round_index]))]
+        turns[index] = value
+        log = TurnLog.from_json(turns, self.players, self.edition, f"round {round_index + 1}")
+        replay(log, self.players, self.edition)  # the rules must allow the round with it
+        self._fixed[(round_index, index)] = log.turns[index]
+        if round_index < len(self._finished):
+            self._finished[round_index] = log
+        return log.turns[index]
+
     def _turn(self, round_index: int, index: int) -> Turn:
+        if (round_index, index) in self._fixed:
+            return self._fixed[(round_index, index)]
         record = self._rounds[round_index][index]
         reveals = tuple(
             (self.players[seat], tuple(self._cards[i].text for i in record.cards[seat]))
@@ -478,9 +496,19 @@ class TurnDetector:
         waiting = [c for c in unsure if c.label == CARD_BACK or now - c.first_seen < self.unsure_s]
         if any(now - c.last_seen <= self.quiet_s for c in waiting):
             return []
-        pending = [c for c in pending if c not in waiting]
+        # seen for a moment and out of sight since, while a card of the same seat that came with
+        # it or after stays in sight: the card on its way in, read under another name (the
+        # tracker lets go of it soon); not a card the player laid
+        # (a card the rules take off the table at once, a scored uramaki, is no such card)
+        passing = [c for c in pending if now - c.last_seen > 0.5 and c.last_seen - c.first_seen < self.seen_s
+                   and c.label not in SELF_DISCARDING and any(o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+                           and o.last_seen > c.last_seen + 0.5 for o in pending)]
+        pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
+        pending = self._one_turn(pending)
+        if not pending:
+            return []
         last = max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in pending)
         if now - last < self.quiet_s:
             return []
@@ -509,6 +537,62 @@ class TurnDetector:
         events = [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
 
+    def _one_turn(self, pending: list[_Card]) -> list[_Card]:
+        """The pending cards one turn holds: each player reveals one card a turn, two with
+        a tool (chopsticks, spoon) they have on the table or a menu.
+
+        A seat's cards beyond that are either a second reading of a card it laid (a card slid
+        in and found again where it came to rest, a strip taken for a new card: the same name,
+        lying on it) — that card, followed under its first id from now on — or cards of the
+        next turn, laid before this one was read: they wait for it.
+        """
+        out = []
+        now = max(c.last_seen for c in self._cards.values())
+        for card in list(pending):
+            # a second box on a card played and in sight now, where it lies now (a strip of it
+            # found twice); a card laid over part of it lies mostly outside its strip
+            old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+                        and c.round == self.round_index and c.face == card.label and c.last_seen >= now
+                        and _containment(c.box, card.box) >= 0.8), None)
+            if old is not None:
+                self._alias[card.track_id] = old.track_id
+                del self._cards[card.track_id]
+                pending.remove(card)
+        for seat in {c.seat for c in pending}:
+            mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
+            allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
+            if len(mine) > allowed:
+                # a card of this round found again where it lies (a strip under a newer card)
+                for card in list(mine):
+                    old = next((c for c in self._cards.values() if c.seat == seat and c.status != "pending"
+                                and c.round == self.round_index and c.face == card.label
+                                and _lies_on(c, card, 0.6)), None)
+                    if old is not None and len(mine) > allowed:
+                        self._alias[card.track_id] = old.track_id
+                        del self._cards[card.track_id]
+                        mine.remove(card)
+            kept: list[_Card] = []
+            for card in mine:
+                if len(kept) < allowed:
+                    kept.append(card)
+                    continue
+                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)), None)
+                if twin is not None:
+                    self._alias[card.track_id] = twin.track_id
+                    del self._cards[card.track_id]
+            out += kept
+        return out
+
+    def _tools_in_hand(self, seat: int) -> int:
+        """Tools ``seat`` played this round and not used in a turn read so far (one that went
+        back to the hand while this turn was laid is this turn's)."""
+        turns = self._rounds[self.round_index]
+        played = sum(1 for c in self._cards.values() if c.seat == seat and c.round == self.round_index
+                     and c.status != "pending" and c.face in TOOLS)
+        used = sum(1 for record in turns for e in record.events
+                   if e.player == self.players[seat] and e.event in TOOLS.values())
+        return max(played - used, 0)
+
     def _reveal_text(self, card: _Card) -> str:
         if card.face != SPECIAL_ORDER:
             return card.face
@@ -533,3 +617,14 @@ class TurnDetector:
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered).face
+
+
+def _lies_on(a: _Card, b: _Card, share: float) -> bool:
+    """Whether two cards lie on each other: ``share`` of the smaller box in the other, where
+    they lie now or where they showed whole (a card slid in shows whole on its way too)."""
+    return max(_containment(a.box, b.box), _containment(a.full_box, b.full_box)) >= share
+
+
+def _containment(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two boxes lying in the other."""
+    return _intersection(a, b) / max(min(_area(a), _area(b)), 1e-9)

@@ -120,6 +120,10 @@ class FilmCard:
     flipped_at: float = math.inf
     moves: list[tuple[float, int]] = field(default_factory=list)  # (time, new row)
     nudges: list[tuple[float, float, float]] = field(default_factory=list)  # (time, dx, dy)
+    #: slid in by hand from ``slide_from`` (table units), reaching its place ``slide_s`` after
+    #: ``placed_at``; left out, it appears in place under the hand that lays it
+    slide_from: tuple[float, float] | None = None
+    slide_s: float = 0.0
 
     def on_table(self, t: float) -> bool:
         return self.placed_at <= t < self.removed_at
@@ -210,7 +214,17 @@ class Film:
             if when <= t:
                 local += (dx, dy)
         angle = math.atan2(rot[1, 0], rot[0, 0]) + rng.normal(0, 0.03)
-        return rot @ local + origin, angle
+        centre = rot @ local + origin
+        if card.slide_from is not None and t < card.placed_at + card.slide_s:
+            # on its way in from the player's edge, over the table and the cards in between
+            start = np.asarray(card.slide_from)
+            centre = start + _slid(t - card.placed_at, card.slide_s) * (centre - start)
+        return centre, angle
+
+    def seat_edge(self, seat: int) -> np.ndarray:
+        """Where ``seat``'s hands come in from (table units)."""
+        rot, origin = self._seat_frame(seat)
+        return rot @ np.array([0.0, 3.2]) + origin
 
     def seat_anchors(self) -> list[tuple[float, float]]:
         """Each seat's tableau centre in pixels (what a user would click)."""
@@ -237,8 +251,7 @@ class Film:
             reach = hand.reach(t)
             if reach <= 0:
                 continue
-            rot, origin = self._seat_frame(hand.seat)
-            edge = rot @ np.array([0.0, 3.2]) + origin
+            edge = self.seat_edge(hand.seat)
             tip = edge + reach * (np.asarray(hand.target) - edge)
             direction = tip - edge
             length = max(float(np.linalg.norm(direction)), 1e-6)
@@ -344,8 +357,16 @@ class Film:
 
 def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tuple[int, int] = (960, 720),
               crossings: bool = True, straighten: bool = True, faces: str = "digital",
-              turn_s: float = 5.5, clear_wait_s: float = 9.0) -> Film:
-    """Stage ``script`` on a table: when every card is laid, covered, moved, flipped or taken."""
+              turn_s: float | tuple[float, float] = 5.5, clear_wait_s: float = 9.0,
+              lag_s: float = 0.9, slide: bool = False, side_view: float = 0.0) -> Film:
+    """Stage ``script`` on a table: when every card is laid, covered, moved, flipped or taken.
+
+    ``turn_s`` is the time from one turn's start to the next: a number (a steady pace) or a
+    range each turn draws from (no cadence); players lay up to ``lag_s`` apart. With ``slide``
+    each card is slid in by hand from its player's edge over the table and the player's own
+    cards, as people lay cards, instead of appearing under the hand. ``side_view`` (0 to about
+    0.4) films from one side of the table: the far side is that much narrower (perspective).
+    """
     rng = np.random.default_rng([seed, 101])
     n = len(script.players)
     cards: list[FilmCard] = []
@@ -356,7 +377,7 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
     t = 2.0  # the camera sees the empty table first
     turn_starts: list[list[float]] = []
     film = Film(script, fps, 0.0, size, cards, hands, np.eye(3), seed, _radius(n), turn_starts, faces)
-    film.homography = _camera(film, size, rng)
+    film.homography = _camera(film, size, rng, side_view)
 
     def target_of(card: FilmCard, when: float) -> tuple[float, float]:
         centre, _ = film.card_pose(card, when)
@@ -372,7 +393,19 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
         columns[seat][column].append(card)
         if onto is not None:  # a dipped nigiri, a special order on its copy: nothing joins them
             closed.add((seat, column))
-        hands.append(HandPass(seat, when - 0.45, when + 0.45, target_of(card, when)))
+        if not slide:
+            hands.append(HandPass(seat, when - 0.45, when + 0.45, target_of(card, when)))
+            return card
+        # the card leads the hand holding its near end: it shows, moving, before it lies still
+        slide_s = float(rng.uniform(0.6, 1.0))
+        edge = film.seat_edge(seat)
+        place = np.asarray(target_of(card, when))
+        along = (place - edge) / max(float(np.linalg.norm(place - edge)), 1e-6)
+        card.slide_from, card.slide_s = tuple(edge + along * 0.5), slide_s
+        card.placed_at = when - slide_s
+        card.face_up_at = max(card.face_up_at, card.placed_at) if face_up_at > when else card.placed_at
+        grip = place - along * (CARD_ASPECT / 2 + 0.35)
+        hands.append(HandPass(seat, when - slide_s, when + slide_s, (float(grip[0]), float(grip[1]))))
         return card
 
     def take(card: FilmCard, when: float) -> None:
@@ -398,7 +431,7 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
             fresh: list[FilmCard] = []
             for seat, player in enumerate(script.players):
                 texts = dict(turn.reveals).get(player, ())
-                when = t + float(rng.uniform(0.0, 0.9 if not face_down else 1.4))
+                when = t + float(rng.uniform(0.0, lag_s if not face_down else max(lag_s, 1.4)))
                 for text in texts:
                     slug, _, copied = text.partition(":")
                     onto = None
@@ -456,10 +489,17 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
                         card.nudges.append((t + 4.3, dx, dy))
                     hands.append(HandPass(seat, t + 3.9, t + 4.8, target_of(column[-1], t + 3.9)))
             if crossings and rng.random() < 0.5:
-                # a hand reaching across the table (for a drink, to point at a card)
+                # a hand reaching across the table (for a drink, to point at a card), or over
+                # another player's cards
                 seat = int(rng.integers(n))
-                hands.append(HandPass(seat, t + 3.4, t + 4.6, (float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)))))
-            t += turn_s + (2.2 if face_down else 0.0) + ((script.cover_s + 1) if (r, k) in script.covered else 0.0)
+                if slide and rng.random() < 0.5:
+                    other = film.seat_edge((seat + 1 + int(rng.integers(n - 1))) % n) * 0.55
+                    aim = (float(other[0]), float(other[1]))
+                else:
+                    aim = (float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)))
+                hands.append(HandPass(seat, t + 3.4, t + 4.6, aim))
+            pace = float(rng.uniform(*turn_s)) if isinstance(turn_s, tuple) else turn_s
+            t += pace + (2.2 if face_down else 0.0) + ((script.cover_s + 1) if (r, k) in script.covered else 0.0)
         turn_starts.append(starts)
         # end of the round: every card but the desserts is cleared away, seat by seat
         for seat in range(n):
@@ -518,8 +558,15 @@ def _radius(n: int) -> float:
     return (width / 2 + 0.3) / math.tan(math.pi / n) + depth / 2
 
 
-def _camera(film: Film, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """A fixed camera framing every seat's card area (hands reach in from outside), a little tilted."""
+def _slid(elapsed: float, duration: float) -> float:
+    """How far along its way in a card slid by hand is (0 to 1), in step with the hand
+    (:meth:`HandPass.reach`)."""
+    return math.sin(math.pi / 2 * min(max(elapsed / max(duration, 1e-6), 0.0), 1.0))
+
+
+def _camera(film: Film, size: tuple[int, int], rng: np.random.Generator, side_view: float = 0.0) -> np.ndarray:
+    """A fixed camera framing every seat's card area (hands reach in from outside), a little
+    tilted; with ``side_view``, from one side: the far (top) edge is narrower."""
     n = len(film.script.players)
     width = COLUMNS_PER_SEAT * (1 + GAP)
     corners = []
@@ -535,6 +582,11 @@ def _camera(film: Film, size: tuple[int, int], rng: np.random.Generator) -> np.n
                            [0, scale, h / 2 - scale * (lo[1] + hi[1]) / 2], [0, 0, 1]])
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = src + np.float32(rng.uniform(-0.02, 0.02, (4, 2)) * [w, h])
+    if side_view:
+        # the far side narrower, and seen from a little left or right of the middle
+        shift = float(rng.uniform(-0.5, 0.5)) * side_view * w / 2
+        dst[0] += (side_view * w / 2 + shift, 0)
+        dst[1] += (-side_view * w / 2 + shift, 0)
     return cv2.getPerspectiveTransform(src, dst) @ similarity
 
 
@@ -583,20 +635,31 @@ def simulate_detections(truth: Sequence[CardTruth], rng: np.random.Generator, *,
     )
 
 
-def demo_script() -> GameScript:
-    """A 3-player Party round to film for ``sushicam bench-live``: a dipped nigiri, two miso
-    soups in one turn, a take-out box, an uramaki race, a face-down turn, a hand resting on a
-    card."""
+def columns_script() -> GameScript:
+    """A 3-player Party round laid in columns (each like card over the lower part of the
+    last, which then shows its top strip) for ``sushicam bench-live`` and the live tests:
+    three salmon nigiri in one column, tempura and eel columns, a nigiri on a free wasabi,
+    chopsticks used, a special order on its tempura, a hand resting on a card."""
 
-    def turn(ann, ben, cid):
-        return {"reveals": {"Ann": ann, "Ben": ben, "Cid": cid}}
+    def turn(ann, ben, cid, events=None):
+        out = {"reveals": {"Ann": ann, "Ben": ben, "Cid": cid}}
+        return {**out, "events": events} if events else out
 
     return GameScript(
         ("Ann", "Ben", "Cid"), "party",
-        ((turn(["wasabi"], ["miso-soup"], ["miso-soup"]),
-          turn(["tempura"], ["takeout-box"], ["uramaki-4"]),
-          turn(["squid-nigiri"], ["tempura"], ["uramaki-4"]),
-          turn(["tempura"], ["eel"], ["uramaki-3"]),
-          turn(["pudding"], ["eel"], ["miso-soup"])),),
-        face_down=frozenset({(0, 2)}), covered=frozenset({(0, 3)}),
+        ((turn(["salmon-nigiri"], ["tempura"], ["wasabi"]),
+          turn(["salmon-nigiri"], ["tempura"], ["egg-nigiri"]),
+          turn(["salmon-nigiri"], ["chopsticks"], ["tempura"]),
+          turn(["wasabi"], ["tempura", "eel"], ["tempura"], [{"player": "Ben", "event": "chopsticks-used"}]),
+          turn(["squid-nigiri"], ["eel"], ["special-order:tempura"]),
+          turn(["eel"], ["pudding"], ["eel"]),
+          turn(["eel"], ["miso-soup"], ["pudding"])),),
+        covered=frozenset({(0, 4)}),
     )
+
+
+#: How people lay cards, beside the steady scripted pace: each card slid in by hand from the
+#: player's edge over the table and their own cards, turns of no fixed length, players laying
+#: up to 1.5 s apart, hands reaching over other seats, the camera at one side.
+AS_PEOPLE_PLAY = {"slide": True, "turn_s": (3.5, 8.0), "lag_s": 1.5, "side_view": 0.3}
+

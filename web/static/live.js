@@ -23,7 +23,13 @@ class LiveView {
     this.fps = document.getElementById("live-fps");
     this.running = false;
     this.times = [];
+    this.names = {};
+    this.editing = null; // the turn being fixed: the log is not redrawn under the player's fingers
+    this.state = null;
   }
+
+  // a card as players know it (its printed name), from the slug the server reads
+  name(text) { return this.names[text] || text; }
 
   setupCamera() {
     this.video = document.getElementById("live-video");
@@ -128,7 +134,7 @@ class LiveView {
       ctx.lineWidth = card.visible ? 3 : 1;
       ctx.setLineDash(card.visible ? [] : [4, 4]);
       ctx.strokeRect(x1 * sx, y1 * sy, (x2 - x1) * sx, (y2 - y1) * sy);
-      const tag = card.status === "pending" ? `${card.text} (new)` : card.text;
+      const tag = card.status === "pending" ? `${this.name(card.text)} (new)` : this.name(card.text);
       ctx.fillStyle = "rgba(0, 0, 0, .6)";
       ctx.fillRect(x1 * sx, y1 * sy, ctx.measureText(tag).width + 6, 17);
       ctx.fillStyle = "#fff";
@@ -137,6 +143,8 @@ class LiveView {
   }
 
   show(state) {
+    Object.assign(this.names, state.names || {});
+    this.state = state;
     const scores = state.scores;
     for (const row of this.root.querySelectorAll("tr[data-player]")) {
       const result = scores?.players?.[row.dataset.player];
@@ -151,20 +159,10 @@ class LiveView {
     error.hidden = !state.score_error;
     error.textContent = state.score_error ? `Not scorable yet: ${state.score_error}` : "";
 
-    const list = document.getElementById("live-turns");
-    list.replaceChildren();
-    (state.record?.rounds || []).forEach((round, r) => {
-      round.turns.forEach((turn, t) => {
-        const item = document.createElement("li");
-        const reveals = Object.entries(turn.reveals).map(([p, cards]) => `${p}: ${cards.join(" + ")}`).join(" · ");
-        const events = (turn.events || []).map((e) => `${e.player} ${e.event}${e.cards ? ` (${e.cards.join(", ")})` : ""}`);
-        item.textContent = `Round ${r + 1}, turn ${t + 1} — ${reveals}${events.length ? ` — ${events.join("; ")}` : ""}`;
-        list.append(item);
-      });
-    });
+    if (!this.editing) this.showTurns(state);
     const waiting = Object.entries(state.pending || {}).filter(([, cards]) => cards.length);
     document.getElementById("live-pending").textContent = waiting.length
-      ? `This turn so far: ${waiting.map(([p, cards]) => `${p} ${cards.join(" + ")}`).join(", ")}`
+      ? `This turn so far: ${waiting.map(([p, cards]) => `${p} ${cards.map((c) => this.name(c)).join(" + ")}`).join(", ")}`
       : "";
     const notes = document.getElementById("live-notes");
     notes.replaceChildren(...(state.notes || []).map((text) => {
@@ -174,5 +172,80 @@ class LiveView {
     }));
   }
 }
+
+LiveView.prototype.showTurns = function showTurns(state) {
+  const list = document.getElementById("live-turns");
+  list.replaceChildren();
+  (state.record?.rounds || []).forEach((round, r) => {
+    round.turns.forEach((turn, t) => {
+      const item = document.createElement("li");
+      const text = document.createElement("span");
+      const reveals = Object.entries(turn.reveals)
+        .map(([p, cards]) => `${p}: ${cards.map((c) => this.name(c)).join(" + ")}`).join(" · ");
+      const events = (turn.events || []).map((e) => `${e.player} ${e.event}${e.cards ? ` (${e.cards.map((c) => this.name(c)).join(", ")})` : ""}`);
+      text.textContent = `Round ${r + 1}, turn ${t + 1} — ${reveals}${events.length ? ` — ${events.join("; ")}` : ""}`;
+      const fix = document.createElement("button");
+      fix.type = "button";
+      fix.className = "btn btn-ghost btn-small live-fix";
+      fix.textContent = "Fix";
+      fix.addEventListener("click", () => this.editTurn(item, r, t, turn));
+      item.append(text, " ", fix);
+      list.append(item);
+    });
+  });
+};
+
+// One field per player with the cards of the turn by name; moving a card to another player
+// is taking it out of one field and writing it in the other.
+LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
+  this.editing = `${r}/${t}`;
+  const form = document.createElement("form");
+  form.className = "live-fix-form";
+  const fields = {};
+  for (const player of this.players) {
+    const label = document.createElement("label");
+    label.textContent = `${player} `;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.name = player;
+    input.value = (turn.reveals[player] || []).map((c) => this.name(c)).join(", ");
+    label.append(input);
+    form.append(label);
+    fields[player] = input;
+  }
+  const error = document.createElement("p");
+  error.className = "form-error";
+  error.hidden = true;
+  const save = document.createElement("button");
+  save.type = "submit";
+  save.className = "btn btn-small";
+  save.textContent = "Save the turn";
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "btn btn-ghost btn-small";
+  cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => { this.editing = null; this.showTurns(this.state); });
+  form.append(error, save, " ", cancel);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reveals = {};
+    for (const [player, input] of Object.entries(fields)) {
+      const cards = input.value.split(",").map((c) => c.trim()).filter(Boolean);
+      if (cards.length) reveals[player] = cards;
+    }
+    const url = this.root.dataset.fixUrl.replace(/rounds\/1\/turns\/1$/, `rounds/${r + 1}/turns/${t + 1}`);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": this.csrf, Accept: "application/json" },
+      body: JSON.stringify({ reveals, events: turn.events || [] }),
+    });
+    const answer = await response.json();
+    if (!response.ok) { error.hidden = false; error.textContent = answer.error; return; }
+    this.editing = null;
+    this.show(answer);
+  });
+  item.append(form);
+  fields[this.players[0]].focus();
+};
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }

@@ -1,0 +1,116 @@
+"""``sushicam live --serve``: the live page beside the ``live`` command of ``vision.live.cli``.
+
+The vision package reads the game and knows nothing of the web app; this module adds the
+option that serves the page (the annotated stream and the scoreboard) while the command reads
+a camera or a video, so the one pipeline of ``sushicam live`` feeds both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def register(subparsers) -> None:
+    live = subparsers.choices.get("live")
+    if live is None:
+        return
+    live.description = (live.description or "") + (
+        " With --serve, the live page shows the annotated camera and the scoreboard at "
+        "http://HOST:PORT/live/<id>.")
+    live.add_argument("--serve", action="store_true",
+                      help="also serve the live page (annotated stream and scoreboard)")
+    live.add_argument("--host", default="127.0.0.1")
+    live.add_argument("--port", type=int, default=5000)
+    live.set_defaults(handler=_live)
+    bench = subparsers.choices.get("bench-live")
+    if bench is not None:
+        bench.add_argument("--web", action="store_true",
+                           help="time the browser's path instead: each frame POSTed as a JPEG to the "
+                                "web app's /live/<id>/frame (Flask test client), as the live page does")
+        bench.set_defaults(handler=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from vision.live import cli
+
+    return bench_web(args) if args.web else cli._bench(args)
+
+
+def bench_web(args: argparse.Namespace) -> int:
+    """Frames/s of the live page's path: HTTP request, JPEG checks and decode, the pipeline,
+    the JSON answer; and the turns the page read against the film's script."""
+    import json
+    import tempfile
+
+    from tqdm import tqdm
+
+    from vision.live.cli import bench_film
+    from vision.recognizer import Recognizer
+    from web import create_app
+
+    recognizer = Recognizer.load(args.model, threads=args.threads)
+    script, jpegs, (width, height) = bench_film(args)
+    with tempfile.TemporaryDirectory() as data:
+        app = create_app({"TESTING": True, "DATA_DIR": data, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
+                          "RECOGNIZER_FACTORY": lambda: recognizer})
+        client = app.test_client()
+        session = client.post("/live/", json={"players": list(script.players), "edition": script.edition})
+        frame_url = f"/live/{session.get_json()['id']}/frame"
+        started = time.perf_counter()
+        for timestamp, jpeg in tqdm(jpegs, desc="posting", unit="frame", leave=False):
+            response = client.post(frame_url, data=jpeg.tobytes(), headers={
+                "Content-Type": "image/jpeg", "X-Frame-Time": f"{timestamp:.3f}"})
+            if response.status_code != 200:
+                raise OSError(f"the app answered {response.status_code}: {response.get_json()}")
+        total = time.perf_counter() - started
+        rounds = [r["turns"] for r in response.get_json()["record"]["rounds"]]
+    want = [list(turns) for turns in script.rounds]
+    exact = sum(a == b for got, scripted in zip(rounds, want, strict=False) for a, b in zip(got, scripted, strict=False))
+    report = {"path": "web (POST /live/<id>/frame, Flask test client)", "frames": len(jpegs),
+              "size": [width, height], "fps": round(len(jpegs) / total, 2), "turns_read": sum(map(len, rounds)),
+              "turns_exact": exact, "turns_in_script": sum(map(len, want))}
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(f"live page's path: {report['fps']} frames/s over {len(jpegs)} frames of {width}x{height}")
+        print(f"turns exact: {exact} of the {report['turns_in_script']} scripted ({report['turns_read']} read)")
+    return 0
+
+
+def _live(args: argparse.Namespace) -> int:
+    from vision.live import cli
+
+    if not args.serve:
+        return cli._live(args)
+    return cli._live(args, watch=lambda game: serve_live(game, args.host, args.port))
+
+
+def serve_live(game, host: str, port: int):
+    """The web app in a thread with a live session fed by the command's capture loop:
+    ``(publish(state, frame), wait_for_ctrl_c())``."""
+    import secrets
+    import threading
+
+    from waitress import create_server
+
+    from web import create_app
+    from web.live import LiveSession, init_app
+
+    app = create_app()
+    session = init_app(app).add(LiveSession(id=secrets.token_urlsafe(8), game=game, source="server"))
+    server = create_server(app, host=host, port=port, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    print(f"live page: http://{host}:{port}/live/{session.id}", file=sys.stderr, flush=True)
+
+    def done() -> None:
+        print("the source has ended; the live page stays up until Ctrl-C", file=sys.stderr, flush=True)
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+        session.stopped = True
+
+    return session.publish, done
