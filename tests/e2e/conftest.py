@@ -67,7 +67,7 @@ class ScriptedRecognizer:
     def __init__(self):
         self.cards: list[tuple[str, list[float], float]] = []
 
-    def detect(self, image_bgr):
+    def detect(self, image_bgr, allowed=None):
         import numpy as np
 
         from vision.detections import Detections

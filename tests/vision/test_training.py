@@ -74,9 +74,10 @@ def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, need
 def test_averaged_weights_lie_between_the_two_stages(tmp_path):
     import torch
 
+    from vision.paths import MODELS_DIR
     from vision.training import yolo
 
-    base = yolo.ROOT / "models" / "classifier.pt"
+    base = MODELS_DIR / "classifier.pt"
     tuned = torch.load(base, map_location="cpu", weights_only=False)
     name, first = next(iter(tuned["model"].float().state_dict().items()))
     first = first.clone()
