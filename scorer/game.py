@@ -153,7 +153,7 @@ def _players(record: Mapping, edition: Edition) -> tuple[str, ...]:
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise FormatError(f"players[{i}]", "a player's name is a non-empty text")
-        if _unprintable(name):
+        if unprintable(name):
             raise FormatError(
                 f"players[{i}]", f"the name {ascii(name)} holds control characters or broken text"
             )
@@ -163,10 +163,10 @@ def _players(record: Mapping, edition: Edition) -> tuple[str, ...]:
     return tuple(players)
 
 
-def _unprintable(name: str) -> bool:
+def unprintable(name: str) -> bool:
     """Control characters (Cc) or lone surrogates (Cs): text no page or file can show.
 
-    >>> _unprintable("Zoë 🍣"), _unprintable("Ann\\n"), _unprintable("\\ud800")
+    >>> unprintable("Zoë 🍣"), unprintable("Ann\\n"), unprintable("\\ud800")
     (False, True, True)
     """
     return any(unicodedata.category(c) in ("Cc", "Cs") for c in name)

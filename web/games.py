@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Any
 
 from flask import (
@@ -19,6 +18,7 @@ from flask import (
 
 from scorer import RecordError
 from scorer.editions import EDITIONS
+from scorer.game import unprintable
 from web import catalogue, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
@@ -46,7 +46,7 @@ def parse_setup(form) -> tuple[str, list[str], Any, list[str] | None]:
     if len(players) > MAX_PLAYERS:
         raise SetupError(f"a game has at most {MAX_PLAYERS} players")
     for name in players:
-        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        if unprintable(name):
             raise SetupError(f"the name {ascii(name)} holds control characters: type it again")
         if len(name) > MAX_NAME_LENGTH:
             raise SetupError(f"the name {name[:MAX_NAME_LENGTH]}… is longer than {MAX_NAME_LENGTH} letters")

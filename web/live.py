@@ -32,6 +32,8 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
+from scorer.editions import EDITIONS
+from scorer.game import unprintable
 from web.errors import error_response, json_body, wants_json
 from web.recognition import RecognizerUnavailable
 
@@ -120,6 +122,10 @@ def sessions() -> LiveSessions:
     return init_app(current_app)
 
 
+#: the most players any edition seats (Sushi Go Party!: 8)
+MAX_PLAYERS = max(edition.players[1] for edition in EDITIONS.values())
+
+
 def parse_players(text: Any) -> list[str]:
     """Names in seat order from a list or a comma-separated text.
 
@@ -135,6 +141,11 @@ def parse_players(text: Any) -> list[str]:
     names = [n for n in names if n]
     if len(names) < 2:
         raise LiveSetupError("players: give at least two names, in seat order")
+    if len(names) > MAX_PLAYERS:
+        raise LiveSetupError(f"players: at most {MAX_PLAYERS} play at one table")
+    bad = next((n for n in names if unprintable(n)), None)
+    if bad is not None:
+        raise LiveSetupError(f"players: the name {ascii(bad)} holds control characters: type it again")
     if len(set(names)) != len(names):
         raise LiveSetupError("players: every player needs a different name")
     return names

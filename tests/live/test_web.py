@@ -115,6 +115,9 @@ def test_frames_out_of_time_order_are_refused(client):
     ("Ann, Ann", "party", "different name"),
     ("A, B, C, D, E, F", "original", "2-5"),
     ("Ann, Ben", "deluxe", "unknown edition"),
+    # issue 14 item 5: a lone surrogate kept the pages at 500; thousands of names cost seconds
+    ("Ann, \ud800", "party", "control characters"),
+    (", ".join(f"p{i}" for i in range(40_000)), "party", "at most 8"),
 ])
 def test_a_game_that_cannot_start_is_a_400(client, players, edition, words):
     response = client.post("/live/", json={"players": players, "edition": edition})
