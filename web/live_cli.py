@@ -23,19 +23,16 @@ def register(subparsers) -> None:
                       help="also serve the live page (annotated stream and scoreboard)")
     live.add_argument("--host", default="127.0.0.1")
     live.add_argument("--port", type=int, default=5000)
-    live.set_defaults(handler=_live)
+    follow = live.get_default("handler")
+    live.set_defaults(handler=lambda args: _live(follow, args))
     bench = subparsers.choices.get("bench-live")
     if bench is not None:
         bench.add_argument("--web", action="store_true",
                            help="time the browser's path instead: each frame POSTed as a JPEG to the "
                                 "web app's /live/<id>/frame (Flask test client), as the live page does")
-        bench.set_defaults(handler=_bench)
-
-
-def _bench(args: argparse.Namespace) -> int:
-    from vision.live import cli
-
-    return bench_web(args) if args.web else cli._bench(args)
+        # the command's own handler, kept: this module adds to it, never imports the command
+        time_it = bench.get_default("handler")
+        bench.set_defaults(handler=lambda args: bench_web(args) if args.web else time_it(args))
 
 
 def bench_web(args: argparse.Namespace) -> int:
@@ -46,7 +43,7 @@ def bench_web(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from vision.live.cli import bench_film
+    from vision.live.bench import bench_film
     from vision.recognizer import Recognizer
     from web import create_app
 
@@ -79,12 +76,11 @@ def bench_web(args: argparse.Namespace) -> int:
     return 0
 
 
-def _live(args: argparse.Namespace) -> int:
-    from vision.live import cli
-
+def _live(follow, args: argparse.Namespace) -> int:
+    """``follow``: the ``live`` command's own handler, given a ``watch`` with --serve."""
     if not args.serve:
-        return cli._live(args)
-    return cli._live(args, watch=lambda game: serve_live(game, args.host, args.port))
+        return follow(args)
+    return follow(args, watch=lambda game: serve_live(game, args.host, args.port))
 
 
 def serve_live(game, host: str, port: int):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -131,81 +130,11 @@ def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
     return 0
 
 
-def time_pipeline(detect, frames, players, edition: str, rounds, *, seat_anchors=None,
-                  decode=None) -> dict:
-    """Time the whole live pipeline over a film and check what it read, turn by turn.
-
-    ``frames``: ``(timestamp, frame)`` pairs (a frame is a picture, or encoded bytes that
-    ``decode`` turns into one, timed as the first stage); ``rounds``: the film's true turn
-    log (a list of turn lists, as in a game record); ``players`` in seat order, and
-    ``seat_anchors`` if the seats are known. Any film goes: the scripted ones of
-    ``vision.synth.film`` or one filmed apart with its own log.
-    """
-    import numpy as np
-
-    from vision.live.pipeline import LiveGame, LivePipeline
-
-    game = LiveGame(players, edition, seat_anchors=seat_anchors)
-    pipeline = LivePipeline(detect, game)
-    stages: dict[str, list[float]] = {"decode": [], "detect": [], "track": []}
-    count = 0
-    started = time.perf_counter()
-    for timestamp, data in frames:
-        t0 = time.perf_counter()
-        frame = decode(data) if decode is not None else data
-        stages["decode"].append(time.perf_counter() - t0)
-        state = pipeline.process(frame, timestamp)
-        stages["detect"].append(state.seconds["detect"])
-        stages["track"].append(state.seconds["track"])
-        count += 1
-    total = time.perf_counter() - started
-    read = [r["turns"] for r in game.record()["rounds"]]
-    want = [list(turns) for turns in rounds]
-    exact = sum(a == b for got, scripted in zip(read, want, strict=False)
-                for a, b in zip(got, scripted, strict=False))
-    return {
-        "frames": count,
-        "fps": round(count / max(total, 1e-9), 2),
-        "ms_per_frame": {k: {"mean": round(1000 * float(np.mean(v)), 2) if v else 0.0,
-                             "p95": round(1000 * float(np.percentile(v, 95)), 2) if v else 0.0}
-                         for k, v in stages.items()},
-        "turns_read": sum(len(r) for r in read),
-        "turns_exact": exact,
-        "turns_in_script": sum(len(r) for r in want),
-        "record": game.record(),
-    }
-
-
-def bench_film(args: argparse.Namespace):
-    """``(script, [(timestamp, jpeg bytes)], (width, height))``: the film ``bench-live`` times,
-    rendered and encoded before any timing."""
-    import cv2
-    from tqdm import tqdm
-
-    from vision.synth.film import AS_PEOPLE_PLAY, columns_script, plan_film
-
-    try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size: expected WIDTHxHEIGHT, got {args.size!r}") from None
-    if width < 160 or height < 120:
-        raise ValueError("--size: at least 160x120")
-    if (args.frames is not None and args.frames < 1) or args.fps <= 0:
-        raise ValueError("--frames and --fps must be positive")
-    script = columns_script()
-    staging = AS_PEOPLE_PLAY if args.staging == "people" else {}
-    film = plan_film(script, fps=args.fps, seed=args.seed, size=(width, height), faces=args.faces, **staging)
-    count = film.n_frames if args.frames is None else min(args.frames, film.n_frames)
-    jpegs = []
-    for index in tqdm(range(count), desc="filming", unit="frame", leave=False):
-        ok, data = cv2.imencode(".jpg", film.render(index), [cv2.IMWRITE_JPEG_QUALITY, 85])
-        jpegs.append((film.time(index), data))
-    return script, jpegs, (width, height)
-
-
 def _bench(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
+
+    from vision.live.bench import bench_film, time_pipeline
 
     detect = _load_detector(args.model, args.threads, args.refresh, args.still)
     script, jpegs, (width, height) = bench_film(args)
