@@ -175,6 +175,11 @@ class LiveView {
 
 LiveView.prototype.showTurns = function showTurns(state) {
   const list = document.getElementById("live-turns");
+  // redrawn only when the log changed: a frame comes several times a second, and a list
+  // rebuilt under the player's finger loses the tap on its Fix button
+  const shown = JSON.stringify(state.record?.rounds || []);
+  if (shown === this.shownTurns) return;
+  this.shownTurns = shown;
   list.replaceChildren();
   (state.record?.rounds || []).forEach((round, r) => {
     round.turns.forEach((turn, t) => {
@@ -224,7 +229,7 @@ LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
   cancel.type = "button";
   cancel.className = "btn btn-ghost btn-small";
   cancel.textContent = "Cancel";
-  cancel.addEventListener("click", () => { this.editing = null; this.showTurns(this.state); });
+  cancel.addEventListener("click", () => { this.editing = null; this.shownTurns = null; this.showTurns(this.state); });
   form.append(error, save, " ", cancel);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -242,6 +247,7 @@ LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
     const answer = await response.json();
     if (!response.ok) { error.hidden = false; error.textContent = answer.error; return; }
     this.editing = null;
+    this.shownTurns = null;
     this.show(answer);
   });
   item.append(form);
