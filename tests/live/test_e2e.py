@@ -77,7 +77,7 @@ def test_the_live_page_fits_a_phone_and_a_turn_is_fixed_there(browser, live_url)
     page.wait_for_selector(".live-fix-form")
     page.fill(".live-fix-form input[name=Benedict]", "Squid Nigiri")
     page.click(".live-fix-form button[type=submit]")
-    page.wait_for_function("document.querySelector('#live-turns').innerText.includes('Benedict: Squid Nigiri')")
+    page.wait_for_function("() => document.querySelector('#live-turns').innerText.includes('Benedict: Squid Nigiri')")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/live-phone.png", full_page=True)
