@@ -9,6 +9,11 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
   ``seen_s`` was a hand or a misread, not a card) (players reveal together; a card
   laid face down first waits for its reveal). Two new cards at one seat: chopsticks or spoon.
+  Turns are told apart by the table going still, not by a pace: once nothing new has happened
+  for ``still_s``, the cards laid make a turn even if a seat has none in it (its card unseen,
+  or late). Such a seat's card that shows later joins that turn: laid while the others wait
+  (only seats missing from the last turn have new cards), or found with the next turn's cards
+  as one card too many for that seat.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
@@ -126,7 +131,7 @@ class TurnDetector:
     settle_s: float = 1.0
     seen_s: float = 1.5
     quiet_s: float = 2.0
-    stall_s: float = 15.0
+    still_s: float = 3.0
     reid_distance: float = 2.0
     flip_s: float = 2.0
     unsure_s: float = 5.0
@@ -506,16 +511,35 @@ class TurnDetector:
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
+
+        def latest(cards: list[_Card]) -> float:
+            return max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in cards)
+
+        # a card glimpsed once and out of sight since (a misread under a hand) closes no turn
+        # that lacks a seat, nor completes one: only a whole turn takes it
+        sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
+        late = self._late(sure)
+        events: list[TurnEvent] = []
+        if late:
+            # the last turn missed these seats' cards: they join it once the table is still
+            if now - latest(pending) < self.quiet_s:
+                return []
+            events += self._join_last_turn(late, now)
+            pending = [c for c in pending if c not in late]
+            if not pending:
+                return events
         pending = self._one_turn(pending)
         if not pending:
-            return []
-        last = max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in pending)
+            return events
+        last = latest(pending)
         if now - last < self.quiet_s:
-            return []
+            return events
         seats = {c.seat for c in pending}
         if len(seats) < len(self.players):
-            if now - last < self.stall_s:
-                return []
+            pending = [c for c in pending if c in sure]
+            if not pending or now - last < self.still_s:
+                return events
+            seats = {c.seat for c in pending}
             missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
             self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
         turns = self._rounds[self.round_index]
@@ -534,8 +558,55 @@ class TurnDetector:
         for h in held:
             amended += self._attach(h)
         # the new turn is announced once, with the events it just received
-        events = [e for e in amended if (e.round, e.index) != (self.round_index, index)]
+        events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _late(self, pending: list[_Card]) -> list[_Card]:
+        """Pending cards of seats the last turn has no card from, that belong to that turn.
+
+        The last turn was read without a seat's card (the table went still without it: the card
+        unseen, or not laid yet). That seat's cards laid since join it when only seats missing
+        from it laid cards (the others wait for the late player), or when the seat has more
+        cards than it may lay in one turn (its card of that turn, found only with the next):
+        its earliest ones, the extra. A card lying on a same-named card of its seat is left to
+        :meth:`_one_turn` (a strip of that card found again, or a card laid on it now).
+        """
+        turns = self._rounds[self.round_index]
+        if not turns or (self.round_index, len(turns) - 1) in self._fixed:
+            return []
+        missing = {s for s in range(len(self.players)) if not turns[-1].cards.get(s)}
+        if not missing:
+            return []
+        alone = all(c.seat in missing for c in pending)
+        out: list[_Card] = []
+        for seat in sorted(missing):
+            mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
+            mine = [c for c in mine if not any(
+                o.seat == seat and o.status != "pending" and o.round == self.round_index
+                and o.face == c.label and _lies_on(o, c, 0.6) for o in self._cards.values())]
+            allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
+            if alone:
+                out += mine[:allowed]
+            elif len(mine) > allowed:
+                out += mine[:len(mine) - allowed]
+        return out
+
+    def _join_last_turn(self, cards: list[_Card], now: float) -> list[TurnEvent]:
+        """Put late cards on the last turn of the round (see :meth:`_late`)."""
+        turns = self._rounds[self.round_index]
+        index = len(turns) - 1
+        record = turns[index]
+        for card in sorted(cards, key=lambda c: (c.first_seen, c.track_id)):
+            card.status = "played" if card.gone_at is None else "gone"
+            card.round, card.turn = self.round_index, index
+            card.face = card.label if card.label != CARD_BACK else card.face
+            record.cards.setdefault(card.seat, []).append(card.track_id)
+        for card in cards:
+            card.text = self._reveal_text(card)
+        players = sorted({self.players[c.seat] for c in cards})
+        self.notes.append(f"round {self.round_index + 1}: the card of {', '.join(players)} seen late "
+                          f"joins turn {index + 1}")
+        return [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _one_turn(self, pending: list[_Card]) -> list[_Card]:
         """The pending cards one turn holds: each player reveals one card a turn, two with
