@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.conftest import (
+    ScriptedRecognizer,  # the web tests' double: answers the boxes a test sets
+)
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CARDS_DIR = REPO.parent / "shared" / "cards"
@@ -58,27 +62,6 @@ def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
 
-
-
-class ScriptedRecognizer:
-    """Stands in for the model in a served app: answers the boxes a test set, whatever the photo
-    (the page's behaviour is under test here, not the reading)."""
-
-    def __init__(self):
-        self.cards: list[tuple[str, list[float], float]] = []
-
-    def detect(self, image_bgr, allowed=None):
-        import numpy as np
-
-        from vision.detections import Detections
-
-        if not self.cards:
-            return Detections.empty()
-        return Detections(
-            xyxy=np.array([box for _, box, _ in self.cards], np.float32),
-            confidence=np.array([conf for _, _, conf in self.cards], np.float32),
-            data={"label": np.array([label for label, _, _ in self.cards])},
-        )
 
 
 @pytest.fixture
