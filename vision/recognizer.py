@@ -17,6 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
+from vision.boxes import coverage_matrix
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -151,9 +152,7 @@ class Recognizer:
                                           self.region_threshold, 0.5), int).reshape(-1)
         every, every_scores = every[kept], every_scores[kept]
         # a card this large covers no other: a region mostly inside a better one is a part of it
-        lt = np.maximum(every[:, None, :2], every[None, :, :2])
-        rb = np.minimum(every[:, None, 2:], every[None, :, 2:])
-        inside = np.clip(rb - lt, 0, None).prod(-1) / np.maximum((every[:, 2:] - every[:, :2]).prod(-1), 1)[:, None]
+        inside = coverage_matrix(every, every)
         better = every_scores[None, :] > every_scores[:, None]
         part = ((inside >= 0.7) & better).any(1)
         return every[~part], every_scores[~part]

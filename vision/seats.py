@@ -19,7 +19,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.boxes import gap_matrix
+from vision.boxes import coverage_matrix, gap_matrix
 from vision.detections import Detections
 from vision.faces import FACE_SIZE
 
@@ -125,22 +125,18 @@ def column_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    strip_ids = np.flatnonzero(is_strip)
     turns = []
     for i in np.flatnonzero(~is_strip):
+        if not len(strip_ids):
+            break
         # the strip a card covers shares an edge with it: their boxes, widened a little, meet
         # along the strip's whole length; a neighbouring column's strip meets it at a corner
-        margin = 0.1 * sides[i]
-        grown = xyxy[i] + [-margin, -margin, margin, margin]
-        best, most = -1, 0.0
-        for j in np.flatnonzero(is_strip):
-            other = xyxy[j] + [-margin, -margin, margin, margin]
-            w = min(grown[2], other[2]) - max(grown[0], other[0])
-            h = min(grown[3], other[3]) - max(grown[1], other[1])
-            shared = max(w, 0) * max(h, 0) / ((other[2] - other[0]) * (other[3] - other[1]))
-            if shared > most:
-                best, most = int(j), shared
-        if best >= 0 and most > 0.15:
-            turns.append(_direction(centres[i] - centres[best]))
+        pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
+        shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
+        best = int(shared.argmax())
+        if shared[best] > 0.15:
+            turns.append(_direction(centres[i] - centres[strip_ids[best]]))
     return np.array(turns)
 
 
