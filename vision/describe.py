@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.deck import Deck, flag_cards
 from vision.detections import CARD_ID, FLAG, LABEL_MARGIN, ON, SEEN_AS, Detections
+from vision.photo import MAX_PHOTO_PIXELS, PhotoError, decode_photo
 from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
 from vision.stacks import link_stacks, read_tableau
@@ -21,45 +21,21 @@ class ImageReadError(ValueError):
     """A file that is missing or is not a readable image."""
 
 
-# The most pixels a photo may have (a 50 MP phone camera is 8160x6120); the web app's default too.
-# Checked from the header before decoding: a 100 KB PNG can claim 30000x30000 (2.7 GB decoded).
-MAX_IMAGE_PIXELS = 50_000_000
-
-
-def _claimed_pixels(path: Path) -> tuple[str, int] | None:
-    """("WxH", pixels) as the file's header claims them (nothing is decoded); None if unknown."""
-    import warnings
-
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
-                return f"{image.width}x{image.height}", image.width * image.height
-    except Image.DecompressionBombError:  # over twice Pillow's own limit (179 MP)
-        return "its size", 2 * (Image.MAX_IMAGE_PIXELS or 0) + 1
-    except (OSError, ValueError, SyntaxError):
-        return None  # not a format Pillow knows: OpenCV will say
+MAX_IMAGE_PIXELS = MAX_PHOTO_PIXELS
 
 
 def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarray:
-    """The photo at ``path`` as BGR, or ``ImageReadError`` naming the problem."""
+    """The photo at ``path`` as upright BGR (``vision.photo.decode_photo``: the app's uploads
+    are read the same way), or ``ImageReadError`` naming the problem."""
     path = Path(path)
     if not path.exists():
         raise ImageReadError(f"no such file: {path}")
     if path.is_dir():
         raise ImageReadError(f"{path} is a folder, not an image")
-    claimed = _claimed_pixels(path)
-    if claimed and claimed[1] > max_pixels:
-        raise ImageReadError(
-            f"{path}: {claimed[0]} is more than {max_pixels // 1_000_000} megapixels; not decoded"
-        )
-    data = np.fromfile(str(path), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageReadError(f"{path} is not a readable image (JPEG, PNG, WebP...)")
-    return image
+    try:
+        return decode_photo(path.read_bytes(), max_pixels, str(path)).pixels
+    except PhotoError as exc:
+        raise ImageReadError(str(exc)) from exc
 
 
 def cards_json(detections: Detections) -> list[dict]:

@@ -19,7 +19,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 from web.recognition import RecognizerUnavailable
 from web.review import ReviewError
 from web.store import GameNotFound, PhotoNotFound, RoundOrderError
-from web.uploads import UploadError
+from web.uploads import UploadError, http_status
 
 TITLES = {
     400: "That did not work",
@@ -154,7 +154,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(UploadError)
     def bad_upload(exc: UploadError):
-        return error_response(str(exc), exc.status)
+        return error_response(str(exc), http_status(exc))
 
     @app.errorhandler(ReviewError)
     @app.errorhandler(RecordError)

@@ -10,7 +10,6 @@ stores it with its per-turn log as a game of the history.
 
 from __future__ import annotations
 
-import io
 import secrets
 import threading
 import time
@@ -243,28 +242,19 @@ def _frame_time() -> float | None:
 
 
 def _decode_jpeg() -> np.ndarray:
-    import cv2
+    from vision.photo import PhotoError, decode_photo
+    from web.uploads import http_status
 
     if (request.content_length or 0) > MAX_FRAME_BYTES:
         abort(413, description=f"a frame is at most {MAX_FRAME_BYTES // 1_000_000} MB")
     data = request.get_data(cache=False)
     if not data:
         abort(400, description="the request body is empty: send one JPEG frame")
-    if not data.startswith(b"\xff\xd8"):
-        abort(415, description="the frame is not a JPEG image")
     limit = current_app.config.get("MAX_IMAGE_PIXELS") or 50_000_000
-    from PIL import Image
-
-    try:  # the size from the header, before decoding the pixels
-        width, height = Image.open(io.BytesIO(data)).size
-    except (OSError, ValueError, Image.DecompressionBombError):
-        abort(400, description="the JPEG frame could not be decoded")
-    if width * height > limit:
-        abort(413, description=f"a frame of {width}x{height} is larger than {limit:,} pixels")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        abort(400, description="the JPEG frame could not be decoded")
-    return image
+    try:
+        return decode_photo(data, limit, "the frame", formats=("JPEG",)).pixels
+    except PhotoError as exc:
+        abort(http_status(exc), description=str(exc))
 
 
 @bp.post("/<session_id>/frame")

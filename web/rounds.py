@@ -42,7 +42,15 @@ from web.store import (
     start_review,
 )
 from web.training import save_example
-from web.uploads import NoImageError, UploadError, photos_dir, read_image, remove_photos, save_photo
+from web.uploads import (
+    NoImageError,
+    UploadError,
+    http_status,
+    photos_dir,
+    read_image,
+    remove_photos,
+    save_photo,
+)
 
 bp = Blueprint("rounds", __name__)
 
@@ -102,7 +110,7 @@ def upload(game_id: int, number: int):
             for seat, name, file in _uploads(game, mode)
         ]
     except UploadError as exc:
-        return _capture_page(game, number, str(exc), exc.status)
+        return _capture_page(game, number, str(exc), http_status(exc))
     db = get_db()
     # a re-taken photo of some players replaces their cards only; the others' cards stay as
     # the player last saw them, corrections included
