@@ -66,7 +66,12 @@ def strips(xyxy: np.ndarray) -> np.ndarray:
     distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
     near = distance <= 3 * np.sqrt(area)[:, None]
     largest = np.where(near, area[None, :], 0).max(1)
-    return area < STRIP_AREA * largest
+    # and a strip touches the card covering it: a small box standing alone is a far card
+    side = np.sqrt(area)
+    touching = gap_matrix(xyxy, xyxy) <= 0.1 * np.minimum(side[:, None], side[None, :])
+    np.fill_diagonal(touching, False)
+    covered = touching.any(1)
+    return (area < STRIP_AREA * largest) & covered
 
 
 def card_axes(xyxy: np.ndarray) -> np.ndarray:
@@ -125,7 +130,7 @@ def _direction(vector: np.ndarray) -> float:
 
 
 def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | None = None,
-              is_strip: np.ndarray | None = None) -> float:
+              is_strip: np.ndarray | None = None, squash: float = 1.0) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
     their columns run gives the side; where no column says, the side of the table the
@@ -133,17 +138,27 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     lone tableau, read upright). Cards turned near 45 degrees show no axis: then the
     direction from the centre is the turn (a round table's diagonal seats), or the side it
     lies within ``SNAP`` degrees of. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
-    as measured on the whole photo (the tableau's own boxes when left out)."""
+    as measured on the whole photo (the tableau's own boxes when left out); ``squash``: the
+    photo's ``foreshortening``."""
     axes = card_axes(xyxy) if axes is None else axes
     is_strip = strips(xyxy) if is_strip is None else is_strip
-    columns = column_turns(xyxy, is_strip)
+    # on the table top as if seen from straight above
+    flat = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
+    columns = column_turns(flat, is_strip)
     if len(columns):
         # the turn most columns agree on (a stray pair with a neighbouring column's strip
-        # points elsewhere)
+        # points elsewhere); between as many, the one along the cards' long side
         close = np.abs((columns[:, None] - columns[None, :] + 180) % 360 - 180) < 20
-        agree = close[close.sum(1).argmax()]
-        if agree.mean() > 0.5 or agree.sum() >= 3:
-            return _square(_mean_turn(columns[agree]), COLUMN_SNAP)
+        support = close.sum(1)
+        folded = folded_turns(flat, is_strip)[~is_strip]
+        along = np.abs(np.minimum(columns % 180, 180 - columns % 180) - np.median(folded)) if len(folded) else 0
+        best = int(np.lexsort((along, -support))[0])
+        agree = close[best]
+        rivals = np.any(support[~agree] >= support[best])
+        if agree.mean() > 0.5 or agree.sum() >= 3 or agree.sum() >= 2 and not rivals:
+            a = math.radians(_mean_turn(columns[agree]))
+            # back into the photo, squashed again
+            return _square(_direction(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())
@@ -460,8 +475,9 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
     ordered = ordered[start:] + ordered[:start]
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
+    squash = foreshortening(detections.xyxy)
     seats = [_tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
-                                                      is_strip[groups[g]]))
+                                                      is_strip[groups[g]], squash))
              for s, g in enumerate(ordered)]
     seats += [_tag(Detections.empty(), s, 0.0) for s in range(k, n_seats)]
     return seats

@@ -3,7 +3,7 @@ import pytest
 
 from vision.detections import Detections
 from vision.fieldtest.render import render_photo
-from vision.seats import SeatAreaError, foreshortening, seat_turn, split_seats
+from vision.seats import SeatAreaError, foreshortening, seat_turn, split_seats, strips
 from vision.stacks import canonical, read_tableau
 
 
@@ -185,7 +185,7 @@ def test_the_tilt_of_the_phone_is_measured_from_cards_standing_and_lying(squash)
     assert foreshortening(boxes) == pytest.approx(squash, abs=0.04)
 
 
-@pytest.mark.parametrize("seed, kind", [(7001, "table"), (7003, "crowd")])
+@pytest.mark.parametrize("seed, kind", [(7001, "table"), (7003, "crowd"), (7032, "crowd")])
 def test_a_round_table_photographed_at_a_tilt_is_read_seat_by_seat(faces, seed, kind):
     # an independent render (vision.fieldtest; these seeds are in no field test set): seats
     # at uneven places, far cards smaller and squashed, neighbouring tableaux touching;
@@ -196,3 +196,11 @@ def test_a_round_table_photographed_at_a_tilt_is_read_seat_by_seat(faces, seed, 
                             data={"label": np.array([c["label"] for c in visible])})
     parts = split_seats(detections, n_seats=len(truth["seats"]))
     assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+
+
+def test_a_far_card_beside_a_near_one_is_no_strip():
+    # a tilted phone shows a far card at a fifth of a near one's size; a covered card's strip
+    # is as small, but it touches the card lying on it
+    near, far = [0, 0, 100, 156], [130, 20, 168, 80]
+    strip, covering = [300, 0, 400, 35], [300, 30, 400, 186]
+    assert strips(np.array([near, far, strip, covering])).tolist() == [False, False, True, False]
