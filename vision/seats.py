@@ -271,6 +271,8 @@ FOLD_AGREEMENT = 25.0
 NEIGHBOUR_GAP = 0.5
 #: Whole cards' boxes whose aspects span this ratio show cards both standing and lying
 BOTH_WAYS = 1.3
+#: What a seat of one card costs: a player's card laid apart is likelier than a player with one
+LONE_CARD = 1.0
 #: A gap counts at most this many card sizes: a dessert laid apart still belongs to its tableau
 GAP_CAP = 2.0
 #: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2
@@ -310,7 +312,7 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
         vcount = v_n[ends] - v_n[starts]
         vsum = np.hypot(v_x[ends] - v_x[starts], v_y[ends] - v_y[starts])
         disagree = vcount - vsum ** 2 / np.maximum(vcount, 1)
-        cost[:, n] = joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
+        cost[:, n] = joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
     return cost
 
 
@@ -404,7 +406,8 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
     vec = vectors[ids]
     vec = vec[~np.isnan(vec[:, 0])]
     disagree = len(vec) - float(np.linalg.norm(vec.sum(0))) ** 2 / len(vec) if len(vec) else 0.0
-    return _spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
+    return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
+            + LONE_CARD * (len(ids) == 1))
 
 
 def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded: np.ndarray,

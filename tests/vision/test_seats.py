@@ -204,3 +204,14 @@ def test_a_far_card_beside_a_near_one_is_no_strip():
     near, far = [0, 0, 100, 156], [130, 20, 168, 80]
     strip, covering = [300, 0, 400, 35], [300, 30, 400, 186]
     assert strips(np.array([near, far, strip, covering])).tolist() == [False, False, True, False]
+
+
+def test_a_card_laid_apart_is_no_player_of_its_own():
+    # two players side by side on the near long side, their tableaux half a card apart; the
+    # player across laid their pudding 1.6 card widths beyond their other cards: three
+    # tableaux, not the near pair as one and the pudding as a player of its own
+    span = 3 * W + 2 * GAP
+    seats = [(TEMPURA, 0, (500, 900)), (MAKI, 0, (550 + span, 900)), (DESSERT_APART, 180, (650, 250), 1.6)]
+    parts = split_seats(table(seats), n_seats=3)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
