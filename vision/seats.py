@@ -435,10 +435,10 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded
         for unit in dict.fromkeys(roots.tolist()):
             members = np.flatnonzero(roots == unit)
             here = int(label[members[0]])
-            rest = np.flatnonzero(label == here)
-            if len(rest) == len(members):
+            rest = np.setdiff1d(np.flatnonzero(label == here), members)
+            # a column the runs cut apart stays as cut; a group is never emptied
+            if np.any(label[members] != here) or not len(rest):
                 continue
-            rest = np.setdiff1d(rest, members)
             near = gaps[members].min(0) <= NEIGHBOUR_GAP
             best, best_gain, best_costs = None, 1e-6, None
             cost_rest = _group_cost(rest, gaps, folded, vectors)

@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detections import Detections
 from vision.fieldtest.render import render_photo
@@ -215,3 +217,18 @@ def test_a_card_laid_apart_is_no_player_of_its_own():
     parts = split_seats(table(seats), n_seats=3)
     assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
         str(tableau_of(columns)) for columns, *_ in seats)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 900), st.integers(0, 700), st.integers(8, 160), st.integers(8, 160)),
+                min_size=1, max_size=30),
+       st.integers(1, 8))
+def test_every_card_lands_in_exactly_one_seat_and_no_seat_is_left_empty_while_cards_remain(boxes, n_seats):
+    # any boxes a detector may give (strips, cards, strays, overlaps): the split is a partition
+    detections = Detections(np.array([[x, y, x + w, y + h] for x, y, w, h in boxes], np.float32),
+                            data={"label": np.array(["eel"] * len(boxes))})
+    parts = split_seats(detections.with_data(index=np.arange(len(boxes))), n_seats=n_seats)
+    assert len(parts) == n_seats
+    assert sorted(i for p in parts if len(p) for i in p.data["index"].tolist()) == list(range(len(boxes)))
+    assert sum(len(p) > 0 for p in parts) == min(n_seats, len(boxes))
+    assert all(np.isfinite(p.data["seat_angle"]).all() for p in parts)
