@@ -43,6 +43,8 @@ def table_centre(detections: Detections) -> np.ndarray:
 #: Boxes smaller than this share of the largest box near them (a whole card) are covered
 #: cards' strips: a strip is about a fifth of a card
 STRIP_AREA = 0.5
+#: Boxes this close (in the smaller one's size) touch: a detector's boxes leave a little room
+TOUCH = 0.4
 #: A box whose sides differ by less than this ratio shows no axis (a card turned near 45
 #: degrees); a whole card is 1.56 times as tall as wide, a strip 2-3 times as wide as tall
 SQUARE = 1.15
@@ -68,7 +70,7 @@ def strips(xyxy: np.ndarray) -> np.ndarray:
     largest = np.where(near, area[None, :], 0).max(1)
     # and a strip touches the card covering it: a small box standing alone is a far card
     side = np.sqrt(area)
-    touching = gap_matrix(xyxy, xyxy) <= 0.1 * np.minimum(side[:, None], side[None, :])
+    touching = gap_matrix(xyxy, xyxy) <= TOUCH * np.minimum(side[:, None], side[None, :])
     np.fill_diagonal(touching, False)
     covered = touching.any(1)
     return (area < STRIP_AREA * largest) & covered

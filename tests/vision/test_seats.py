@@ -232,3 +232,9 @@ def test_every_card_lands_in_exactly_one_seat_and_no_seat_is_left_empty_while_ca
     assert sorted(i for p in parts if len(p) for i in p.data["index"].tolist()) == list(range(len(boxes)))
     assert sum(len(p) > 0 for p in parts) == min(n_seats, len(boxes))
     assert all(np.isfinite(p.data["seat_angle"]).all() for p in parts)
+
+
+def test_a_strip_a_little_apart_from_its_card_is_still_a_strip():
+    # a detector's boxes seldom meet exactly: a fifth of a strip's size between them
+    strip, covering = [300, 0, 400, 35], [300, 47, 400, 203]
+    assert strips(np.array([strip, covering])).tolist() == [True, False]
