@@ -5,7 +5,11 @@ player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at 
 across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that frame.
 The turn comes from the seat's own cards (their boxes' axis and the way their columns run),
 so seats need not be evenly spaced: two players on one side of a rectangular table both
-face that side.
+face that side. Which cards are whose comes from where they lie round the table and how
+they are turned (``tableau_segments``): seen from the middle of the cards each tableau
+lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
+cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
+undone (``foreshortening``), so a far seat's small cards count alike.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -104,20 +108,7 @@ def column_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    strip_ids = np.flatnonzero(is_strip)
-    turns = []
-    for i in np.flatnonzero(~is_strip):
-        if not len(strip_ids):
-            break
-        # the strip a card covers shares an edge with it: their boxes, widened a little, meet
-        # along the strip's whole length; a neighbouring column's strip meets it at a corner
-        pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
-        shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
-        best = int(shared.argmax())
-        if shared[best] > 0.15:
-            turns.append(_direction(centres[i] - centres[strip_ids[best]]))
-    return np.array(turns)
+    return np.array([_direction(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
 
 
 def _mean_turn(turns: np.ndarray) -> float:
@@ -181,7 +172,6 @@ def _square(turn: float, within: float) -> float:
     """``turn`` or the right angle it lies within ``within`` degrees of."""
     square = round(turn / 90) * 90 % 360
     return float(square) if abs((turn - square + 180) % 360 - 180) < within else float(turn)
-
 
 
 def card_sizes(xyxy: np.ndarray) -> np.ndarray:
@@ -285,8 +275,8 @@ COLUMN_WEIGHT = 0.25
 
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray) -> np.ndarray:
     """``cost[a, n]``: how unlike one tableau the ``n`` cards from ``order[a]`` on (round the
-    circle) are: each card's gap to its nearest card among them, and how much their turns
-    and their columns' directions disagree."""
+    circle) are: the gaps that join them (each card's to the nearest card before it), how
+    much their folded turns and their columns' directions disagree, and a seat of one card."""
     m = len(order)
     doubled = np.concatenate([order, order])
     members = np.stack([doubled[a:a + m] for a in range(m)])
@@ -347,7 +337,9 @@ def tableau_segments(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
-    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, foreshortening(xyxy), 1, foreshortening(xyxy)]
+    squash = foreshortening(xyxy)
+    # on the table top as if seen from straight above
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     offset = centres - centres.mean(0)
     order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
