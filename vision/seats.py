@@ -221,11 +221,12 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
     return pairs
 
 
-def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """What each card's box and its column say of its turn: its folded turn
-    (``folded_turns``) and the unit step of its column, from strip to covering card (it
-    points at the card's player, which tells a card turned by t from one turned by -t, as
-    its box cannot). A strip takes both from the card that covers it. NaN where unknown."""
+def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What each card's box, its column and its row say of its turn: its folded turn
+    (``folded_turns``), the unit step of its column, from strip to covering card (it points
+    at the card's player, which tells a card turned by t from one turned by -t, as its box
+    cannot), and its axis along its row (``_row_axes``). A strip takes the first two from
+    the card that covers it. NaN where unknown."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     is_strip = strips(xyxy)
     folded = folded_turns(xyxy, is_strip)
@@ -254,7 +255,31 @@ def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if shared[row].max() > 0.15:
                 j = known[int(shared[row].argmax())]
                 folded[i], vectors[i] = folded[j], vectors[j]
-    return folded, vectors
+    return folded, vectors, _row_axes(xyxy, is_strip, folded)
+
+
+def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray) -> np.ndarray:
+    """Each whole card's axis (its turn modulo 180 degrees, as the unit vector of twice that
+    angle; NaN where unknown) from the step to its nearest whole card, where that card lies
+    beside it in a row (the step runs across both cards' long side, and they are turned
+    alike): the step tells a card turned by t from one turned by -t, as their boxes cannot."""
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    size = card_sizes(xyxy)
+    gaps = gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
+    distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    whole = np.flatnonzero(~is_strip & ~np.isnan(folded))
+    axes = np.full(len(xyxy), np.nan)
+    for i in whole:
+        for j in whole[np.argsort(distance[i, whole])]:
+            if j == i or gaps[i, j] > ROW_GAP:
+                continue
+            across = (_direction(centres[j] - centres[i]) + 90) % 180
+            if (abs(min(across, 180 - across) - folded[i]) <= FOLD_AGREEMENT
+                    and abs(folded[i] - folded[j]) <= FOLD_AGREEMENT):
+                axes[i] = across
+            break
+    doubled = np.radians(2 * axes)
+    return np.stack([np.cos(doubled), np.sin(doubled)], 1)
 
 
 #: A column's step and its card's folded turn agree within this many degrees
@@ -271,12 +296,18 @@ GAP_CAP = 2.0
 TURN_WEIGHT = 0.5
 #: The weight of a seat's columns disagreeing on which way they run
 COLUMN_WEIGHT = 0.25
+#: The weight of a seat's rows disagreeing on their axis (``_row_axes``)
+AXIS_WEIGHT = 0.25
+#: A whole card this close (in card sizes) to a card may be its neighbour in a row
+ROW_GAP = 0.3
 
 
-def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
+                    axes: np.ndarray) -> np.ndarray:
     """``cost[a, n]``: how unlike one tableau the ``n`` cards from ``order[a]`` on (round the
     circle) are: the gaps that join them (each card's to the nearest card before it), how
-    much their folded turns and their columns' directions disagree, and a seat of one card."""
+    much their folded turns, their columns' directions and their rows' axes disagree, and a
+    seat of one card."""
     m = len(order)
     doubled = np.concatenate([order, order])
     members = np.stack([doubled[a:a + m] for a in range(m)])
@@ -291,6 +322,9 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
     vec = vectors[doubled]
     has = ~np.isnan(vec[:, 0])
     v_n, v_x, v_y = prefix(has), prefix(np.where(has, vec[:, 0], 0)), prefix(np.where(has, vec[:, 1], 0))
+    ax = axes[doubled]
+    has_ax = ~np.isnan(ax[:, 0])
+    a_n, a_x, a_y = prefix(has_ax), prefix(np.where(has_ax, ax[:, 0], 0)), prefix(np.where(has_ax, ax[:, 1], 0))
     starts = np.arange(m)
     for n in range(1, m + 1):
         new = members[:, n - 1]
@@ -304,7 +338,10 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
         vcount = v_n[ends] - v_n[starts]
         vsum = np.hypot(v_x[ends] - v_x[starts], v_y[ends] - v_y[starts])
         disagree = vcount - vsum ** 2 / np.maximum(vcount, 1)
-        cost[:, n] = joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
+        acount = a_n[ends] - a_n[starts]
+        crossed = acount - np.hypot(a_x[ends] - a_x[starts], a_y[ends] - a_y[starts]) ** 2 / np.maximum(acount, 1)
+        cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
+                      + AXIS_WEIGHT * crossed)
     return cost
 
 
@@ -389,9 +426,10 @@ def _spanning_cost(gaps: np.ndarray) -> float:
     return float(total)
 
 
-def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray) -> float:
+def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
+                axes: np.ndarray) -> float:
     """``_interval_costs`` for any set of cards: the shortest tree joining them, and how much
-    their turns and their columns' directions disagree."""
+    their turns, their columns' directions and their rows' axes disagree."""
     if not len(ids):
         return 0.0
     turn = folded[ids]
@@ -400,12 +438,15 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
     vec = vectors[ids]
     vec = vec[~np.isnan(vec[:, 0])]
     disagree = len(vec) - float(np.linalg.norm(vec.sum(0))) ** 2 / len(vec) if len(vec) else 0.0
+    ax = axes[ids]
+    ax = ax[~np.isnan(ax[:, 0])]
+    disagree_ax = len(ax) - float(np.linalg.norm(ax.sum(0))) ** 2 / len(ax) if len(ax) else 0.0
     return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
-            + LONE_CARD * (len(ids) == 1))
+            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax)
 
 
 def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded: np.ndarray,
-            vectors: np.ndarray) -> list[np.ndarray]:
+            vectors: np.ndarray, axes: np.ndarray) -> list[np.ndarray]:
     """The runs with a column (a card and the strips it covers), or a lone card, moved to the
     neighbouring group it fits better (``_group_cost``): where two tableaux reach into each
     other's sector, a run round the table cannot part them."""
@@ -423,7 +464,7 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded
     label = np.zeros(n, int)
     for g, ids in enumerate(groups):
         label[ids] = g
-    costs = [_group_cost(np.flatnonzero(label == g), gaps, folded, vectors) for g in range(len(groups))]
+    costs = [_group_cost(np.flatnonzero(label == g), gaps, folded, vectors, axes) for g in range(len(groups))]
     for _ in range(3):
         moved = False
         for unit in dict.fromkeys(roots.tolist()):
@@ -435,10 +476,10 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded
                 continue
             near = gaps[members].min(0) <= NEIGHBOUR_GAP
             best, best_gain, best_costs = None, 1e-6, None
-            cost_rest = _group_cost(rest, gaps, folded, vectors)
+            cost_rest = _group_cost(rest, gaps, folded, vectors, axes)
             for other in set(label[near].tolist()) - {here}:
                 grown = np.concatenate([np.flatnonzero(label == other), members])
-                cost_grown = _group_cost(grown, gaps, folded, vectors)
+                cost_grown = _group_cost(grown, gaps, folded, vectors, axes)
                 gain = costs[here] + costs[other] - cost_rest - cost_grown
                 if gain > best_gain:
                     best, best_gain, best_costs = other, gain, (cost_rest, cost_grown)

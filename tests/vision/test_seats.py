@@ -238,3 +238,14 @@ def test_a_strip_a_little_apart_from_its_card_is_still_a_strip():
     # a detector's boxes seldom meet exactly: a fifth of a strip's size between them
     strip, covering = [300, 0, 400, 35], [300, 47, 400, 203]
     assert strips(np.array([strip, covering])).tolist() == [True, False]
+
+
+def test_two_touching_tableaux_turned_mirror_wise_are_told_apart_by_their_rows():
+    # two players at the bottom of a round table, one 30 degrees to each side: a card
+    # turned by 30 and one turned by -30 have the same box, but each row of cards runs
+    # across its own cards, so the rows say which cards are turned which way
+    row, other = [["sashimi"], ["dumpling"], ["miso-soup"], ["tofu"]], [["eel"], ["tempura"], ["edamame"], ["pudding"]]
+    seats = [(row, 330, at(330, 280)), (other, 30, at(30, 280)), (MAKI, 180, at(180, 280))]
+    parts = split_seats(table(seats), n_seats=3)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
