@@ -5,7 +5,11 @@ player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at 
 across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that frame.
 The turn comes from the seat's own cards (their boxes' axis and the way their columns run),
 so seats need not be evenly spaced: two players on one side of a rectangular table both
-face that side.
+face that side. Which cards are whose comes from where they lie round the table and how
+they are turned (``tableau_segments``): seen from the middle of the cards each tableau
+lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
+cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
+undone (``foreshortening``), so a far seat's small cards count alike.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -40,36 +44,11 @@ def table_centre(detections: Detections) -> np.ndarray:
     return (detections.xyxy[:, :2].min(0) + detections.xyxy[:, 2:].max(0)) / 2
 
 
-def tableau_clusters(xyxy: np.ndarray, k: int, gaps: np.ndarray | None = None) -> list[np.ndarray]:
-    """``k`` groups of nearby cards: single linkage on box gaps (the minimum spanning tree
-    cut at its ``k - 1`` widest gaps). A tableau's cards lie close together; the space
-    between two players' tableaux is wider than any gap inside one."""
-    n = len(xyxy)
-    gaps = gap_matrix(xyxy, xyxy) if gaps is None else gaps
-    parent = list(range(n))
-
-    def root(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    groups = n
-    for flat in np.argsort(gaps, axis=None):
-        if groups == k:
-            break
-        a, b = divmod(int(flat), n)
-        ra, rb = root(a), root(b)
-        if a < b and ra != rb:
-            parent[ra] = rb
-            groups -= 1
-    roots = np.array([root(a) for a in range(n)])
-    return [np.flatnonzero(roots == r) for r in dict.fromkeys(roots.tolist())]
-
-
 #: Boxes smaller than this share of the largest box near them (a whole card) are covered
 #: cards' strips: a strip is about a fifth of a card
 STRIP_AREA = 0.5
+#: Boxes this close (in the smaller one's size) touch: a detector's boxes leave a little room
+TOUCH = 0.4
 #: A box whose sides differ by less than this ratio shows no axis (a card turned near 45
 #: degrees); a whole card is 1.56 times as tall as wide, a strip 2-3 times as wide as tall
 SQUARE = 1.15
@@ -93,7 +72,12 @@ def strips(xyxy: np.ndarray) -> np.ndarray:
     distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
     near = distance <= 3 * np.sqrt(area)[:, None]
     largest = np.where(near, area[None, :], 0).max(1)
-    return area < STRIP_AREA * largest
+    # and a strip touches the card covering it: a small box standing alone is a far card
+    side = np.sqrt(area)
+    touching = gap_matrix(xyxy, xyxy) <= TOUCH * np.minimum(side[:, None], side[None, :])
+    np.fill_diagonal(touching, False)
+    covered = touching.any(1)
+    return (area < STRIP_AREA * largest) & covered
 
 
 def card_axes(xyxy: np.ndarray) -> np.ndarray:
@@ -124,20 +108,7 @@ def column_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    strip_ids = np.flatnonzero(is_strip)
-    turns = []
-    for i in np.flatnonzero(~is_strip):
-        if not len(strip_ids):
-            break
-        # the strip a card covers shares an edge with it: their boxes, widened a little, meet
-        # along the strip's whole length; a neighbouring column's strip meets it at a corner
-        pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
-        shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
-        best = int(shared.argmax())
-        if shared[best] > 0.15:
-            turns.append(_direction(centres[i] - centres[strip_ids[best]]))
-    return np.array(turns)
+    return np.array([_direction(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
 
 
 def _mean_turn(turns: np.ndarray) -> float:
@@ -152,7 +123,7 @@ def _direction(vector: np.ndarray) -> float:
 
 
 def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | None = None,
-              is_strip: np.ndarray | None = None) -> float:
+              is_strip: np.ndarray | None = None, squash: float = 1.0) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
     their columns run gives the side; where no column says, the side of the table the
@@ -160,17 +131,27 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     lone tableau, read upright). Cards turned near 45 degrees show no axis: then the
     direction from the centre is the turn (a round table's diagonal seats), or the side it
     lies within ``SNAP`` degrees of. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
-    as measured on the whole photo (the tableau's own boxes when left out)."""
+    as measured on the whole photo (the tableau's own boxes when left out); ``squash``: the
+    photo's ``foreshortening``."""
     axes = card_axes(xyxy) if axes is None else axes
     is_strip = strips(xyxy) if is_strip is None else is_strip
-    columns = column_turns(xyxy, is_strip)
+    # on the table top as if seen from straight above
+    flat = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
+    columns = column_turns(flat, is_strip)
     if len(columns):
         # the turn most columns agree on (a stray pair with a neighbouring column's strip
-        # points elsewhere)
+        # points elsewhere); between as many, the one along the cards' long side
         close = np.abs((columns[:, None] - columns[None, :] + 180) % 360 - 180) < 20
-        agree = close[close.sum(1).argmax()]
-        if agree.mean() > 0.5 or agree.sum() >= 3:
-            return _square(_mean_turn(columns[agree]), COLUMN_SNAP)
+        support = close.sum(1)
+        folded = folded_turns(flat, is_strip)[~is_strip]
+        along = np.abs(np.minimum(columns % 180, 180 - columns % 180) - np.median(folded)) if len(folded) else 0
+        best = int(np.lexsort((along, -support))[0])
+        agree = close[best]
+        rivals = np.any(support[~agree] >= support[best])
+        if agree.mean() > 0.5 or agree.sum() >= 3 or agree.sum() >= 2 and not rivals:
+            a = math.radians(_mean_turn(columns[agree]))
+            # back into the photo, squashed again
+            return _square(_direction(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())
@@ -193,20 +174,327 @@ def _square(turn: float, within: float) -> float:
     return float(square) if abs((turn - square + 180) % 360 - 180) < within else float(turn)
 
 
-def _facing_gaps(xyxy: np.ndarray) -> np.ndarray:
-    """The gaps between boxes (``vision.boxes.gap_matrix``) widened between two cards that lie on different axes (the corner of a
-    table, where two players' tableaux meet): by a card's width, so such neighbours part
-    before two cards of one tableau do."""
-    gaps = gap_matrix(xyxy, xyxy)
-    axes = card_axes(xyxy)
-    width = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
-    crossing = (axes[:, None] >= 0) & (axes[None, :] >= 0) & (axes[:, None] != axes[None, :])
-    return gaps + crossing * width
+def card_sizes(xyxy: np.ndarray) -> np.ndarray:
+    """Each card's size where it lies: the side of a square as large as the largest box near
+    it (a whole card: every column ends in one). A tilted phone shows the far side's cards
+    smaller than the near side's, so gaps are measured in these."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    near = distance <= 3 * np.sqrt(area)[:, None]
+    return np.sqrt(np.where(near, area[None, :], 0).max(1))
+
+
+def folded_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
+    """How far each whole card is turned from upright, folded into 0-90 degrees (0: it
+    stands up or down in the photo, 90: it lies sideways), from its box alone: the box of a
+    ``W x H`` card turned by t measures ``W|cos t| + H|sin t|`` by ``W|sin t| + H|cos t|``.
+    A box cannot tell t from -t nor from 180 - t. NaN for strips (their own length is
+    unknown).
+
+    >>> folded_turns(np.array([[0, 0, 100, 156], [0, 0, 156, 100], [0, 0, 128, 128]]), np.zeros(3, bool)).round().tolist()
+    [0.0, 90.0, 45.0]
+    """
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    w, h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    turn = np.degrees(np.arctan2(np.maximum(CARD_ASPECT * w - h, 0), np.maximum(CARD_ASPECT * h - w, 0)))
+    return np.where(is_strip, np.nan, turn)
+
+
+def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]]:
+    """``(strip, card)``: each whole card and the strip it covers, where it covers one. The
+    strip a card covers shares an edge with it: their boxes, widened a little, meet along
+    the strip's whole length; a neighbouring column's strip meets it at a corner."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    strip_ids = np.flatnonzero(is_strip)
+    pairs = []
+    if not len(strip_ids):
+        return pairs
+    for i in np.flatnonzero(~is_strip):
+        pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
+        shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
+        best = int(shared.argmax())
+        if shared[best] > 0.15:
+            pairs.append((int(strip_ids[best]), int(i)))
+    return pairs
+
+
+def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What each card's box, its column and its row say of its turn: its folded turn
+    (``folded_turns``), the unit step of its column, from strip to covering card (it points
+    at the card's player, which tells a card turned by t from one turned by -t, as its box
+    cannot), and its axis along its row (``_row_axes``). A strip takes the first two from
+    the card that covers it. NaN where unknown."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    is_strip = strips(xyxy)
+    folded = folded_turns(xyxy, is_strip)
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    vectors = np.full((len(xyxy), 2), np.nan)
+    for strip, card in column_pairs(xyxy, is_strip):
+        step = centres[card] - centres[strip]
+        # a column runs along its cards' long side: a step across it pairs a strip with a
+        # neighbouring column's card
+        along = _direction(step) % 180
+        if abs(min(along, 180 - along) - folded[card]) > FOLD_AGREEMENT:
+            continue
+        vectors[card] = vectors[strip] = step / max(float(np.linalg.norm(step)), 1e-9)
+        folded[strip] = folded[card]
+    # a strip covered by another strip takes its evidence from the box it touches most that
+    # has some (down the column, one strip at a time)
+    sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+    for _ in range(4):
+        unknown = np.flatnonzero(np.isnan(folded))
+        known = np.flatnonzero(~np.isnan(folded))
+        if not len(unknown) or not len(known):
+            break
+        pad = 0.1 * sides[unknown, None] * np.array([-1, -1, 1, 1])
+        shared = coverage_matrix(xyxy[unknown] + pad, xyxy[known])
+        for row, i in enumerate(unknown):
+            if shared[row].max() > 0.15:
+                j = known[int(shared[row].argmax())]
+                folded[i], vectors[i] = folded[j], vectors[j]
+    return folded, vectors, _row_axes(xyxy, is_strip, folded)
+
+
+def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray) -> np.ndarray:
+    """Each whole card's axis (its turn modulo 180 degrees, as the unit vector of twice that
+    angle; NaN where unknown) from the step to its nearest whole card, where that card lies
+    beside it in a row (the step runs across both cards' long side, and they are turned
+    alike): the step tells a card turned by t from one turned by -t, as their boxes cannot."""
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    size = card_sizes(xyxy)
+    gaps = gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
+    distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    whole = np.flatnonzero(~is_strip & ~np.isnan(folded))
+    axes = np.full(len(xyxy), np.nan)
+    for i in whole:
+        for j in whole[np.argsort(distance[i, whole])]:
+            if j == i or gaps[i, j] > ROW_GAP:
+                continue
+            across = (_direction(centres[j] - centres[i]) + 90) % 180
+            if (abs(min(across, 180 - across) - folded[i]) <= FOLD_AGREEMENT
+                    and abs(folded[i] - folded[j]) <= FOLD_AGREEMENT):
+                axes[i] = across
+            break
+    doubled = np.radians(2 * axes)
+    return np.stack([np.cos(doubled), np.sin(doubled)], 1)
+
+
+#: A column's step and its card's folded turn agree within this many degrees
+FOLD_AGREEMENT = 25.0
+#: A card may move to another seat's group that has a card this close (in card sizes)
+NEIGHBOUR_GAP = 0.5
+#: Whole cards' boxes whose aspects span this ratio show cards both standing and lying
+BOTH_WAYS = 1.3
+#: What a seat of one card costs: a player's card laid apart is likelier than a player with one
+LONE_CARD = 1.0
+#: A gap counts at most this many card sizes: a dessert laid apart still belongs to its tableau
+GAP_CAP = 2.0
+#: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2
+TURN_WEIGHT = 0.5
+#: The weight of a seat's columns disagreeing on which way they run
+COLUMN_WEIGHT = 0.25
+#: The weight of a seat's rows disagreeing on their axis (``_row_axes``)
+AXIS_WEIGHT = 0.25
+#: A whole card this close (in card sizes) to a card may be its neighbour in a row
+ROW_GAP = 0.3
+
+
+def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
+                    axes: np.ndarray) -> np.ndarray:
+    """``cost[a, n]``: how unlike one tableau the ``n`` cards from ``order[a]`` on (round the
+    circle) are: the gaps that join them (each card's to the nearest card before it), how
+    much their folded turns, their columns' directions and their rows' axes disagree, and a
+    seat of one card."""
+    m = len(order)
+    doubled = np.concatenate([order, order])
+    members = np.stack([doubled[a:a + m] for a in range(m)])
+    # each card joins the run by its gap to the nearest card before it: a run of two
+    # tableaux apart pays the gap between them
+    joins = np.zeros((m, m + 1))
+    cost = np.full((m, m + 1), np.inf)
+    turn = folded[doubled]
+    known = ~np.isnan(turn)
+    prefix = lambda v: np.concatenate([[0.0], np.cumsum(v)])  # noqa: E731
+    t_n, t_1, t_2 = prefix(known), prefix(np.where(known, turn, 0)), prefix(np.where(known, turn, 0) ** 2)
+    vec = vectors[doubled]
+    has = ~np.isnan(vec[:, 0])
+    v_n, v_x, v_y = prefix(has), prefix(np.where(has, vec[:, 0], 0)), prefix(np.where(has, vec[:, 1], 0))
+    ax = axes[doubled]
+    has_ax = ~np.isnan(ax[:, 0])
+    a_n, a_x, a_y = prefix(has_ax), prefix(np.where(has_ax, ax[:, 0], 0)), prefix(np.where(has_ax, ax[:, 1], 0))
+    starts = np.arange(m)
+    for n in range(1, m + 1):
+        new = members[:, n - 1]
+        joins[:, n] = joins[:, n - 1]
+        if n > 1:
+            joins[:, n] += np.minimum(gaps[members[:, :n - 1], new[:, None]].min(1), GAP_CAP)
+        ends = starts + n
+        count = t_n[ends] - t_n[starts]
+        total = t_1[ends] - t_1[starts]
+        spread = (t_2[ends] - t_2[starts]) - total ** 2 / np.maximum(count, 1)
+        vcount = v_n[ends] - v_n[starts]
+        vsum = np.hypot(v_x[ends] - v_x[starts], v_y[ends] - v_y[starts])
+        disagree = vcount - vsum ** 2 / np.maximum(vcount, 1)
+        acount = a_n[ends] - a_n[starts]
+        crossed = acount - np.hypot(a_x[ends] - a_x[starts], a_y[ends] - a_y[starts]) ** 2 / np.maximum(acount, 1)
+        cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
+                      + AXIS_WEIGHT * crossed)
+    return cost
+
+
+def foreshortening(xyxy: np.ndarray) -> float:
+    """How much a tilted phone squashes the table top's depth in the photo (1: looked at
+    straight down): whole cards' boxes measure at most ``CARD_ASPECT`` times as tall as
+    wide (a card standing up in the photo) and at least ``1 / CARD_ASPECT`` (lying
+    sideways), both squashed alike, so where the photo shows both their geometric middle is
+    the squash. 1 where it does not.
+
+    >>> round(foreshortening(np.array([[0, 0, 100, 117], [0, 0, 156, 75]] * 2)), 2)
+    0.75
+    """
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    ratio = (xyxy[:, 3] - xyxy[:, 1]) / np.maximum(xyxy[:, 2] - xyxy[:, 0], 1e-6)
+    ratio = ratio[~strips(xyxy)]
+    if len(ratio) < 4:
+        return 1.0
+    low, high = np.percentile(ratio, [10, 90])
+    if high / low < BOTH_WAYS:
+        return 1.0
+    return float(np.clip(math.sqrt(high * low), 0.5, 1.0))
+
+
+def tableau_segments(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
+    """``k`` groups of cards, each a run of cards round the table's middle: seen from the
+    middle of the cards, every tableau lies in its own sector, whatever the table's shape
+    and however the seats are spaced. The ``k`` runs are those that fit tableaux best
+    (``_interval_costs``): near neighbours, cards turned alike, columns running one way."""
+    n = len(xyxy)
+    if k >= n:
+        return [np.array([i]) for i in range(n)]
+    squash = foreshortening(xyxy)
+    # on the table top as if seen from straight above
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    offset = centres - centres.mean(0)
+    order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
+    size = card_sizes(xyxy)
+    gaps = gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
+    evidence = _turn_evidence(xyxy)
+    cost = _interval_costs(order, gaps, *evidence)
+    m = n
+    # best[s, p]: the least cost of cutting the p cards from order[s] on into j runs
+    rows = np.arange(m)[:, None]
+    best = np.full((m, m + 1), np.inf)
+    best[:, 0] = 0.0
+    cuts = []
+    for _ in range(k):
+        new = np.full((m, m + 1), np.inf)
+        arg = np.zeros((m, m + 1), int)
+        for p in range(1, m + 1):
+            q = np.arange(p)
+            total = best[:, :p] + cost[(rows + q[None, :]) % m, p - q[None, :]]
+            arg[:, p] = total.argmin(1)
+            new[:, p] = total[np.arange(m), arg[:, p]]
+        best = new
+        cuts.append(arg)
+    s = int(best[:, m].argmin())
+    groups, p = [], m
+    for arg in reversed(cuts):
+        q = int(arg[s, p])
+        groups.append(order[(s + np.arange(q, p)) % m])
+        p = q
+    return _refine(groups[::-1], xyxy, gaps, *evidence)
+
+
+def _spanning_cost(gaps: np.ndarray) -> float:
+    """The total length of the shortest tree joining boxes with these gaps (Prim)."""
+    n = len(gaps)
+    if n < 2:
+        return 0.0
+    joined = np.zeros(n, bool)
+    joined[0] = True
+    reach = np.minimum(gaps[0], GAP_CAP)
+    total = 0.0
+    for _ in range(n - 1):
+        i = int(np.where(joined, np.inf, reach).argmin())
+        total += reach[i]
+        joined[i] = True
+        reach = np.minimum(reach, np.minimum(gaps[i], GAP_CAP))
+    return float(total)
+
+
+def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
+                axes: np.ndarray) -> float:
+    """``_interval_costs`` for any set of cards: the shortest tree joining them, and how much
+    their turns, their columns' directions and their rows' axes disagree."""
+    if not len(ids):
+        return 0.0
+    turn = folded[ids]
+    turn = turn[~np.isnan(turn)]
+    spread = float(((turn - turn.mean()) ** 2).sum()) if len(turn) else 0.0
+    vec = vectors[ids]
+    vec = vec[~np.isnan(vec[:, 0])]
+    disagree = len(vec) - float(np.linalg.norm(vec.sum(0))) ** 2 / len(vec) if len(vec) else 0.0
+    ax = axes[ids]
+    ax = ax[~np.isnan(ax[:, 0])]
+    disagree_ax = len(ax) - float(np.linalg.norm(ax.sum(0))) ** 2 / len(ax) if len(ax) else 0.0
+    return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
+            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax)
+
+
+def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded: np.ndarray,
+            vectors: np.ndarray, axes: np.ndarray) -> list[np.ndarray]:
+    """The runs with a column (a card and the strips it covers), or a lone card, moved to the
+    neighbouring group it fits better (``_group_cost``): where two tableaux reach into each
+    other's sector, a run round the table cannot part them."""
+    n = len(xyxy)
+    units = list(range(n))
+
+    def root(a):
+        while units[a] != a:
+            a = units[a]
+        return a
+
+    for strip, card in column_pairs(xyxy, strips(xyxy)):
+        units[root(strip)] = root(card)
+    roots = np.array([root(a) for a in range(n)])
+    label = np.zeros(n, int)
+    for g, ids in enumerate(groups):
+        label[ids] = g
+    costs = [_group_cost(np.flatnonzero(label == g), gaps, folded, vectors, axes) for g in range(len(groups))]
+    for _ in range(3):
+        moved = False
+        for unit in dict.fromkeys(roots.tolist()):
+            members = np.flatnonzero(roots == unit)
+            here = int(label[members[0]])
+            rest = np.setdiff1d(np.flatnonzero(label == here), members)
+            # a column the runs cut apart stays as cut; a group is never emptied
+            if np.any(label[members] != here) or not len(rest):
+                continue
+            near = gaps[members].min(0) <= NEIGHBOUR_GAP
+            best, best_gain, best_costs = None, 1e-6, None
+            cost_rest = _group_cost(rest, gaps, folded, vectors, axes)
+            for other in set(label[near].tolist()) - {here}:
+                grown = np.concatenate([np.flatnonzero(label == other), members])
+                cost_grown = _group_cost(grown, gaps, folded, vectors, axes)
+                gain = costs[here] + costs[other] - cost_rest - cost_grown
+                if gain > best_gain:
+                    best, best_gain, best_costs = other, gain, (cost_rest, cost_grown)
+            if best is not None:
+                label[members] = best
+                costs[here], costs[best] = best_costs
+                moved = True
+        if not moved:
+            break
+    return [np.flatnonzero(label == g) for g in range(len(groups))]
 
 
 def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
-    """``n_seats`` groups of nearby cards (a corner between two tableaux facing different
-    ways counts as a wide gap), each turned by its own cards (``seat_turn``), not by an
+    """``n_seats`` tableaux (``tableau_segments``: runs of cards round the table that lie
+    close and are turned alike), each turned by its own cards (``seat_turn``), not by an
     assumed even spacing round the table: two players on one side of a rectangular table
     face the same way. Seats are numbered by their direction from the table's centre:
     seat 0 nearest the bottom, then clockwise."""
@@ -217,7 +505,7 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     if n_seats == 1:
         return [_tag(detections, 0, seat_turn(detections.xyxy, None))]
     k = min(n_seats, len(detections))
-    groups = tableau_clusters(detections.xyxy, k, _facing_gaps(detections.xyxy))
+    groups = tableau_segments(detections.xyxy, k)
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [_direction(t) for t in towards]
@@ -225,8 +513,9 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
     ordered = ordered[start:] + ordered[:start]
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
+    squash = foreshortening(detections.xyxy)
     seats = [_tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
-                                                      is_strip[groups[g]]))
+                                                      is_strip[groups[g]], squash))
              for s, g in enumerate(ordered)]
     seats += [_tag(Detections.empty(), s, 0.0) for s in range(k, n_seats)]
     return seats

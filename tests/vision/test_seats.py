@@ -1,8 +1,11 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detections import Detections
-from vision.seats import SeatAreaError, seat_turn, split_seats
+from vision.fieldtest.render import render_photo
+from vision.seats import SeatAreaError, foreshortening, seat_turn, split_seats, strips
 from vision.stacks import canonical, read_tableau
 
 
@@ -63,13 +66,16 @@ def test_zero_seats_is_an_error():
 W, H, STRIP_H, GAP = 60.0, 94.0, 22.0, 14.0
 
 
-def tableau_boxes(columns, turn, centre):
+def tableau_boxes(columns, turn, centre, apart=0.0):
+    """``apart``: how much further (in card widths) the last column lies from the others (a
+    dessert laid apart)."""
     boxes, labels = [], []
     for c, column in enumerate(columns):
         y = 0.0
+        x = c * (W + GAP) + (apart * W if c == len(columns) - 1 else 0.0)
         for j, label in enumerate(column):
             h = H if j == len(column) - 1 else STRIP_H
-            boxes.append([c * (W + GAP), y, c * (W + GAP) + W, y + h])
+            boxes.append([x, y, x + W, y + h])
             labels.append(label)
             y += h
     boxes = np.array(boxes)
@@ -84,10 +90,11 @@ def tableau_boxes(columns, turn, centre):
 
 
 def table(seats):
-    """Detections of every seat's tableau: ``seats`` is (columns, turn, centre) per seat."""
+    """Detections of every seat's tableau: ``seats`` is (columns, turn, centre) or (columns,
+    turn, centre, apart) per seat."""
     boxes, labels = [], []
-    for columns, turn, centre in seats:
-        b, lab = tableau_boxes(columns, turn, np.array(centre, float))
+    for columns, turn, centre, *apart in seats:
+        b, lab = tableau_boxes(columns, turn, np.array(centre, float), *apart)
         boxes += b
         labels += lab
     return Detections(np.array(boxes, np.float32), data={"label": np.array(labels)})
@@ -147,3 +154,98 @@ def test_a_tableau_at_any_angle_is_turned_by_its_columns(turn):
     # show which way each column runs
     detections = table([(TEMPURA, turn, (600, 500))])
     assert seat_turn(detections.xyxy, None) == pytest.approx(turn, abs=6)
+
+
+def at(turn, radius, centre=(800, 600)):
+    """The middle of a tableau ``radius`` from the table's centre on the side of a player
+    at ``turn`` (0: the bottom of the photo, 90: the left, ...)."""
+    a = np.radians(turn)
+    return (centre[0] - radius * np.sin(a), centre[1] + radius * np.cos(a))
+
+
+DESSERT_APART = [["tofu", "tofu"], ["eel"], ["pudding"]]
+
+
+def test_a_dessert_laid_apart_stays_with_its_player_beside_a_neighbours_tableau():
+    # five players round a table at uneven places; the lower-left player laid their pudding
+    # 1.3 card widths beyond their other cards, so that it lies closer to the bottom player's
+    # tempura than to their own tofu: nearness alone gives it to the bottom player, but it
+    # lies in its player's sector of the table and is turned like their cards
+    seats = [(TEMPURA, 0, at(0, 280)), (DESSERT_APART, 58, at(58, 280), 1.3), (LOOSE, 140, at(140, 310)),
+             (UNEVEN, 215, at(215, 310)), (MAKI, 290, at(290, 310))]
+    parts = split_seats(table(seats), n_seats=5)
+    assert [canonical(read_tableau(p)) for p in parts] == [tableau_of(s[0]) for s in seats]
+
+
+@pytest.mark.parametrize("squash", [1.0, 0.85, 0.7])
+def test_the_tilt_of_the_phone_is_measured_from_cards_standing_and_lying(squash):
+    # a phone tilted away from straight down shows the table's depth squashed: a card
+    # standing up looks less tall, one lying sideways flatter, both by the same factor
+    seats = [(TEMPURA, 0, (800, 1000)), (MAKI, 90, (200, 600)), (LOOSE, 180, (800, 200)),
+             (UNEVEN, 270, (1400, 600))]
+    boxes = table(seats).xyxy * np.array([1, squash, 1, squash], np.float32)
+    assert foreshortening(boxes) == pytest.approx(squash, abs=0.04)
+
+
+@pytest.mark.parametrize("seed, kind", [(7001, "table"), (7003, "crowd"), (7032, "crowd")])
+def test_a_round_table_photographed_at_a_tilt_is_read_seat_by_seat(faces, seed, kind):
+    # an independent render (vision.fieldtest; these seeds are in no field test set): seats
+    # at uneven places, far cards smaller and squashed, neighbouring tableaux touching;
+    # every seat read from the truth's own boxes must be its player's tableau
+    _, truth = render_photo(seed, kind, (640, 480))
+    visible = [c for c in truth["cards"] if not c["hidden"]]
+    detections = Detections(np.array([c["box"] for c in visible], np.float32),
+                            data={"label": np.array([c["label"] for c in visible])})
+    parts = split_seats(detections, n_seats=len(truth["seats"]))
+    assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+
+
+def test_a_far_card_beside_a_near_one_is_no_strip():
+    # a tilted phone shows a far card at a fifth of a near one's size; a covered card's strip
+    # is as small, but it touches the card lying on it
+    near, far = [0, 0, 100, 156], [130, 20, 168, 80]
+    strip, covering = [300, 0, 400, 35], [300, 30, 400, 186]
+    assert strips(np.array([near, far, strip, covering])).tolist() == [False, False, True, False]
+
+
+def test_a_card_laid_apart_is_no_player_of_its_own():
+    # two players side by side on the near long side, their tableaux half a card apart; the
+    # player across laid their pudding 1.6 card widths beyond their other cards: three
+    # tableaux, not the near pair as one and the pudding as a player of its own
+    span = 3 * W + 2 * GAP
+    seats = [(TEMPURA, 0, (500, 900)), (MAKI, 0, (550 + span, 900)), (DESSERT_APART, 180, (650, 250), 1.6)]
+    parts = split_seats(table(seats), n_seats=3)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 900), st.integers(0, 700), st.integers(8, 160), st.integers(8, 160)),
+                min_size=1, max_size=30),
+       st.integers(1, 8))
+def test_every_card_lands_in_exactly_one_seat_and_no_seat_is_left_empty_while_cards_remain(boxes, n_seats):
+    # any boxes a detector may give (strips, cards, strays, overlaps): the split is a partition
+    detections = Detections(np.array([[x, y, x + w, y + h] for x, y, w, h in boxes], np.float32),
+                            data={"label": np.array(["eel"] * len(boxes))})
+    parts = split_seats(detections.with_data(index=np.arange(len(boxes))), n_seats=n_seats)
+    assert len(parts) == n_seats
+    assert sorted(i for p in parts if len(p) for i in p.data["index"].tolist()) == list(range(len(boxes)))
+    assert sum(len(p) > 0 for p in parts) == min(n_seats, len(boxes))
+    assert all(np.isfinite(p.data["seat_angle"]).all() for p in parts)
+
+
+def test_a_strip_a_little_apart_from_its_card_is_still_a_strip():
+    # a detector's boxes seldom meet exactly: a fifth of a strip's size between them
+    strip, covering = [300, 0, 400, 35], [300, 47, 400, 203]
+    assert strips(np.array([strip, covering])).tolist() == [True, False]
+
+
+def test_two_touching_tableaux_turned_mirror_wise_are_told_apart_by_their_rows():
+    # two players at the bottom of a round table, one 30 degrees to each side: a card
+    # turned by 30 and one turned by -30 have the same box, but each row of cards runs
+    # across its own cards, so the rows say which cards are turned which way
+    row, other = [["sashimi"], ["dumpling"], ["miso-soup"], ["tofu"]], [["eel"], ["tempura"], ["edamame"], ["pudding"]]
+    seats = [(row, 330, at(330, 280)), (other, 30, at(30, 280)), (MAKI, 180, at(180, 280))]
+    parts = split_seats(table(seats), n_seats=3)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
