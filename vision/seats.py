@@ -209,7 +209,7 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     strip_ids = np.flatnonzero(is_strip)
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     if not len(strip_ids):
         return pairs
     for i in np.flatnonzero(~is_strip):
@@ -401,11 +401,11 @@ def tableau_segments(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
         best = new
         cuts.append(arg)
     s = int(best[:, m].argmin())
-    groups, p = [], m
+    groups, end = [], m
     for arg in reversed(cuts):
-        q = int(arg[s, p])
-        groups.append(order[(s + np.arange(q, p)) % m])
-        p = q
+        start = int(arg[s, end])
+        groups.append(order[(s + np.arange(start, end)) % m])
+        end = start
     return _refine(groups[::-1], xyxy, gaps, *evidence)
 
 
@@ -475,7 +475,9 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded
             if np.any(label[members] != here) or not len(rest):
                 continue
             near = gaps[members].min(0) <= NEIGHBOUR_GAP
-            best, best_gain, best_costs = None, 1e-6, None
+            best: int | None = None
+            best_gain = 1e-6
+            best_costs: tuple[float, float] = (0.0, 0.0)
             cost_rest = _group_cost(rest, gaps, folded, vectors, axes)
             for other in set(label[near].tolist()) - {here}:
                 grown = np.concatenate([np.flatnonzero(label == other), members])
