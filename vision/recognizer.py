@@ -227,6 +227,8 @@ class Recognizer:
         trusted = sides >= self.fine_side
         small = boxes[~trusted]
         side = float(np.median((small[:, 2:] - small[:, :2]).max(1)))  # photo pixels
+        if side < 1:
+            return boxes, scores  # boxes clipped to points at the photo's edge: nothing to enlarge
         x1, y1 = np.floor(np.maximum(small[:, :2].min(0) - self.fine_margin * side, 0)).astype(int)
         x2, y2 = np.ceil(np.minimum(small[:, 2:].max(0) + self.fine_margin * side, [w, h])).astype(int)
         part = image_bgr[y1:y2, x1:x2]

@@ -129,6 +129,15 @@ def test_large_cards_are_looked_at_once():
     assert seen == [(800, (1500, 2000))]
 
 
+def test_boxes_squashed_to_points_at_the_photos_corner_are_no_cards_to_look_closer_at():
+    # boxes the detector drew past the corner, clipped to it: points
+    seen = []
+    flat = [(2000, 1500, 2000, 1500)] * 3
+    recognizer = fake_recognizer({800: flat}, seen)
+    recognizer.detect(np.zeros((1500, 2000, 3), np.uint8))
+    assert seen == [(800, (1500, 2000))]
+
+
 @pytest.fixture(scope="module")
 def recognizer():
     return Recognizer.load(ROOT / "models")
