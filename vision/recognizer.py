@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import coverage_matrix
+from vision.boxes import coverage_matrix, overlaps
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -91,6 +91,47 @@ class Naming(NamedTuple):
     sureness: np.ndarray
 
 
+def merge_looks(first: np.ndarray, first_scores: np.ndarray, second: np.ndarray, second_scores: np.ndarray,
+                trusted: np.ndarray, overlap: float = 0.5, agree: float = 0.9,
+                size_ratio: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """The regions of two looks at one photo, the second closer: ``(boxes, scores)``.
+
+    Where boxes of the two looks overlap (by ``overlap`` of the smaller box), one look's boxes
+    of the card are kept, whatever the scores (scores at two input sizes do not compare):
+
+    - the first look's where it is ``trusted`` (a card already large at the first look's size,
+      which the closer look sees too close and cuts into parts), or where both looks drew the
+      same box (IoU ``agree``) and the closer look nothing else there;
+    - else the closer look's: the first look's box of a small card is the coarser (two strips
+      of a column taken as one, a strip's box shifted by part of a strip).
+
+    So no strip keeps two boxes: both boxes of one strip is what lowered precision when a
+    zoomed second look was tried before (``models/README.md``). A card only one look found is
+    kept: from the first look always; from the closer look when its long side is within
+    ``size_ratio`` of the median of the three first-look boxes nearest it (0: always), as a
+    card among cards is (a tablecloth's squares and a score pad's lines, which the closer
+    look takes for cards too, are not).
+    """
+    first, second = np.asarray(first, np.float32).reshape(-1, 4), np.asarray(second, np.float32).reshape(-1, 4)
+    first_scores, second_scores = np.asarray(first_scores, np.float32), np.asarray(second_scores, np.float32)
+    trusted = np.asarray(trusted, bool).reshape(-1)
+    iou, inside = overlaps(first, second)  # (first, second)
+    same = inside >= overlap
+    trusted = trusted | ((iou >= agree).any(1) & (same.sum(1) == 1))
+    new = ~same.any(0)
+    second_kept = ~(same & trusted[:, None]).any(0)
+    if size_ratio and new.any() and len(first):
+        centres = (first[:, :2] + first[:, 2:]) / 2
+        distance = np.linalg.norm((second[:, None, :2] + second[:, None, 2:]) / 2 - centres[None], axis=2)
+        near = np.argsort(distance, 1)[:, :3]
+        near_side = np.median((first[:, 2:] - first[:, :2]).max(1)[near], 1)
+        ratio = (second[:, 2:] - second[:, :2]).max(1) / np.maximum(near_side, 1e-6)
+        second_kept &= ~new | ((ratio <= size_ratio) & (ratio >= 1 / size_ratio))
+    first_kept = ~(same[:, second_kept].any(1) & ~trusted)
+    return (np.concatenate([first[first_kept], second[second_kept]]),
+            np.concatenate([first_scores[first_kept], second_scores[second_kept]]))
+
+
 @dataclass(frozen=True)
 class Recognizer:
     """The loaded models; ``detect(image_bgr)`` returns labelled ``Detections``.
@@ -122,6 +163,19 @@ class Recognizer:
     #: the long side that second look is fed at: the cards in it are large, and a smaller
     #: input costs less (640: 40 % fewer pixels than 832)
     closeup_imgsz: int | None = 640
+
+    #: the second look at small cards (a whole table, an 8-player table's cards 40 px tall):
+    #: when the median long side of the regions found is under ``fine_side`` px on the
+    #: detector's input, the detector looks again at the part of the photo where the small
+    #: regions (under ``fine_side`` px) lie, ``fine_margin`` of their median side round them,
+    #: enlarged so that their median side is ``fine_target`` px, at most ``fine_max_imgsz`` px
+    #: on the long side and never beyond the photo's own pixels; :func:`merge_looks` keeps the
+    #: better box of each card. Tuned on ``field-calib`` and our own sets (``models/README.md``).
+    #: 0: never (live frames).
+    fine_side: float = 60.0
+    fine_target: float = 96.0
+    fine_margin: float = 1.5
+    fine_max_imgsz: int = 1600
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -157,6 +211,38 @@ class Recognizer:
         part = ((inside >= 0.7) & better).any(1)
         return every[~part], every_scores[~part]
 
+    def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+        """``boxes, scores`` after the second look at small cards (as they are when the cards
+        are large enough on the detector's input, or the detector is fed one size only)."""
+        resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
+        imgsz = getattr(self.detector, "imgsz", None)
+        if not self.fine_side or resized is None or not imgsz or not len(boxes):
+            return boxes, scores
+        h, w = image_bgr.shape[:2]
+        to_input = imgsz / max(h, w)
+        sides = (boxes[:, 2:] - boxes[:, :2]).max(1) * to_input
+        if np.median(sides) >= self.fine_side:
+            return boxes, scores
+        # a card large at the first look's size is read there: the closer look would cut it up
+        trusted = sides >= self.fine_side
+        small = boxes[~trusted]
+        side = float(np.median((small[:, 2:] - small[:, :2]).max(1)))  # photo pixels
+        if side < 1:
+            return boxes, scores  # boxes clipped to points at the photo's edge: nothing to enlarge
+        x1, y1 = np.floor(np.maximum(small[:, :2].min(0) - self.fine_margin * side, 0)).astype(int)
+        x2, y2 = np.ceil(np.minimum(small[:, 2:].max(0) + self.fine_margin * side, [w, h])).astype(int)
+        part = image_bgr[y1:y2, x1:x2]
+        zoom = min(self.fine_target / side, 1.0, self.fine_max_imgsz / max(part.shape[:2]))
+        if zoom <= 1.15 * to_input:
+            return boxes, scores  # hardly closer than the first look
+        more, more_scores = resized(int(round(zoom * max(part.shape[:2]))))(part, conf=self.region_threshold)
+        more = (more + [x1, y1, x1, y1]).astype(np.float32)
+        # a box at the part's edge (not the photo's) is a card cut in half by it
+        inner = np.array([x1 > 0, y1 > 0, x2 < w, y2 < h])
+        cut = (((more[:, :2] <= [x1 + 1, y1 + 1]) & inner[:2]).any(1)
+               | ((more[:, 2:] >= [x2 - 1, y2 - 1]) & inner[2:]).any(1))
+        return merge_looks(boxes, scores, more[~cut], more_scores[~cut], trusted)
+
     @classmethod
     def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
         """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
@@ -175,11 +261,13 @@ class Recognizer:
                    live_imgsz=meta["detector"].get("live_imgsz"))
 
     def for_live(self) -> Recognizer:
-        """This recogniser with its detector fed at ``live_imgsz`` (itself when unset)."""
+        """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset), and
+        no second look at small cards: a webcam's frames come 10 a second."""
+        live = dataclasses.replace(self, fine_side=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
-            return self
-        return dataclasses.replace(self, detector=resized(self.live_imgsz))
+            return live
+        return dataclasses.replace(live, detector=resized(self.live_imgsz))
 
     def detect(self, image_bgr: np.ndarray, allowed: Collection[str] | None = None) -> Detections:
         """Every card region of ``image_bgr``, named.
@@ -195,6 +283,8 @@ class Recognizer:
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
         if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
             boxes, scores = self._closeup(image_bgr, boxes, scores)
+        else:
+            boxes, scores = self._fine(image_bgr, boxes, scores)
         if not len(boxes):
             return Detections.empty()
         naming = self.name(image_bgr, boxes, allowed)
