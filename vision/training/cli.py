@@ -102,7 +102,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.photos < 1 or args.threads < 1:
         raise ValueError("--photos and --threads must be at least 1")
     for row in bench_read(args.model, photos=args.photos, threads=args.threads):
-        print(f"{row['size']:>10}  {row['ms_mean']:7.1f} ms/photo mean  {row['ms_p95']:7.1f} p95  "
+        print(f"{row['size']:>10} {row['kind']:>8}  {row['ms_mean']:7.1f} ms/photo mean  {row['ms_p95']:7.1f} p95  "
               f"({row['photos']} photos, {row['threads']} threads)")
     return 0
 

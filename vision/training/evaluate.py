@@ -242,14 +242,16 @@ def format_unsure(report: dict) -> str:
 
 
 def bench_read(model_dir: Path, photos: int = 6, threads: int = 2) -> list[dict]:
-    """Milliseconds per photo (recognition, seat split and tableau reading) at 1280x960 and
-    4032x3024, on whole tables of the independent renderer (rendered in memory)."""
+    """Milliseconds per photo (recognition, seat split and tableau reading) at 1280x960 (one
+    tableau) and 4032x3024 (a 2-5-seat table), the issue's two budgets, and for a 6-8-seat
+    table at 2016x1512 (small cards: the detector's second, closer look), on photos of the
+    independent renderer (rendered in memory)."""
     from vision.fieldtest.render import render_photo
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer.load(model_dir, threads=threads)
     rows = []
-    for size, kind in (((1280, 960), "tableau"), ((4032, 3024), "table")):
+    for size, kind in (((1280, 960), "tableau"), ((4032, 3024), "table"), ((2016, 1512), "crowd")):
         images = [render_photo(900_000 + i, kind, size) for i in range(photos)]
         recognizer.detect(images[0][0])  # warm-up: the first run allocates
         times = []
@@ -259,7 +261,7 @@ def bench_read(model_dir: Path, photos: int = 6, threads: int = 2) -> list[dict]
             for part in split_seats(pred, n_seats=len(truth["seats"])):
                 read_tableau(part)
             times.append(time.perf_counter() - start)
-        rows.append({"size": f"{size[0]}x{size[1]}", "photos": photos, "threads": threads,
+        rows.append({"size": f"{size[0]}x{size[1]}", "kind": kind, "photos": photos, "threads": threads,
                      "ms_mean": round(1000 * float(np.mean(times)), 1),
                      "ms_p95": round(1000 * float(np.percentile(times, 95)), 1)})
     return rows
