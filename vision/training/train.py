@@ -87,6 +87,12 @@ class TrainPlan:
     #: its own alone): fine-tuned alone it read the styled crops better but the unseen printed
     #: scans worse; the average kept the scans and most of the gain (models/README.md)
     cls_print_share: float = 0.5
+    #: that stage's crops: ``train-print-crops``, or ``train-camera-crops`` (the same kind of
+    #: photos, half their crops then seen by a phone: ``vision.synth.cropaug``), each in its
+    #: own folder beside ``train`` (the recipe's name without ``train-``) and its own run
+    cls_print_recipe: str = "train-print-crops"
+    #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
+    cls_print_hours: float = 0.0
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
@@ -191,19 +197,22 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_tables_wall_s"] = round(time.time() - t)
     if only in (None, "classifier", "classifier-print") and plan.cls_print_epochs:
-        data = data_root.parent / "print-crops"
-        generate(RECIPES["train-print-crops"], data, workers=workers)
+        print_recipe = RECIPES[plan.cls_print_recipe]
+        stage = print_recipe.name.removeprefix("train-").removesuffix("-crops")
+        run = runs / ("classifier-print" if stage == "print" else f"classifier-{stage}")
+        data = data_root.parent / print_recipe.name.removeprefix("train-")
+        generate(print_recipe, data, workers=workers)
         t = time.time()
         # from the last stage's best weights; alone (``only="classifier-print"``) from the
         # committed classifier when that run is not here (it is that stage's best.pt)
         start = runs / "classifier-tables/weights/best.pt"
         if not start.exists() and only == "classifier-print":
             start = MODELS_DIR / "classifier.pt"
-        best = yolo.train("classify", data / "cls", runs / "classifier-print", plan.cls_print_epochs,
+        best = yolo.train("classify", data / "cls", run, plan.cls_print_epochs,
                           classifier_imgsz, plan.cls_print_batch, start_from=start, optimizer="AdamW",
-                          lr0=0.0002, warmup_epochs=0, **cls_args, **place)
+                          lr0=0.0002, warmup_epochs=0, time=plan.cls_print_hours or None, **cls_args, **place)
         if plan.cls_print_share < 1:
-            best = yolo.average_weights(start, best, plan.cls_print_share, runs / "classifier-print-averaged.pt")
+            best = yolo.average_weights(start, best, plan.cls_print_share, run.with_name(f"{run.name}-averaged.pt"))
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
