@@ -55,13 +55,13 @@ def register(subparsers) -> None:
     train.add_argument("--tables-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
     train.add_argument("--print-cls-epochs", type=int, default=None,
-                       help="epochs of the classifier's print-style stage (default 0: not part of the "
-                            "committed models; 3 ran the experiment of models/README.md)")
+                       help="epochs of the classifier's print-style stage (default 39; 0 skips it)")
     train.add_argument("--print-cls-recipe", choices=["train-print-crops", "train-camera-crops"], default=None,
-                       help="that stage's crops (default train-print-crops; train-camera-crops: half of "
-                            "them also seen by a phone: small, off white balance, glare, shake, turned)")
+                       help="that stage's crops (default train-camera-crops: half of them seen by a phone: "
+                            "small, off white balance, glare, shake, turned; train-print-crops: printed only)")
     train.add_argument("--print-cls-hours", type=float, default=None,
-                       help="bound that stage's training time in hours (ultralytics fits the epochs to it)")
+                       help="bound that stage's training time in hours (default: none; ultralytics then fits "
+                            "the epochs to it: the committed run was bounded to 1)")
     train.add_argument("--print-cls-share", type=float, default=None,
                        help="share of that stage's own weights in the average with those it started "
                             "from (default 0.5; 1: its own alone)")
