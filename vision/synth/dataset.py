@@ -25,6 +25,7 @@ from tqdm import tqdm
 from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.recognizer import NOT_A_CARD, square_crop
+from vision.synth import cropaug
 from vision.synth.compose import compose_table, printed_weights, random_tableau
 
 DETECTOR_CLASSES = ("card",)
@@ -62,6 +63,12 @@ class Recipe:
     print_styles: float = 0.0
     #: share of photos that are close-ups: one to three cards filling most of the frame
     closeups: float = 0.0
+    #: share of card crops seen by a phone's camera (``cropaug.camera_crop``: small cards,
+    #: white balance, glare, shake, JPEG), each drawn per crop
+    crop_camera: float = 0.0
+    #: share of card crops turned 12-45 degrees either way first (``cropaug.turned_box``), as
+    #: the cards of a loose pile lie
+    crop_turns: float = 0.0
 
 
 RECIPES = {
@@ -106,6 +113,17 @@ RECIPES = {
     "train-print-crops": Recipe("train-print-crops", train=800, val=60, seed=9, det=False, prefix="s",
                                 negatives=2, print_styles=0.75, closeups=1 / 6,
                                 seats=(1, 1, 1, 2, 3, 4, 5, 6, 7, 8)),
+    # the same kind of photos, other seeds, and half their card crops then seen by a phone
+    # (small, off white balance, glare, shake, cheap JPEG; ``cropaug``), a quarter turned as
+    # in a loose pile; the look-alikes the classifier confused on independent photos drawn
+    # twice as often. Its own folder (``datasets/build/camera-crops``), with a validation split
+    "train-camera-crops": Recipe("train-camera-crops", train=600, val=40, seed=11, det=False, prefix="c",
+                                 negatives=2, print_styles=0.75, closeups=1 / 6,
+                                 seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.5, crop_turns=0.25,
+                                 boost=("maki-1", "maki-2", "maki-3", "uramaki-3", "uramaki-4", "uramaki-5",
+                                        "salmon-nigiri", "squid-nigiri", "egg-nigiri", "wasabi",
+                                        "onigiri-circle", "onigiri-rectangle", "takeout-box", "dumpling",
+                                        "edamame", "sashimi", "pudding")),
 }
 
 
@@ -182,6 +200,17 @@ def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str
     return len(boxes)
 
 
+def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) -> np.ndarray:
+    """The classifier's crop of one card's ``box``: turned and seen by a phone's camera for
+    the recipe's shares of crops (``crop_turns``, ``crop_camera``), else as it is."""
+    if recipe.crop_turns and rng.random() < recipe.crop_turns:
+        image, box = cropaug.turned_box(image, box, rng.uniform(12, 45) * rng.choice([-1, 1]))
+    crop = square_crop(image, box)
+    if recipe.crop_camera and rng.random() < recipe.crop_camera:
+        crop = cropaug.camera_crop(rng, crop, (box[2] - box[0], box[3] - box[1]))
+    return crop
+
+
 def _truth_path(recipe: Recipe, root: Path, split: str, index: int) -> Path:
     folder = split if recipe.det else f"{split}-{recipe.name}"
     return root / "truth" / folder / f"{recipe.prefix}{index:06d}.json"
@@ -211,12 +240,13 @@ def _make_one(job) -> int:
         (root / "det" / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_label_lines(truth)) + "\n")
     if recipe.crops and recipe.card_crops:
         rng = np.random.default_rng([seed, 99])
+        camera_rng = np.random.default_rng([seed, 94])
         for k, card in enumerate(truth["cards"]):
             if card["hidden"]:
                 continue
             folder = root / "cls" / split / card["label"]
             box = _jitter(rng, card["box"], recipe.crop_jitter)
-            cv2.imwrite(str(folder / f"{name}_{k:02d}.jpg"), square_crop(image, box))
+            cv2.imwrite(str(folder / f"{name}_{k:02d}.jpg"), card_crop(camera_rng, image, box, recipe))
     if recipe.crops and recipe.negatives:
         write_negative_crops(image, truth, root / "cls" / split / NOT_A_CARD, name,
                              np.random.default_rng([seed, 98]), recipe.negatives)

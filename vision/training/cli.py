@@ -55,8 +55,16 @@ def register(subparsers) -> None:
     train.add_argument("--tables-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
     train.add_argument("--print-cls-epochs", type=int, default=None,
-                       help="epochs of the classifier's print-style stage (default 0: not part of the "
-                            "committed models; 3 ran the experiment of models/README.md)")
+                       help="epochs of the classifier's print-style stage (default 39; 0 skips it)")
+    train.add_argument("--print-cls-recipe", choices=["train-print-crops", "train-camera-crops"], default=None,
+                       help="that stage's crops (default train-camera-crops: half of them seen by a phone: "
+                            "small, off white balance, glare, shake, turned; train-print-crops: printed only)")
+    train.add_argument("--print-cls-hours", type=float, default=None,
+                       help="bound that stage's training time in hours (default: none; ultralytics then fits "
+                            "the epochs to it: the committed run was bounded to 1)")
+    train.add_argument("--print-cls-share", type=float, default=None,
+                       help="share of that stage's own weights in the average with those it started "
+                            "from (default 0.5; 1: its own alone)")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
@@ -120,7 +128,8 @@ def _train(args: argparse.Namespace) -> int:
             raise ValueError(f"--device {args.device}: no such CUDA device here "
                              f"({torch.cuda.device_count()} found); use --device cpu")
     stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
-              "cls_print_epochs": args.print_cls_epochs}
+              "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
+              "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

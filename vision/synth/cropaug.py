@@ -1,0 +1,107 @@
+"""What a phone does to one card's crop, applied where the classifier's crops are written.
+
+The photo renderer already lights, blurs and compresses whole photos; the crops the
+classifier then misnamed on independently made photos (issue 12) were harder than those: a
+card 30-60 px tall read from a handful of pixels, a warm or cold white balance far off
+neutral, a glossy card or sleeve throwing a white glare across its icon, defocus and motion
+of a hand-held phone, cheap JPEG, and cards of a loose pile lying at any angle. Each effect
+here is drawn per crop, so one photo's crops differ from each other.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def seen_small(crop: np.ndarray, box_wh: tuple[float, float], long_side: float) -> np.ndarray:
+    """``crop`` (the box stretched to a square) as if the box had been ``long_side`` px on its
+    long side in the photo: shrunk to the box's own shape at that size, then stretched back
+    the way the runtime stretches a small box (``cv2.INTER_AREA``). A box already that small
+    or smaller is returned as it is."""
+    bw, bh = (max(float(v), 1.0) for v in box_wh)
+    scale = long_side / max(bw, bh)
+    if scale >= 1:
+        return crop
+    w, h = max(2, int(round(bw * scale))), max(2, int(round(bh * scale)))
+    small = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_AREA)
+
+
+def white_balance(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A light far from neutral: warm (tungsten, candles) or cold (shade, a window), and an
+    exposure off by up to about a stop. Float BGR in, float BGR out."""
+    warmth = rng.uniform(-0.35, 0.45)  # > 0: red up and blue down
+    gains = np.array([1 - warmth, 1 + rng.uniform(-0.08, 0.08), 1 + warmth], np.float32)
+    gains *= rng.uniform(0.65, 1.45)
+    return image * gains
+
+
+def glare(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A lamp's reflection on a glossy card or sleeve: a bright soft patch or band that can
+    wash the print out to white. Float BGR in, float BGR out."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    if rng.random() < 0.5:  # a band (a long lamp, a window)
+        angle = rng.uniform(0, math.pi)
+        across = (xx - cx) * math.cos(angle) + (yy - cy) * math.sin(angle)
+        light = np.exp(-(across / (rng.uniform(0.08, 0.4) * w)) ** 2)
+    else:  # a spot
+        radius = rng.uniform(0.15, 0.6) * w
+        light = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / radius ** 2)
+    return image + light[..., None] * rng.uniform(60, 260)
+
+
+def shake(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """Defocus or a hand's motion, stronger than the whole-photo blur. Float in and out."""
+    if rng.random() < 0.6:
+        return cv2.GaussianBlur(image, (0, 0), rng.uniform(0.8, 2.8))
+    length = int(rng.integers(4, 12))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2] = 1.0
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
+def camera_crop(rng: np.random.Generator, crop: np.ndarray, box_wh: tuple[float, float]) -> np.ndarray:
+    """One crop (uint8 BGR, the box stretched to a square) as a phone might have caught it:
+    each effect drawn with its own chance; always some sensor noise and a JPEG pass."""
+    if rng.random() < 0.4:
+        crop = seen_small(crop, box_wh, rng.uniform(22, 64))
+    image = crop.astype(np.float32)
+    if rng.random() < 0.6:
+        image = white_balance(rng, image)
+    if rng.random() < 0.35:
+        image = glare(rng, image)
+    if rng.random() < 0.35:
+        image = shake(rng, image)
+    image = image + rng.normal(0, rng.uniform(0, 8), image.shape).astype(np.float32)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 90))])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+
+
+def turned_box(image: np.ndarray, box, degrees: float) -> tuple[np.ndarray, list[float]]:
+    """The photo turned by ``degrees`` about the box's centre (a card of a loose pile lying at
+    that angle), and the box turned with it: the upright bounds of its four turned corners.
+    Only the neighbourhood of the box is turned and returned (with the box in its frame);
+    beyond the photo's edge it is mirrored."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    reach = int(math.ceil(math.hypot(x2 - x1, y2 - y1))) + 2
+    left, top = int(math.floor(cx)) - reach, int(math.floor(cy)) - reach
+    h, w = image.shape[:2]
+    pad = max(0, -left, -top, left + 2 * reach - w, top + 2 * reach - h)
+    padded = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REFLECT) if pad else image
+    window = padded[top + pad:top + pad + 2 * reach, left + pad:left + pad + 2 * reach]
+    centre = (cx - left, cy - top)
+    turn = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    turned = cv2.warpAffine(window, turn, (window.shape[1], window.shape[0]), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REFLECT)
+    corners = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64) - [left, top]
+    moved = corners @ turn[:, :2].T + turn[:, 2]
+    return turned, [*moved.min(0), *moved.max(0)]
