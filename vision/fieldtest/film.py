@@ -57,6 +57,12 @@ class FilmCard:
     row: int
     local: tuple[float, float] = (0.0, 0.0)
     plane: Card | None = None
+    player: str = ""  # who laid it, as the film's log names them
+
+    def box(self, camera: Camera) -> np.ndarray:
+        """Where the card lies in the picture once laid: its whole box, ``[x1, y1, x2, y2]``."""
+        quad = np.asarray(camera.flat(self.plane.corners()), float)
+        return np.concatenate([quad.min(0), quad.max(0)])
 
 
 @dataclass
@@ -311,6 +317,8 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     first = int(np.argmin([min(directions[s], 360 - directions[s]) for s in order]))
     order = order[first:] + order[:first]
     renamed = {old: NAMES[new] for new, old in enumerate(order)}
+    for card in cards:
+        card.player = renamed[card.seat]
     log = [{"reveals": {renamed[names.index(p)]: v for p, v in turn["reveals"].items()}} for turn in log]
     log = [{"reveals": dict(sorted(turn["reveals"].items(), key=lambda kv: NAMES.index(kv[0])))} for turn in log]
     seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
