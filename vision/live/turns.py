@@ -506,8 +506,9 @@ class TurnDetector:
         # tracker lets go of it soon); not a card the player laid
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
         passing = [c for c in pending if now - c.last_seen > 0.5 and c.last_seen - c.first_seen < self.seen_s
-                   and c.label not in SELF_DISCARDING and any(o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
-                           and o.last_seen > c.last_seen + 0.5 for o in pending)]
+                   and ((c.label not in SELF_DISCARDING and any(
+                       o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+                       and o.last_seen > c.last_seen + 0.5 for o in pending)) or self._second_name(c))]
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
@@ -560,6 +561,15 @@ class TurnDetector:
         # the new turn is announced once, with the events it just received
         events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _second_name(self, glimpse: _Card) -> bool:
+        """A box seen for a moment right where a card lay in sight before and after it: that
+        card read under another name for a moment (the recogniser boxed it twice), not a
+        card laid on it (the next card of a column, a nigiri on its wasabi, lies a strip
+        off it)."""
+        return any(o is not glimpse and o.first_seen < glimpse.first_seen and o.last_seen > glimpse.last_seen + 0.5
+                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= 0.85
+                   for o in self._cards.values())
 
     def _late(self, pending: list[_Card]) -> list[_Card]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
