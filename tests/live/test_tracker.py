@@ -229,3 +229,13 @@ def test_of_two_rows_a_card_could_extend_the_one_whose_player_laid_nothing_this_
     ]
     ann, ben, cid, dan, eve = range(5)
     assert seat_round(SeatMemory(5), turns) == [eve, dan, cid, ben, ann, eve, dan, ann, ben, cid]
+
+
+def test_the_player_at_the_bottom_is_the_low_one_whose_cards_stand_upright():
+    """Five players (a drawn film, seed 1): Ann sits at the bottom, her cards upright; Eve's
+    first card lies about as low and nearer straight below the middle of the first cards, but
+    turned half towards the right side, where Eve sits."""
+    turns = [[("onigiri-circle", (539, 558, 619, 641)), ("eel", (317, 526, 373, 602)), ("eel", (244, 156, 315, 206)),
+              ("squid-nigiri", (400, 82, 460, 145)), ("tempura", (679, 225, 751, 288))]]
+    ann, ben, cid, dan, eve = range(5)
+    assert seat_round(SeatMemory(5), turns) == [eve, ann, ben, cid, dan]

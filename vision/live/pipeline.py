@@ -131,8 +131,9 @@ class LiveGame:
             if unknown.any():
                 overlap = box_iou(everything.xyxy[unknown], np.stack(self._background_boxes)).max(1)
                 self._background |= {int(i) for i in ids[unknown][overlap >= 0.5]}
-        # a new card counts once the recogniser is sure enough of it; a card in play stays
-        sure = everything.data["score"] >= self.min_score
+        # a new card counts once the recogniser is sure enough of it, and is the size of a card
+        # (a stretch of cloth boxed as one card is many times a card's size); a card in play stays
+        sure = (everything.data["score"] >= self.min_score) & ~_oversized(everything.xyxy)
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
         tracked = self.seats.update(everything[in_play], timestamp)
@@ -214,6 +215,15 @@ class LiveGame:
                 "text": game.get("text", str(tracked.data["label"][k])),
             })
         return out
+
+
+def _oversized(xyxy: np.ndarray, times: float = 4.0) -> np.ndarray:
+    """Boxes more than ``times`` the area of the middle box of the table (three or more
+    boxes): no card lies that much nearer the camera than the others."""
+    areas = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    if len(areas) < 3:
+        return np.zeros(len(areas), bool)
+    return areas > times * float(np.median(areas))
 
 
 def card_text(text: str, edition: str) -> str:
@@ -300,12 +310,15 @@ class StillTable:
     its size, its mean brightness taken off, so a webcam's exposure drifting is no change);
     when no part of it differs by more than ``threshold`` grey levels from the thumbnail of
     the last frame read (its ``share`` most-changed pixels aside: sensor noise), the last
-    reading stands. Every ``every``-th frame is read anyway.
+    reading stands. Every ``every``-th frame is read anyway: by ``detect_still`` when given
+    (a closer look, at more cost: a still table is what the game is read from, while frames
+    that change are mostly hands to follow), else by ``detect``.
     """
 
     def __init__(self, detect: Detector, every: int = 5, threshold: float = 12.0, shrink: int = 8,
-                 share: float = 0.002) -> None:
+                 share: float = 0.002, detect_still: Detector | None = None) -> None:
         self.detect = detect
+        self.detect_still = detect_still
         self.every = max(int(every), 1)
         self.threshold = threshold
         self.shrink = shrink
@@ -317,7 +330,8 @@ class StillTable:
 
     @property
     def classified(self) -> float:
-        return getattr(self.detect, "classified", float("nan"))
+        return sum(getattr(d, "classified", float("nan")) for d in {id(d): d for d in (self.detect, self.detect_still)
+                                                                    if d is not None}.values())
 
     def __call__(self, image_bgr: np.ndarray) -> Detections:
         import cv2
@@ -329,26 +343,36 @@ class StillTable:
         thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
         thumb = thumb.astype(np.float32)
         thumb -= thumb.mean()
-        if (self._last is not None and self._age + 1 < self.every and self._thumb.shape == thumb.shape
-                and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold):
+        still = (self._last is not None and self._thumb.shape == thumb.shape
+                 and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold)
+        if still and self._age + 1 < self.every:
             self._age += 1
             self.skipped += 1
             return self._last
-        self._last, self._thumb, self._age = self.detect(image_bgr), thumb, 0
+        detect = self.detect_still if still and self.detect_still is not None else self.detect
+        self._last, self._thumb, self._age = detect(image_bgr), thumb, 0
         return self._last
 
 
-def live_detector(recognizer, refresh: int = 4, still_every: int = 5) -> Detector:
+def live_detector(recognizer, refresh: int = 4, still_every: int = 5, still_full: bool = True) -> Detector:
     """The recogniser's ``detect`` for a live game: with the two stages (regions, then names),
     a :class:`LabelCache` over them run only on frames where the table changed
     (:class:`StillTable`; ``still_every=1``: every frame), its detector fed frames at the
-    recogniser's ``live_imgsz``; anything else, its own ``detect``."""
+    recogniser's ``live_imgsz``; a still table is read again at the recogniser's own size
+    (``still_full``: small cards across a table that seats five go unseen at the live size);
+    anything else, its own ``detect``."""
+    full = recognizer
     if hasattr(recognizer, "for_live"):
         recognizer = recognizer.for_live()
     if not all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
         return recognizer.detect  # a stand-in reading something else than the picture
     detect = LabelCache(recognizer, refresh) if refresh > 1 else recognizer.detect
-    return StillTable(detect, still_every) if still_every > 1 else detect
+    if still_every <= 1:
+        return detect
+    closer = None
+    if still_full and full is not recognizer:
+        closer = LabelCache(full, refresh) if refresh > 1 else full.detect
+    return StillTable(detect, still_every, detect_still=closer)
 
 
 class LivePipeline:

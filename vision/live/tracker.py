@@ -48,8 +48,11 @@ from vision.boxes import areas as _box_areas
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
+from vision.faces import FACE_SIZE
 
 CARD_BACK = "card-back"
+#: a card's height over its width
+CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 
 
 def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
@@ -426,7 +429,7 @@ class SeatMemory:
         boxes = np.asarray(tracked.xyxy, float).reshape(-1, 4)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         axes = card_axes(boxes) if len(boxes) else np.zeros(0, int)
-        cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])))
+        cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])), _tilt(boxes[k]))
                  for k in range(len(ids))]
         fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
         if fresh and not self.learned:
@@ -493,7 +496,7 @@ class SeatMemory:
             if track_id in placed:
                 continue
             home = next((g for g in self._groups if any(
-                np.linalg.norm(card.centre - m.centre) <= self.near * max(card.size, m.size) for _, m in g)), None)
+                np.linalg.norm(card.centre - m.centre) <= self.near * min(card.size, m.size) for _, m in g)), None)
             if home is None:
                 self._groups.append([(track_id, card)])
             else:
@@ -503,9 +506,12 @@ class SeatMemory:
         groups = self._groups[: self.n_seats]
         homes = [np.mean([m.centre for _, m in g], axis=0) for g in groups]
         middle = np.mean(homes, axis=0)
-        # clockwise on screen from straight down; seat 0 is the group nearest straight down
+        # clockwise on screen from straight down; seat 0 is the player at the bottom of the
+        # picture: the group nearest straight down whose cards stand upright (a card faces its
+        # player), not one turned towards a side nearly as low
         angles = [_direction(h - middle) for h in homes]
-        bottom = min(range(len(groups)), key=lambda k: _turn_between(angles[k], 0.0))
+        tilts = [float(np.median([m.tilt for _, m in g])) for g in groups]
+        bottom = min(range(len(groups)), key=lambda k: _turn_between(angles[k], 0.0) + tilts[k])
         order = sorted(range(len(groups)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
         for seat, k in enumerate(order):
             self._members[seat] = [m for _, m in groups[k]]
@@ -524,6 +530,15 @@ class _Seated:
     centre: np.ndarray
     axis: int
     size: float
+    tilt: float = 0.0  # how far from standing up or down its box says it is turned (radians, 0 to pi/2)
+
+
+def _tilt(box: np.ndarray) -> float:
+    """How far a whole card is turned from standing up or down, from its box: 0 for a box as
+    tall as a card (1.55 times its width), pi/4 for a square one, pi/2 lying sideways."""
+    ratio = max(float(box[3] - box[1]), 1e-6) / max(float(box[2] - box[0]), 1e-6)
+    share = (math.log(CARD_ASPECT) - math.log(ratio)) / (2 * math.log(CARD_ASPECT))
+    return math.pi / 2 * min(max(share, 0.0), 1.0)
 
 
 def _row_direction(members: list[_Seated], centre: np.ndarray) -> np.ndarray | None:
