@@ -54,6 +54,22 @@ def test_a_nigiri_is_laid_on_the_free_wasabi_and_a_special_order_on_its_copy():
             assert hand.start < hand.carries.laid_at < hand.end
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_two_players_cards_touch(seed):
+    """Five players round a table, columns five deep: each player's cards keep clear of the
+    others' (the corners of cards of different players lie a centimetre apart or more)."""
+    import cv2
+
+    from vision.fieldtest.cards import CARD_W_CM
+
+    film = render_film(seed, players=5, turns=6)
+    quads = [np.asarray(c.plane.corners(1.0 / CARD_W_CM), np.float32) for c in film.cards]
+    for i, a in enumerate(film.cards):
+        for j, b in enumerate(film.cards[:i]):
+            if a.player != b.player:
+                assert cv2.intersectConvexConvex(quads[i], quads[j])[0] == 0, (a, b)
+
+
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 3), (3, 5), (5, 1), (5, 3), (5, 4), (5, 7)])
 def test_seats_learned_from_the_cards_laid_are_the_films_seating(players, seed):
     """No seat points given: the seats come from where each player's cards lie and which way

@@ -259,6 +259,36 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCar
     return cards, starts, covered
 
 
+def _keep_apart(table, margin: float = 1.0, step: float = 1.0) -> None:
+    """Players keep their cards apart: where two tableaux run into each other (deep columns
+    where two seats are close), every player moves back from the middle of the table, a
+    ``step`` (cm) at a time, until ``margin`` lies between any two players' cards."""
+    for _ in range(100):
+        if _tableaux_apart(table.cards, margin):
+            return
+        table.size = (table.size[0] + 2 * step, table.size[1] + 2 * step)
+        for index, seat in enumerate(table.seats):
+            out = np.array([seat.x, seat.y]) / max(math.hypot(seat.x, seat.y), 1e-9) * step
+            seat.x, seat.y = seat.x + out[0], seat.y + out[1]
+            for card in table.cards:
+                if card.seat == index:
+                    card.x, card.y = card.x + out[0], card.y + out[1]
+
+
+def _tableaux_apart(cards: list[Card], margin: float) -> bool:
+    """Whether every two cards of different players lie ``margin`` (cm) apart or more."""
+    grown = [np.asarray(c.corners(margin / CARD_W_CM), np.float32) for c in cards]
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            if a.seat == b.seat or math.hypot(a.x - b.x, a.y - b.y) > CARD_H_CM + CARD_W_CM + margin:
+                continue
+            overlap, _ = cv2.intersectConvexConvex(grown[i], grown[j])
+            if overlap > 0:
+                return False
+    return True
+
+
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
                 fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None) -> Film:
     """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
@@ -278,6 +308,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
              for s in range(players)]
     table = place_tableaux(rng, local, "round")
+    _keep_apart(table)
     placed = iter(table.cards)
     by_seat = {s: [c for c in cards if c.seat == s] for s in range(players)}
     for s in range(players):
