@@ -54,6 +54,18 @@ def test_a_nigiri_is_laid_on_the_free_wasabi_and_a_special_order_on_its_copy():
             assert hand.start < hand.carries.laid_at < hand.end
 
 
+def test_a_film_on_a_party_menu_plays_only_that_menus_cards():
+    from scorer import score_record
+    from vision.deck import Deck
+    from vision.fieldtest.film import PARTY_MENU
+
+    film = render_film(3, players=5, turns=6, menu=PARTY_MENU)
+    allowed = Deck.of("party", list(PARTY_MENU)).allowed
+    assert {c.slug for c in film.cards} <= allowed
+    record = film.record()
+    assert record["menu"] == list(PARTY_MENU) and set(score_record(record)["players"]) == set(film.players)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_no_two_players_cards_touch(seed):
     """Five players round a table, columns five deep: each player's cards keep clear of the

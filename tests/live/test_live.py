@@ -178,3 +178,18 @@ def test_a_stretch_of_cloth_boxed_as_one_card_is_not_a_card_in_play():
         state = game.update(detections, index / 10)
     assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["eel"], "Ben": ["tofu"], "Cid": ["wasabi"]}}]}]
     assert not any(c["label"] == "tempura" and c["seat"] >= 0 for c in state.cards)
+
+
+@pytest.mark.parametrize(("menu", "named"), [("cutthroat-combo", "eel"), (None, "tempura")])
+def test_a_live_game_names_cards_only_as_its_menu_holds_them(menu, named):
+    """The classifier takes the card for a tempura (0.8) over an eel (0.2): a Party game on a
+    menu without tempura (Cutthroat Combo: eel, tofu...) has it read as an eel, the likeliest
+    face that can lie on its table; a game with no menu takes the classifier's word."""
+    from vision.live.pipeline import LivePipeline, live_detector
+
+    regions = [[10, 100, 60, 180, 0.9]]
+    detect = live_detector(two_stage([regions] * 3))
+    LivePipeline(detect, LiveGame(["Ann", "Ben"], "party", menu=menu))
+    found = detect(np.zeros((200, 200, 3), np.uint8))
+    assert found.labels == [named]
+    assert float(found.confidence[0]) == pytest.approx(0.9 * 0.8)  # as sure a card as it was

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scorer.cards import CARDS
 from scorer.turns import TurnLog
 from vision.fieldtest.cards import CARD_H_CM, CARD_W_CM, load_faces, styled_face
 from vision.fieldtest.render import (
@@ -40,6 +41,8 @@ NIGIRI = ("egg-nigiri", "salmon-nigiri", "squid-nigiri")
 #: tools the rules take away mid-round), so the table always shows the log
 MENU = ("egg-nigiri", "salmon-nigiri", "squid-nigiri", "wasabi", "wasabi", "maki-2", "maki-3", "tempura",
         "sashimi", "dumpling", "eel", "tofu", "onigiri-circle", "pudding", "special-order", "tea")
+#: a Sushi Go Party menu (its kinds) whose cards all stay on the table once laid
+PARTY_MENU = ("nigiri", "maki", "tempura", "sashimi", "dumpling", "wasabi", "special-order", "pudding")
 COPYABLE = ("maki-2", "maki-3", "tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri-circle")
 DESSERTS = ("pudding",)
 TURN_S = 5.5
@@ -88,6 +91,7 @@ class Film:
     cards: list[FilmCard]
     hands: list[Hand]
     seed: int
+    menu: tuple[str, ...] | None = None
     _background: np.ndarray | None = None
     _light: np.ndarray | None = None
     _faces: dict = field(default_factory=dict)
@@ -109,7 +113,8 @@ class Film:
         return ((i / self.fps, self.render(i)) for i in range(self.n_frames))
 
     def record(self) -> dict:
-        return {"edition": "party", "players": list(self.players), "rounds": [{"turns": self.log}]}
+        extra = {} if self.menu is None else {"menu": list(self.menu)}
+        return {"edition": "party", "players": list(self.players), "rounds": [{"turns": self.log}], **extra}
 
     def _face(self, k: int, card: FilmCard):
         if k not in self._faces:
@@ -183,15 +188,20 @@ class Film:
         return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -> list[dict]:
-    """A round's turn log the table can show: special orders copy a card the player has."""
+def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int, menu: tuple[str, ...] = MENU,
+               limits: tuple = ()) -> list[dict]:
+    """A round's turn log the table can show: special orders copy a card the player has; no
+    more cards of a kind than the deck holds (``limits``: ``vision.deck.Deck.limits``)."""
     have: dict[str, list[str]] = {p: [] for p in players}
+    laid: list[str] = []
     log = []
     for _ in range(turns):
         reveals = {}
         for p in players:
             while True:
-                slug = str(rng.choice(MENU))
+                slug = str(rng.choice(menu))
+                if any(slug in faces and sum(c in faces for c in laid) >= copies for faces, copies in limits):
+                    continue
                 if slug != "special-order":
                     break
                 copyable = [c for c in have[p] if c in COPYABLE]
@@ -199,6 +209,7 @@ def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -
                     slug = f"special-order:{rng.choice(copyable)}"
                     break
             have[p].append(slug.split(":")[-1] if not slug.startswith("special") else "special-order")
+            laid.append(slug.partition(":")[0])
             reveals[p] = [slug]
         log.append({"reveals": reveals})
     return log
@@ -290,9 +301,12 @@ def _tableaux_apart(cards: list[Card], margin: float) -> bool:
 
 
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
-                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None) -> Film:
+                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None,
+                menu: tuple[str, ...] | None = None) -> Film:
     """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
     a player a turn, players named ``Ann``, ``Ben``...) plays that round instead of a drawn one.
+    ``menu`` (the kinds of a Sushi Go Party menu, e.g. ``PARTY_MENU``) draws the round from
+    those cards only; left out, from every card the film shows (no Party menu holds them all).
     The film's own log names the players by where they sit in the picture."""
     if log is not None:
         players, turns = len(log[0]["reveals"]), len(log)
@@ -302,7 +316,13 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
         raise ValueError("a film needs at least one turn")
     rng = np.random.default_rng([seed, 0xF11])
     names = NAMES[:players]
-    log = log if log is not None else random_log(rng, names, turns)
+    drawable, limits = MENU, ()
+    if menu is not None:
+        from vision.deck import Deck
+
+        drawable = tuple(s for s in MENU if CARDS[s].kind in menu)
+        limits = Deck.of("party", list(menu)).limits
+    log = log if log is not None else random_log(rng, names, turns, drawable, limits)
     TurnLog.from_json(log, names, "party")  # the scorer accepts it
     cards, starts, covered = _stage(rng, log, names)
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
@@ -355,7 +375,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
               "facing_deg": round(math.degrees(table.seats[old].facing), 1)} for new, old in enumerate(order)]
     gain = np.float32(rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]))
-    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed,
+    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, menu,
                 style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
     film._background = background
     film._light = light

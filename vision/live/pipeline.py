@@ -97,6 +97,7 @@ class LiveGame:
         self.edition = edition
         # the game's setup as the app holds it (a Party menu, variants), kept in the record
         self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
+        self.faces = _deck_faces(edition, menu)
         self._names: dict[str, str] = {}
         self.tracker = tracker or CardTracker()
         self.seats = SeatMemory(len(players), anchors=seat_anchors)
@@ -217,6 +218,17 @@ class LiveGame:
         return out
 
 
+def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
+    """The faces the game's deck holds (its edition's, narrowed by a Party menu), or None where
+    a stored menu cannot be read (then every face the recogniser knows)."""
+    from vision.deck import Deck, DeckError
+
+    try:
+        return Deck.of(edition, menu if edition == "party" else None).allowed
+    except (DeckError, TypeError):
+        return None
+
+
 def _oversized(xyxy: np.ndarray, times: float = 4.0) -> np.ndarray:
     """Boxes more than ``times`` the area of the middle box of the table (three or more
     boxes): no card lies that much nearer the camera than the others."""
@@ -269,6 +281,13 @@ class LabelCache:
         self._scores = np.zeros(0, np.float32)
         self._ages = np.zeros(0, int)
         self.classified = 0  # regions sent to the classifier so far (for the benchmark)
+        self.allowed: frozenset[str] | None = None
+
+    def allow(self, faces: frozenset[str] | None) -> None:
+        """Name regions only as ``faces`` (a game's deck, ``vision.deck.Deck.allowed``); every
+        region is read again under them."""
+        self.allowed = faces
+        self._boxes = np.zeros((0, 4), np.float32)
 
     def __call__(self, image_bgr: np.ndarray) -> Detections:
         return self.detect(image_bgr)
@@ -293,8 +312,10 @@ class LabelCache:
                     fresh[d] = False
         todo = np.flatnonzero(fresh)
         if len(todo):
-            naming = rec.name(image_bgr, boxes[todo])
-            labels[todo], label_scores[todo] = naming.labels, naming.label_scores
+            naming = rec.name(image_bgr, boxes[todo], self.allowed)
+            # a region is as sure a card as its likeliest face, in the deck or not (as the
+            # recogniser's own detect keeps it)
+            labels[todo], label_scores[todo] = naming.labels, naming.sureness
             self.classified += len(todo)
         self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
         # regions named "not a card" stay cached (not re-read every frame) but are not cards
@@ -327,6 +348,12 @@ class StillTable:
         self._last: Detections | None = None
         self._age = 0
         self.skipped = 0  # frames whose reading was the last one (for the benchmark)
+
+    def allow(self, faces: frozenset[str] | None) -> None:
+        for detect in (self.detect, self.detect_still):
+            if hasattr(detect, "allow"):
+                detect.allow(faces)
+        self._last = None
 
     @property
     def classified(self) -> float:
@@ -381,6 +408,10 @@ class LivePipeline:
     def __init__(self, detect: Detector, game: LiveGame) -> None:
         self.detect = detect
         self.game = game
+        if hasattr(detect, "allow"):
+            # cards are named only as faces of the game's deck (its menu): a print the model
+            # never saw is read as the likeliest face that can lie on this table
+            detect.allow(game.faces)
         self._started = time.monotonic()
 
     def process(self, image_bgr: np.ndarray, timestamp: float | None = None) -> LiveState:
