@@ -151,7 +151,8 @@ def _bench(args: argparse.Namespace) -> int:
     count = len(jpegs)
     report = time_pipeline(detect, tqdm(jpegs, desc="following", unit="frame", leave=False),
                            script.players, script.edition, script.rounds,
-                           decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR))
+                           decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR),
+                           menu=list(menu) if (menu := getattr(script, "menu", None)) else None)
     report.pop("record")
     film = (f"field, {len(script.players)} players, {args.turns} turns, seed {args.seed}" if args.film == "field"
             else f"columns, 3 players, staged {args.staging}, seed {args.seed}, {args.faces} faces")
