@@ -116,12 +116,29 @@ def test_the_live_pipeline_reads_a_drawn_three_player_film(model_dir):
     assert_read_turn_by_turn(render_film(4, players=3, turns=4), model_dir)
 
 
+@pytest.mark.slow
+def test_the_live_pipeline_reads_a_three_player_film_on_a_party_menu(model_dir):
+    """Three players at uneven angles, no seat points: seats from the cards; columns, nigiri on
+    wasabi, special orders on their copies; names restricted to the game's menu."""
+    from vision.fieldtest.film import PARTY_MENU
+
+    assert_read_turn_by_turn(render_film(2, players=3, turns=5, menu=PARTY_MENU), model_dir)
+
+
+@pytest.mark.slow
+def test_the_live_pipeline_reads_a_five_player_film_on_a_party_menu(model_dir):
+    """Five players round the table, small far cards: a still table is read at the full size."""
+    from vision.fieldtest.film import PARTY_MENU
+
+    assert_read_turn_by_turn(render_film(3, players=5, turns=4, menu=PARTY_MENU), model_dir)
+
+
 def assert_read_turn_by_turn(film, model_dir) -> None:
     """The real models follow ``film`` and read its turns exactly as its log says."""
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector
     from vision.recognizer import Recognizer
 
-    game = LiveGame(film.players, "party")
+    game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None)
     pipeline = LivePipeline(live_detector(Recognizer.load(model_dir)), game)
     for timestamp, frame in film.timed_frames():
         pipeline.process(frame, timestamp)

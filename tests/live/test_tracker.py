@@ -239,3 +239,12 @@ def test_the_player_at_the_bottom_is_the_low_one_whose_cards_stand_upright():
               ("squid-nigiri", (400, 82, 460, 145)), ("tempura", (679, 225, 751, 288))]]
     ann, ben, cid, dan, eve = range(5)
     assert seat_round(SeatMemory(5), turns) == [eve, ann, ben, cid, dan]
+
+
+@pytest.mark.parametrize("second", [("maki-2", (190, 372, 273, 440)), ("maki-2", (249, 370, 276, 414))])
+def test_one_card_boxed_twice_under_two_names_is_one_card(second):
+    """Seen with the real models on a five-player film: Ben's maki boxed whole, and again, a
+    second time nearly the same or as its right third, under another maki's name."""
+    whole = ("maki-3", (186, 370, 272, 439))
+    seen = run(CardTracker(), [frame(whole, second)] * 12)
+    assert len(seen[-1]) == 1 and seen[-1].data["visible"].tolist() == [True]

@@ -227,3 +227,22 @@ def test_a_card_boxed_twice_for_a_moment_under_another_name_is_not_a_card_laid()
         show(t, *cards)
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["sashimi"]}, {"Ann": ["tempura"], "Ben": ["eel"]}]
+
+
+def test_a_piece_of_a_card_played_read_under_another_name_is_no_new_turn():
+    """Seen with the real models on a five-player film: after Ben laid a special order over
+    part of his tempura, a corner of the tempura showed, read as a squid nigiri; it lies within
+    where the tempura lay whole. No turn of Ben's alone; the next turn is both players'."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    egg, tempura = (1, "egg-nigiri", 0, [380, 440, 440, 532], True), (2, "tempura", 1, [159, 369, 255, 451], True)
+    for k in range(130):
+        t = k / 10
+        cards = [egg, tempura]
+        if t >= 6.0:
+            cards.append((3, "squid-nigiri", 1, [207, 378, 241, 424], True))
+        if t >= 10.0:
+            cards += [(4, "eel", 0, [460, 440, 520, 532], True), (5, "dumpling", 1, [191, 463, 287, 552], True)]
+        show(t, *cards)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["egg-nigiri"], "Ben": ["tempura"]}, {"Ann": ["eel"], "Ben": ["dumpling"]}]

@@ -56,11 +56,12 @@ CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 
 
 def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
-    """Keep-mask dropping a box that lies inside a much larger box of the same name.
+    """Keep-mask dropping a box that lies inside a much larger box, whatever its name.
 
     A recogniser trained on covered cards sometimes also reports the top strip of a card
-    lying in full view; the strip is that card again, not one under it (the card under a
-    strip lies above the covering card, outside its box).
+    lying in full view, or a third of it under another name (a maki read by its rolls); the
+    piece is that card again, not one under it (the card under a strip lies above the
+    covering card, outside its box).
 
     >>> inner_duplicates(np.array([[0, 0, 10, 15], [0, 0, 10, 4], [0, 15, 10, 30]]),
     ...                  ["eel", "eel", "eel"]).tolist()
@@ -73,7 +74,10 @@ def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.
     areas = _box_areas(boxes)
     for small in range(len(boxes)):
         for big in range(len(boxes)):
-            if (small != big and labels[small] == labels[big] and inside[small, big] >= 0.85
+            # (under another name only within a box a card's size: a stretch of cloth boxed
+            # as one card holds whole cards)
+            if (small != big and inside[small, big] >= 0.85
+                    and (labels[small] == labels[big] or areas[big] <= 10 * areas[small])
                     and areas[small] <= ratio * areas[big]):
                 keep[small] = False
     return keep
@@ -149,6 +153,7 @@ class CardTracker:
     strip_ratio: float = 0.6
     still_iou: float = 0.7
     double_iou: float = 0.7
+    twin_iou: float = 0.85
     misread_s: float = 0.5
     flip_s: float = 2.0
     vote_window: int = 15
@@ -202,6 +207,7 @@ class CardTracker:
                 track.confirmed = True
             seen.add(track.track_id)
         self._drop_doubles(seen)
+        self._merge_twins(seen)
         for d in sorted(set(range(len(boxes))) - {d for _, d in matched}):
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
@@ -298,6 +304,28 @@ class CardTracker:
         if doubles:
             self._tracks = [t for t in self._tracks if t.track_id not in doubles]
             seen -= doubles
+
+    def _merge_twins(self, seen: set[int]) -> None:
+        """Two cards seen in one place (boxes overlapping by ``twin_iou``), both this frame: the
+        recogniser boxed one card twice, under two names; the card is the one first seen, its
+        name voted over both readings. (The next card of a column, laid a strip off the last,
+        and a nigiri on a wasabi, never overlap theirs that much.)"""
+        shown = sorted((t for t in self._tracks if t.confirmed and t.track_id in seen), key=lambda t: t.first_seen)
+        merged: set[int] = set()
+        for k, first in enumerate(shown):
+            if first.track_id in merged:
+                continue
+            for later in shown[k + 1:]:
+                if later.track_id in merged:
+                    continue
+                iou, _ = box_overlaps(first.box[None], later.box[None])
+                if iou[0, 0] >= self.twin_iou:
+                    for label, class_id, confidence in later.votes:
+                        first.vote(label, class_id, confidence, self._now)
+                    merged.add(later.track_id)
+        if merged:
+            self._tracks = [t for t in self._tracks if t.track_id not in merged]
+            seen -= merged
 
     def _reidentify(self, boxes, labels, unmatched, matched) -> list[tuple[int, int]]:
         """A detection near where a same-named card went out of sight is that card, moved.

@@ -135,6 +135,7 @@ class TurnDetector:
     reid_distance: float = 2.0
     flip_s: float = 2.0
     unsure_s: float = 5.0
+    piece: float = 0.5
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -635,6 +636,13 @@ class TurnDetector:
             old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
                         and _containment(c.box, card.box) >= 0.8), None)
+            # a piece of a card played, whatever the recogniser calls it: a box much smaller
+            # than a card lying within where a played card of its seat lay whole (a strip left
+            # of it by the card laid on it); a card laid there is a whole card
+            old = old or next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+                               and c.round == self.round_index
+                               and _area(card.full_box) <= self.piece * _area(c.full_box)
+                               and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
             if old is not None:
                 self._alias[card.track_id] = old.track_id
                 del self._cards[card.track_id]
