@@ -311,15 +311,18 @@ class CardTracker:
         name voted over both readings. (The next card of a column, laid a strip off the last,
         and a nigiri on a wasabi, never overlap theirs that much.)"""
         shown = sorted((t for t in self._tracks if t.confirmed and t.track_id in seen), key=lambda t: t.first_seen)
+        if len(shown) < 2:
+            return
+        iou, _ = box_overlaps(np.stack([t.box for t in shown]), np.stack([t.box for t in shown]))
         merged: set[int] = set()
         for k, first in enumerate(shown):
             if first.track_id in merged:
                 continue
-            for later in shown[k + 1:]:
+            for j in range(k + 1, len(shown)):
+                later = shown[j]
                 if later.track_id in merged:
                     continue
-                iou, _ = box_overlaps(first.box[None], later.box[None])
-                if iou[0, 0] >= self.twin_iou:
+                if iou[k, j] >= self.twin_iou:
                     for label, class_id, confidence in later.votes:
                         first.vote(label, class_id, confidence, self._now)
                     merged.add(later.track_id)
@@ -454,12 +457,17 @@ class SeatMemory:
         from vision.seats import card_axes
 
         ids = [int(i) for i in tracked.data["track_id"]]
+        fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
+        if not fresh:  # every card seated already (most frames): nothing to measure
+            if len(self._seat_of) > len(ids):
+                alive = set(ids)
+                self._seat_of = {i: s for i, s in self._seat_of.items() if i in alive}
+            return tracked.with_data(seat=np.array([self._seat_of[i] for i in ids], int))
         boxes = np.asarray(tracked.xyxy, float).reshape(-1, 4)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-        axes = card_axes(boxes) if len(boxes) else np.zeros(0, int)
+        axes = card_axes(boxes)
         cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])), _tilt(boxes[k]))
                  for k in range(len(ids))]
-        fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
         if fresh and not self.learned:
             lying = fresh
             if now is not None and "first_seen" in tracked.data:
