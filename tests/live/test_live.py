@@ -152,9 +152,10 @@ def test_a_still_table_is_read_again_with_the_closer_look_and_a_changing_one_wit
     table = np.random.default_rng(1).integers(60, 200, (720, 960, 3)).astype(np.uint8)
     still = StillTable(lambda image: quick.append(image) or Detections.empty(), every=5,
                        detect_still=lambda image: close.append(image) or Detections.empty())
-    for _ in range(11):
+    for _ in range(21):
         still(table)
-    assert (len(quick), len(close)) == (1, 2)  # the first frame, then frames 6 and 11
+    # the first frame; frame 6 the closer look, which stands 15 frames: frame 21 looks again
+    assert (len(quick), len(close)) == (1, 2)
     hand = table.copy()
     hand[300:380, 400:470] = (120, 160, 215)
     still(hand)

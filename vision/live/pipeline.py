@@ -333,7 +333,8 @@ class StillTable:
     the last frame read (its ``share`` most-changed pixels aside: sensor noise), the last
     reading stands. Every ``every``-th frame is read anyway: by ``detect_still`` when given
     (a closer look, at more cost: a still table is what the game is read from, while frames
-    that change are mostly hands to follow), else by ``detect``.
+    that change are mostly hands to follow; its reading stands ``3 * every`` frames while the
+    table stays still), else by ``detect``.
     """
 
     def __init__(self, detect: Detector, every: int = 5, threshold: float = 12.0, shrink: int = 8,
@@ -347,6 +348,7 @@ class StillTable:
         self._thumb: np.ndarray | None = None
         self._last: Detections | None = None
         self._age = 0
+        self._closer = False  # whether the last reading was the closer look
         self.skipped = 0  # frames whose reading was the last one (for the benchmark)
 
     def allow(self, faces: frozenset[str] | None) -> None:
@@ -372,11 +374,14 @@ class StillTable:
         thumb -= thumb.mean()
         still = (self._last is not None and self._thumb.shape == thumb.shape
                  and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold)
-        if still and self._age + 1 < self.every:
+        # a closer look, costlier, stands three times as long while nothing changes
+        every = self.every * (3 if self._closer else 1)
+        if still and self._age + 1 < every:
             self._age += 1
             self.skipped += 1
             return self._last
-        detect = self.detect_still if still and self.detect_still is not None else self.detect
+        self._closer = still and self.detect_still is not None
+        detect = self.detect_still if self._closer else self.detect
         self._last, self._thumb, self._age = detect(image_bgr), thumb, 0
         return self._last
 
