@@ -27,8 +27,8 @@ def register(subparsers) -> None:
                            "picture, the others follow clockwise")
     live.add_argument("--edition", default="party", choices=("original", "anniversary", "party"))
     live.add_argument("--seat-points", metavar="X,Y;X,Y;...", default=None,
-                      help="one point per player (pixels) in their card area; default: the first "
-                           "card each player lays")
+                      help="one point per player (pixels) in their card area; default: learned from "
+                           "where each player's cards lie and which way they face")
     live.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                       help="folder with the recogniser (default: models/)")
     live.add_argument("--out", type=Path, default=None, metavar="FILE",

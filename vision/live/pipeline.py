@@ -71,7 +71,8 @@ class LiveGame:
 
     ``players`` are the names in seat order: seat 0 is the player nearest the bottom of the
     picture, then clockwise as the picture shows the table. ``seat_anchors`` (one point per
-    player, in pixels) fix the seats; left out, the first card each player lays does.
+    player, in pixels) fix the seats; left out, they are learned from where each player's cards lie
+    and which way they face (:class:`~vision.live.tracker.SeatMemory`).
 
     Whatever is found in the first ``background_s`` seconds is the table before the game (a
     pattern on the cloth read as a card, cards of another game): it is shown, not played; so
