@@ -289,6 +289,8 @@ def _locked(detect, lock: threading.Lock):
         with lock:
             return detect(image_bgr)
 
+    if hasattr(detect, "allow"):  # the pipeline names cards as the game's deck holds them
+        run.allow = detect.allow
     return run
 
 

@@ -53,7 +53,14 @@ def bench_web(args: argparse.Namespace) -> int:
         app = create_app({"TESTING": True, "DATA_DIR": data, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
                           "RECOGNIZER_FACTORY": lambda: recognizer})
         client = app.test_client()
-        session = client.post("/live/", json={"players": list(script.players), "edition": script.edition})
+        setup: dict = {"players": list(script.players), "edition": script.edition}
+        if getattr(script, "menu", None):  # a game of the app on that menu, continued live
+            from web.db import get_db
+            from web.store import create_game
+
+            with app.app_context():
+                setup = {"game": create_game(get_db(), script.edition, script.players, list(script.menu))}
+        session = client.post("/live/", json=setup)
         frame_url = f"/live/{session.get_json()['id']}/frame"
         started = time.perf_counter()
         for timestamp, jpeg in tqdm(jpegs, desc="posting", unit="frame", leave=False):

@@ -110,3 +110,21 @@ def test_bench_live_times_the_columns_film_and_counts_turns_read_exactly(model_d
     report = json.loads(capsys.readouterr().out)
     assert report["frames"] == 40 and report["fps"] > 0 and report["turns_in_script"] == 7
     assert 0 <= report["turns_exact"] <= report["turns_read"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("web", [False, True])
+def test_bench_live_times_a_five_player_field_film(model_dir, web, capsys):
+    args = ["bench-live", "--model", str(model_dir), "--film", "field", "--players", "5", "--turns", "2",
+            "--frames", "30", "--json"]
+    if web:
+        assert main([*args, "--web"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["frames"] == 30 and report["fps"] > 0 and report["turns_in_script"] == 2
+        return
+    assert main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["frames"] == 30 and report["fps"] > 0 and report["turns_in_script"] == 2
+    assert report["film"].startswith("field, 5 players")
+    assert main([*args[:6], "6", *args[7:]]) == 2
+    assert "--players: 2 to 5" in capsys.readouterr().err

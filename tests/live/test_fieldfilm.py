@@ -54,6 +54,56 @@ def test_a_nigiri_is_laid_on_the_free_wasabi_and_a_special_order_on_its_copy():
             assert hand.start < hand.carries.laid_at < hand.end
 
 
+def test_a_film_on_a_party_menu_plays_only_that_menus_cards():
+    from scorer import score_record
+    from vision.deck import Deck
+    from vision.fieldtest.film import PARTY_MENU
+
+    film = render_film(3, players=5, turns=6, menu=PARTY_MENU)
+    allowed = Deck.of("party", list(PARTY_MENU)).allowed
+    assert {c.slug for c in film.cards} <= allowed
+    record = film.record()
+    assert record["menu"] == list(PARTY_MENU) and set(score_record(record)["players"]) == set(film.players)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_two_players_cards_touch(seed):
+    """Five players round a table, columns five deep: each player's cards keep clear of the
+    others' (the corners of cards of different players lie a centimetre apart or more)."""
+    import cv2
+
+    from vision.fieldtest.cards import CARD_W_CM
+
+    film = render_film(seed, players=5, turns=6)
+    quads = [np.asarray(c.plane.corners(1.0 / CARD_W_CM), np.float32) for c in film.cards]
+    for i, a in enumerate(film.cards):
+        for j, b in enumerate(film.cards[:i]):
+            if a.player != b.player:
+                assert cv2.intersectConvexConvex(quads[i], quads[j])[0] == 0, (a, b)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 3), (3, 5), (5, 1), (5, 3), (5, 4), (5, 7)])
+def test_seats_learned_from_the_cards_laid_are_the_films_seating(players, seed):
+    """No seat points given: the seats come from where each player's cards lie and which way
+    they face. Fed the film's cards where they lie, as they are laid (no recogniser), every
+    card goes to the player who laid it (seats round the table at uneven angles, columns,
+    desserts put apart)."""
+    from vision.detections import Detections
+    from vision.live.tracker import SeatMemory
+
+    film = render_film(seed, players=players, turns=6)
+    cards = sorted(film.cards, key=lambda c: c.laid_at)
+    boxes = np.stack([c.box(film.camera) for c in cards])
+    laid = np.array([c.laid_at for c in cards])
+    memory = SeatMemory(players)
+    for now in np.arange(0.0, laid[-1] + 2.0, 0.1):
+        k = int((laid <= now).sum())
+        seated = memory.update(Detections(
+            xyxy=boxes[:k], class_id=np.zeros(k, int), confidence=np.ones(k),
+            data={"track_id": np.arange(k), "first_seen": laid[:k], "visible": np.ones(k, bool)}), now)
+    assert seated.data["seat"].tolist() == [film.players.index(c.player) for c in cards]
+
+
 @pytest.mark.slow
 def test_the_live_pipeline_reads_an_independent_film_turn_by_turn(model_dir):
     assert_read_turn_by_turn(render_film(2, log=SCRIPT), model_dir)
@@ -66,12 +116,29 @@ def test_the_live_pipeline_reads_a_drawn_three_player_film(model_dir):
     assert_read_turn_by_turn(render_film(4, players=3, turns=4), model_dir)
 
 
+@pytest.mark.slow
+def test_the_live_pipeline_reads_a_three_player_film_on_a_party_menu(model_dir):
+    """Three players at uneven angles, no seat points: seats from the cards; columns, nigiri on
+    wasabi, special orders on their copies; names restricted to the game's menu."""
+    from vision.fieldtest.film import PARTY_MENU
+
+    assert_read_turn_by_turn(render_film(2, players=3, turns=5, menu=PARTY_MENU), model_dir)
+
+
+@pytest.mark.slow
+def test_the_live_pipeline_reads_a_five_player_film_on_a_party_menu(model_dir):
+    """Five players round the table, small far cards: a still table is read at the full size."""
+    from vision.fieldtest.film import PARTY_MENU
+
+    assert_read_turn_by_turn(render_film(3, players=5, turns=4, menu=PARTY_MENU), model_dir)
+
+
 def assert_read_turn_by_turn(film, model_dir) -> None:
     """The real models follow ``film`` and read its turns exactly as its log says."""
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector
     from vision.recognizer import Recognizer
 
-    game = LiveGame(film.players, "party")
+    game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None)
     pipeline = LivePipeline(live_detector(Recognizer.load(model_dir)), game)
     for timestamp, frame in film.timed_frames():
         pipeline.process(frame, timestamp)

@@ -143,3 +143,54 @@ def test_a_table_nobody_touches_is_read_again_only_now_and_then():
     hand[300:380, 400:470] = (120, 160, 215)  # a hand reaching over the table
     still(hand)
     assert len(calls) == 3 and calls[-1] is hand
+
+
+def test_a_still_table_is_read_again_with_the_closer_look_and_a_changing_one_with_the_quick():
+    from vision.live.pipeline import StillTable
+
+    quick, close = [], []
+    table = np.random.default_rng(1).integers(60, 200, (720, 960, 3)).astype(np.uint8)
+    still = StillTable(lambda image: quick.append(image) or Detections.empty(), every=5,
+                       detect_still=lambda image: close.append(image) or Detections.empty())
+    for _ in range(21):
+        still(table)
+    # the first frame; frame 6 the closer look, which stands 15 frames: frame 21 looks again
+    assert (len(quick), len(close)) == (1, 2)
+    hand = table.copy()
+    hand[300:380, 400:470] = (120, 160, 215)
+    still(hand)
+    assert (len(quick), len(close)) == (2, 2) and quick[-1] is hand
+
+
+def test_a_stretch_of_cloth_boxed_as_one_card_is_not_a_card_in_play():
+    """Seen with the real models on a five-player film: a region many cards wide, read as a
+    tempura for a while, came with the first cards; it is no player's card, and it does not
+    join the players' cards into one seat."""
+    def frame(*cards):
+        return Detections(xyxy=np.array([box for _, box in cards], float).reshape(-1, 4),
+                          class_id=np.zeros(len(cards), int), confidence=np.full(len(cards), 0.9),
+                          data={"label": np.array([label for label, _ in cards], dtype=object)})
+
+    cloth = ("tempura", (83, 178, 625, 720))
+    ann, ben, cid = ("eel", (404, 530, 458, 615)), ("tofu", (211, 255, 286, 302)), ("wasabi", (646, 189, 724, 270))
+    game = LiveGame(["Ann", "Ben", "Cid"], "party")
+    frames = [frame()] * 15 + [frame(ann, ben, cid, cloth)] * 30 + [frame(ann, ben, cid)] * 30
+    for index, detections in enumerate(frames):
+        state = game.update(detections, index / 10)
+    assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["eel"], "Ben": ["tofu"], "Cid": ["wasabi"]}}]}]
+    assert not any(c["label"] == "tempura" and c["seat"] >= 0 for c in state.cards)
+
+
+@pytest.mark.parametrize(("menu", "named"), [("cutthroat-combo", "eel"), (None, "tempura")])
+def test_a_live_game_names_cards_only_as_its_menu_holds_them(menu, named):
+    """The classifier takes the card for a tempura (0.8) over an eel (0.2): a Party game on a
+    menu without tempura (Cutthroat Combo: eel, tofu...) has it read as an eel, the likeliest
+    face that can lie on its table; a game with no menu takes the classifier's word."""
+    from vision.live.pipeline import LivePipeline, live_detector
+
+    regions = [[10, 100, 60, 180, 0.9]]
+    detect = live_detector(two_stage([regions] * 3))
+    LivePipeline(detect, LiveGame(["Ann", "Ben"], "party", menu=menu))
+    found = detect(np.zeros((200, 200, 3), np.uint8))
+    assert found.labels == [named]
+    assert float(found.confidence[0]) == pytest.approx(0.9 * 0.8)  # as sure a card as it was

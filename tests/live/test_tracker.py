@@ -165,3 +165,86 @@ def test_seats_are_learned_from_cards_lying_still_not_from_one_on_its_way_in():
         seated = memory.update(tracker.update(frame(ann, ben), k / 10), k / 10)
     seats = dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True))
     assert (seats["wasabi"], seats["tempura"]) == (0, 1)
+
+
+
+def seat_round(memory: SeatMemory, turns: list[list[tuple[str, tuple[float, float, float, float]]]],
+               turn_s: float = 5.0) -> list[int]:
+    """Each turn's cards laid at once, then the table still for a while: the seat of each
+    card, in the order they were laid."""
+    tracker = CardTracker(confirm_hits=1)
+    laid: list = []
+    seated = None
+    for k, cards in enumerate(turns):
+        laid += cards
+        for step in range(int(turn_s * 10)):
+            now = k * turn_s + step / 10
+            seated = memory.update(tracker.update(frame(*laid), now), now)
+    assert seated.data["track_id"].tolist() == list(range(1, len(laid) + 1))
+    return seated.data["seat"].tolist()
+
+
+def test_seats_are_the_players_rows_not_even_angles_round_the_table():
+    """Three players seated unevenly (a drawn film of the independent renderer, seed 0): Ann
+    at the bottom (her cards upright), Ben at the upper left and Cid at the right (their
+    cards lie sideways). Ann puts her pudding apart, at the right end of her row: seen from
+    the table's middle it lies nearer Cid's direction; Ben's tempura ends his row, low on the
+    left, nearer Ann's direction. Each lies in line with its player's row, facing the same way."""
+    ann, ben, cid = 0, 1, 2
+    turns = [
+        [("wasabi", (647, 358, 773, 453)), ("salmon-nigiri", (256, 512, 342, 646)), ("salmon-nigiri", (142, 147, 272, 228))],
+        [("eel", (158, 218, 277, 295)), ("onigiri-circle", (348, 501, 442, 636)), ("tofu", (619, 272, 739, 371))],
+        [("maki-3", (441, 492, 540, 625)), ("maki-3", (594, 193, 715, 289)), ("wasabi", (170, 293, 285, 374))],
+        [("tofu", (533, 480, 627, 612)), ("dumpling", (568, 128, 680, 216)), ("tofu", (175, 373, 294, 460))],
+        [("pudding", (697, 459, 796, 591)), ("onigiri-circle", (547, 73, 656, 147)), ("tempura", (179, 460, 304, 552))],
+    ]
+    assert seat_round(SeatMemory(3), turns) == [cid, ann, ben, ben, ann, cid, ann, cid, ben, ann, cid, ben, ann, cid, ben]
+
+
+def test_a_misread_box_on_a_first_card_founds_no_seat():
+    """The detector also boxed the right half of Ben's first card for a while, under another
+    name: that box lies on Ben's card, so it is not a third player; Ann's card, seen a
+    moment later, is."""
+    memory = SeatMemory(3)
+    tracker = CardTracker(confirm_hits=1)
+    cid, ben, half = ("squid-nigiri", (702, 285, 812, 387)), ("eel", (343, 74, 467, 154)), ("maki-2", (420, 98, 470, 155))
+    ann = ("egg-nigiri", (324, 497, 405, 629))
+    for k in range(15):
+        memory.update(tracker.update(frame(cid, ben, half), k / 10), k / 10)
+    for k in range(15, 30):
+        seated = memory.update(tracker.update(frame(cid, ben, half, ann), k / 10), k / 10)
+    seats = dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True))
+    assert (seats["egg-nigiri"], seats["eel"], seats["squid-nigiri"]) == (0, 1, 2)
+
+
+def test_of_two_rows_a_card_could_extend_the_one_whose_player_laid_nothing_this_turn_takes_it():
+    """Five players (a drawn film, seed 4): Dan's first card is a pudding at the far end of
+    his row; his second, a squid nigiri, starts his columns at the other end, right where
+    Eve's row would go on. Eve laid her card that same turn; Dan laid none but this."""
+    turns = [
+        [("tea", (710, 312, 776, 360)), ("pudding", (471, 81, 526, 137)), ("squid-nigiri", (352, 125, 413, 182)),
+         ("pudding", (238, 516, 305, 572)), ("egg-nigiri", (472, 576, 527, 648))],
+        [("sashimi", (696, 272, 761, 321)), ("squid-nigiri", (643, 171, 700, 231)), ("wasabi", (516, 562, 572, 634)),
+         ("egg-nigiri", (185, 318, 248, 368)), ("maki-2", (322, 151, 383, 209))],
+    ]
+    ann, ben, cid, dan, eve = range(5)
+    assert seat_round(SeatMemory(5), turns) == [eve, dan, cid, ben, ann, eve, dan, ann, ben, cid]
+
+
+def test_the_player_at_the_bottom_is_the_low_one_whose_cards_stand_upright():
+    """Five players (a drawn film, seed 1): Ann sits at the bottom, her cards upright; Eve's
+    first card lies about as low and nearer straight below the middle of the first cards, but
+    turned half towards the right side, where Eve sits."""
+    turns = [[("onigiri-circle", (539, 558, 619, 641)), ("eel", (317, 526, 373, 602)), ("eel", (244, 156, 315, 206)),
+              ("squid-nigiri", (400, 82, 460, 145)), ("tempura", (679, 225, 751, 288))]]
+    ann, ben, cid, dan, eve = range(5)
+    assert seat_round(SeatMemory(5), turns) == [eve, ann, ben, cid, dan]
+
+
+@pytest.mark.parametrize("second", [("maki-2", (190, 372, 273, 440)), ("maki-2", (249, 370, 276, 414))])
+def test_one_card_boxed_twice_under_two_names_is_one_card(second):
+    """Seen with the real models on a five-player film: Ben's maki boxed whole, and again, a
+    second time nearly the same or as its right third, under another maki's name."""
+    whole = ("maki-3", (186, 370, 272, 439))
+    seen = run(CardTracker(), [frame(whole, second)] * 12)
+    assert len(seen[-1]) == 1 and seen[-1].data["visible"].tolist() == [True]

@@ -205,3 +205,44 @@ def test_chopsticks_back_in_the_hand_before_the_turn_is_read_still_let_two_cards
     second = turns.rounds[0]["turns"][1]
     assert second == {"reveals": {"Ann": ["eel"], "Ben": ["tempura", "eel"]},
                       "events": [{"player": "Ben", "event": "chopsticks-used"}]}
+
+
+def test_a_card_boxed_twice_for_a_moment_under_another_name_is_not_a_card_laid():
+    """Seen with the real models on a film of the independent renderer (seed 2): while Ben's
+    sashimi lay in sight, the recogniser also boxed it, for one frame, as an uramaki. A
+    scored uramaki may leave the table at once, but this box lay exactly on a card that
+    stayed: it is no card of Ben's second turn."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    sashimi, wasabi = (1, "sashimi", 1, [314, 140, 415, 206], True), (2, "wasabi", 0, [407, 516, 491, 639], True)
+    for k in range(50):
+        show(k / 10, sashimi, wasabi)
+    for k in range(50, 130):
+        t = k / 10
+        cards = [sashimi, wasabi]
+        if 5.2 <= t < 10.3:  # as Ben's hand brings his next card; the tracker keeps it a while
+            cards.append((3, "uramaki-3", 1, [316, 140, 415, 206], t < 5.3))
+        if t >= 5.2:
+            cards += [(4, "eel", 1, [278, 196, 391, 267], True), (5, "tempura", 0, [495, 506, 581, 629], True)]
+        show(t, *cards)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["wasabi"], "Ben": ["sashimi"]}, {"Ann": ["tempura"], "Ben": ["eel"]}]
+
+
+def test_a_piece_of_a_card_played_read_under_another_name_is_no_new_turn():
+    """Seen with the real models on a five-player film: after Ben laid a special order over
+    part of his tempura, a corner of the tempura showed, read as a squid nigiri; it lies within
+    where the tempura lay whole. No turn of Ben's alone; the next turn is both players'."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    egg, tempura = (1, "egg-nigiri", 0, [380, 440, 440, 532], True), (2, "tempura", 1, [159, 369, 255, 451], True)
+    for k in range(130):
+        t = k / 10
+        cards = [egg, tempura]
+        if t >= 6.0:
+            cards.append((3, "squid-nigiri", 1, [207, 378, 241, 424], True))
+        if t >= 10.0:
+            cards += [(4, "eel", 0, [460, 440, 520, 532], True), (5, "dumpling", 1, [191, 463, 287, 552], True)]
+        show(t, *cards)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["egg-nigiri"], "Ben": ["tempura"]}, {"Ann": ["eel"], "Ben": ["dumpling"]}]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scorer.cards import CARDS
 from scorer.turns import TurnLog
 from vision.fieldtest.cards import CARD_H_CM, CARD_W_CM, load_faces, styled_face
 from vision.fieldtest.render import (
@@ -40,6 +41,8 @@ NIGIRI = ("egg-nigiri", "salmon-nigiri", "squid-nigiri")
 #: tools the rules take away mid-round), so the table always shows the log
 MENU = ("egg-nigiri", "salmon-nigiri", "squid-nigiri", "wasabi", "wasabi", "maki-2", "maki-3", "tempura",
         "sashimi", "dumpling", "eel", "tofu", "onigiri-circle", "pudding", "special-order", "tea")
+#: a Sushi Go Party menu (its kinds) whose cards all stay on the table once laid
+PARTY_MENU = ("nigiri", "maki", "tempura", "sashimi", "dumpling", "wasabi", "special-order", "pudding")
 COPYABLE = ("maki-2", "maki-3", "tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri-circle")
 DESSERTS = ("pudding",)
 TURN_S = 5.5
@@ -57,6 +60,12 @@ class FilmCard:
     row: int
     local: tuple[float, float] = (0.0, 0.0)
     plane: Card | None = None
+    player: str = ""  # who laid it, as the film's log names them
+
+    def box(self, camera: Camera) -> np.ndarray:
+        """Where the card lies in the picture once laid: its whole box, ``[x1, y1, x2, y2]``."""
+        quad = np.asarray(camera.flat(self.plane.corners()), float)
+        return np.concatenate([quad.min(0), quad.max(0)])
 
 
 @dataclass
@@ -82,6 +91,7 @@ class Film:
     cards: list[FilmCard]
     hands: list[Hand]
     seed: int
+    menu: tuple[str, ...] | None = None
     _background: np.ndarray | None = None
     _light: np.ndarray | None = None
     _faces: dict = field(default_factory=dict)
@@ -103,7 +113,8 @@ class Film:
         return ((i / self.fps, self.render(i)) for i in range(self.n_frames))
 
     def record(self) -> dict:
-        return {"edition": "party", "players": list(self.players), "rounds": [{"turns": self.log}]}
+        extra = {} if self.menu is None else {"menu": list(self.menu)}
+        return {"edition": "party", "players": list(self.players), "rounds": [{"turns": self.log}], **extra}
 
     def _face(self, k: int, card: FilmCard):
         if k not in self._faces:
@@ -177,15 +188,20 @@ class Film:
         return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -> list[dict]:
-    """A round's turn log the table can show: special orders copy a card the player has."""
+def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int, menu: tuple[str, ...] = MENU,
+               limits: tuple = ()) -> list[dict]:
+    """A round's turn log the table can show: special orders copy a card the player has; no
+    more cards of a kind than the deck holds (``limits``: ``vision.deck.Deck.limits``)."""
     have: dict[str, list[str]] = {p: [] for p in players}
+    laid: list[str] = []
     log = []
     for _ in range(turns):
         reveals = {}
         for p in players:
             while True:
-                slug = str(rng.choice(MENU))
+                slug = str(rng.choice(menu))
+                if any(slug in faces and sum(c in faces for c in laid) >= copies for faces, copies in limits):
+                    continue
                 if slug != "special-order":
                     break
                 copyable = [c for c in have[p] if c in COPYABLE]
@@ -193,6 +209,7 @@ def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int) -
                     slug = f"special-order:{rng.choice(copyable)}"
                     break
             have[p].append(slug.split(":")[-1] if not slug.startswith("special") else "special-order")
+            laid.append(slug.partition(":")[0])
             reveals[p] = [slug]
         log.append({"reveals": reveals})
     return log
@@ -253,10 +270,43 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCar
     return cards, starts, covered
 
 
+def _keep_apart(table, margin: float = 1.0, step: float = 1.0) -> None:
+    """Players keep their cards apart: where two tableaux run into each other (deep columns
+    where two seats are close), every player moves back from the middle of the table, a
+    ``step`` (cm) at a time, until ``margin`` lies between any two players' cards."""
+    for _ in range(100):
+        if _tableaux_apart(table.cards, margin):
+            return
+        table.size = (table.size[0] + 2 * step, table.size[1] + 2 * step)
+        for index, seat in enumerate(table.seats):
+            out = np.array([seat.x, seat.y]) / max(math.hypot(seat.x, seat.y), 1e-9) * step
+            seat.x, seat.y = seat.x + out[0], seat.y + out[1]
+            for card in table.cards:
+                if card.seat == index:
+                    card.x, card.y = card.x + out[0], card.y + out[1]
+
+
+def _tableaux_apart(cards: list[Card], margin: float) -> bool:
+    """Whether every two cards of different players lie ``margin`` (cm) apart or more."""
+    grown = [np.asarray(c.corners(margin / CARD_W_CM), np.float32) for c in cards]
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            if a.seat == b.seat or math.hypot(a.x - b.x, a.y - b.y) > CARD_H_CM + CARD_W_CM + margin:
+                continue
+            overlap, _ = cv2.intersectConvexConvex(grown[i], grown[j])
+            if overlap > 0:
+                return False
+    return True
+
+
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
-                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None) -> Film:
+                fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None,
+                menu: tuple[str, ...] | None = None) -> Film:
     """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
     a player a turn, players named ``Ann``, ``Ben``...) plays that round instead of a drawn one.
+    ``menu`` (the kinds of a Sushi Go Party menu, e.g. ``PARTY_MENU``) draws the round from
+    those cards only; left out, from every card the film shows (no Party menu holds them all).
     The film's own log names the players by where they sit in the picture."""
     if log is not None:
         players, turns = len(log[0]["reveals"]), len(log)
@@ -266,12 +316,19 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
         raise ValueError("a film needs at least one turn")
     rng = np.random.default_rng([seed, 0xF11])
     names = NAMES[:players]
-    log = log if log is not None else random_log(rng, names, turns)
+    drawable, limits = MENU, ()
+    if menu is not None:
+        from vision.deck import Deck
+
+        drawable = tuple(s for s in MENU if CARDS[s].kind in menu)
+        limits = Deck.of("party", list(menu)).limits
+    log = log if log is not None else random_log(rng, names, turns, drawable, limits)
     TurnLog.from_json(log, names, "party")  # the scorer accepts it
     cards, starts, covered = _stage(rng, log, names)
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
              for s in range(players)]
     table = place_tableaux(rng, local, "round")
+    _keep_apart(table)
     placed = iter(table.cards)
     by_seat = {s: [c for c in cards if c.seat == s] for s in range(players)}
     for s in range(players):
@@ -311,12 +368,14 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     first = int(np.argmin([min(directions[s], 360 - directions[s]) for s in order]))
     order = order[first:] + order[:first]
     renamed = {old: NAMES[new] for new, old in enumerate(order)}
+    for card in cards:
+        card.player = renamed[card.seat]
     log = [{"reveals": {renamed[names.index(p)]: v for p, v in turn["reveals"].items()}} for turn in log]
     log = [{"reveals": dict(sorted(turn["reveals"].items(), key=lambda kv: NAMES.index(kv[0])))} for turn in log]
     seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
               "facing_deg": round(math.degrees(table.seats[old].facing), 1)} for new, old in enumerate(order)]
     gain = np.float32(rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]))
-    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed,
+    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, menu,
                 style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
     film._background = background
     film._light = light

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from typing import Any
 
 
 def time_pipeline(detect, frames, players, edition: str, rounds, *, seat_anchors=None,
-                  decode=None) -> dict:
+                  decode=None, menu=None) -> dict:
     """Time the whole live pipeline over a film and check what it read, turn by turn.
 
     ``frames``: ``(timestamp, frame)`` pairs (a frame is a picture, or encoded bytes that
@@ -24,7 +25,7 @@ def time_pipeline(detect, frames, players, edition: str, rounds, *, seat_anchors
 
     from vision.live.pipeline import LiveGame, LivePipeline
 
-    game = LiveGame(players, edition, seat_anchors=seat_anchors)
+    game = LiveGame(players, edition, seat_anchors=seat_anchors, menu=menu)
     pipeline = LivePipeline(detect, game)
     stages: dict[str, list[float]] = {"decode": [], "detect": [], "track": []}
     count = 0
@@ -71,6 +72,8 @@ def bench_film(args: argparse.Namespace):
         raise ValueError("--size: at least 160x120")
     if (args.frames is not None and args.frames < 1) or args.fps <= 0:
         raise ValueError("--frames and --fps must be positive")
+    if getattr(args, "film", "scripted") == "field":
+        return _field_film(args, width, height)
     script = columns_script()
     staging: dict[str, Any] = dict(AS_PEOPLE_PLAY) if args.staging == "people" else {}
     film = plan_film(script, fps=args.fps, seed=args.seed, size=(width, height), faces=args.faces, **staging)
@@ -80,3 +83,35 @@ def bench_film(args: argparse.Namespace):
         ok, data = cv2.imencode(".jpg", film.render(index), [cv2.IMWRITE_JPEG_QUALITY, 85])
         jpegs.append((film.time(index), data))
     return script, jpegs, (width, height)
+
+
+@dataclass(frozen=True)
+class FilmedRound:
+    """What the benchmark checks a film's reading against: the players in seat order, the
+    edition and the true turn log of each round."""
+
+    players: tuple[str, ...]
+    edition: str
+    rounds: list[list[dict]]
+    menu: tuple[str, ...] | None = None
+
+
+def _field_film(args: argparse.Namespace, width: int, height: int):
+    """The independent renderer's film (``vision.fieldtest.film``): ``--players`` round a
+    table, cards in columns, ``--turns`` turns drawn from ``--seed`` on a Party menu (the game
+    is told its menu, as the app tells the live page)."""
+    import cv2
+    from tqdm import tqdm
+
+    from vision.fieldtest.film import PARTY_MENU, render_film
+
+    if not 2 <= args.players <= 5 or args.turns < 1:
+        raise ValueError("--players: 2 to 5; --turns: at least 1")
+    film = render_film(args.seed, players=args.players, turns=args.turns, size=(width, height), fps=args.fps,
+                       menu=PARTY_MENU)
+    count = film.n_frames if args.frames is None else min(args.frames, film.n_frames)
+    jpegs = []
+    for index in tqdm(range(count), desc="filming", unit="frame", leave=False):
+        ok, data = cv2.imencode(".jpg", film.render(index), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        jpegs.append((index / film.fps, data))
+    return FilmedRound(film.players, "party", [film.log], PARTY_MENU), jpegs, (width, height)

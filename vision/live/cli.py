@@ -27,8 +27,8 @@ def register(subparsers) -> None:
                            "picture, the others follow clockwise")
     live.add_argument("--edition", default="party", choices=("original", "anniversary", "party"))
     live.add_argument("--seat-points", metavar="X,Y;X,Y;...", default=None,
-                      help="one point per player (pixels) in their card area; default: the first "
-                           "card each player lays")
+                      help="one point per player (pixels) in their card area; default: learned from "
+                           "where each player's cards lie and which way they face")
     live.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR",
                       help="folder with the recogniser (default: models/)")
     live.add_argument("--out", type=Path, default=None, metavar="FILE",
@@ -43,7 +43,8 @@ def register(subparsers) -> None:
     bench = subparsers.add_parser(
         "bench-live", help="frames per second of the whole live pipeline on this machine",
         description="Film a scripted 3-player round with cards laid in columns (rendered from the "
-                    "card faces, before timing), then time the whole live pipeline on its frames: "
+                    "card faces, before timing; --film field: a round drawn by the independent "
+                    "renderer, 2-5 players), then time the whole live pipeline on its frames: "
                     "JPEG decode, recogniser, tracker, seats, turns and scores. Prints frames/s, the "
                     "time per stage and how many turns were read exactly as scripted.")
     bench.add_argument("--model", type=Path, default=DEFAULT_MODELS, metavar="DIR")
@@ -57,9 +58,18 @@ def register(subparsers) -> None:
     bench.add_argument("--still", type=int, default=5, metavar="N",
                        help="while the picture does not change, read it again only every N frames "
                             "(1: every frame; default 5)")
+    bench.add_argument("--still-full", action=argparse.BooleanOptionalAction, default=True,
+                       help="read a still table again at the recogniser's full size, not the live "
+                            "one (default: yes; small cards far across a table go unseen at the live size)")
     bench.add_argument("--staging", choices=("people", "steady"), default="people",
                        help="people: cards slid in by hand, turns of no fixed length, the camera at "
                             "one side (default); steady: cards appear under the hand at a steady pace")
+    bench.add_argument("--film", choices=("scripted", "field"), default="scripted",
+                       help="scripted: our own 3-player round in columns (default); field: a round "
+                            "drawn and filmed by the independent renderer (vision.fieldtest), "
+                            "--players round a table at uneven angles, prints the models never saw")
+    bench.add_argument("--players", type=int, default=3, help="players in a field film (2-5, default 3)")
+    bench.add_argument("--turns", type=int, default=5, help="turns in a field film (default 5)")
     bench.add_argument("--seed", type=int, default=1, help="the film's seed (default 1)")
     bench.add_argument("--faces", choices=("digital", "print"), default="digital",
                        help="card faces: the digital art the models learned from (default), or "
@@ -85,11 +95,11 @@ def parse_points(text: str | None, players: int) -> list[tuple[float, float]] | 
     return [(p[0], p[1]) for p in points]
 
 
-def _load_detector(model: Path, threads: int = 2, refresh: int = 4, still: int = 5):
+def _load_detector(model: Path, threads: int = 2, refresh: int = 4, still: int = 5, still_full: bool = True):
     from vision.live.pipeline import live_detector
     from vision.recognizer import Recognizer
 
-    return live_detector(Recognizer.load(model, threads=threads), refresh, still)
+    return live_detector(Recognizer.load(model, threads=threads), refresh, still, still_full)
 
 
 #: ``watch(game) -> (on_state(state, frame), on_end())``: something else following the game
@@ -136,14 +146,17 @@ def _bench(args: argparse.Namespace) -> int:
 
     from vision.live.bench import bench_film, time_pipeline
 
-    detect = _load_detector(args.model, args.threads, args.refresh, args.still)
+    detect = _load_detector(args.model, args.threads, args.refresh, args.still, args.still_full)
     script, jpegs, (width, height) = bench_film(args)
     count = len(jpegs)
     report = time_pipeline(detect, tqdm(jpegs, desc="following", unit="frame", leave=False),
                            script.players, script.edition, script.rounds,
-                           decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR))
+                           decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR),
+                           menu=list(menu) if (menu := getattr(script, "menu", None)) else None)
     report.pop("record")
-    report.update({"size": [width, height], "film": f"columns, 3 players, staged {args.staging}, seed {args.seed}, {args.faces} faces",
+    film = (f"field, {len(script.players)} players, {args.turns} turns, seed {args.seed}" if args.film == "field"
+            else f"columns, 3 players, staged {args.staging}, seed {args.seed}, {args.faces} faces")
+    report.update({"size": [width, height], "film": film,
                    "refresh": args.refresh,
                    "regions_named_per_frame": round(getattr(detect, "classified", float("nan")) / count, 2),
                    "frames_not_read_again": getattr(detect, "skipped", 0)})

@@ -71,7 +71,8 @@ class LiveGame:
 
     ``players`` are the names in seat order: seat 0 is the player nearest the bottom of the
     picture, then clockwise as the picture shows the table. ``seat_anchors`` (one point per
-    player, in pixels) fix the seats; left out, the first card each player lays does.
+    player, in pixels) fix the seats; left out, they are learned from where each player's cards lie
+    and which way they face (:class:`~vision.live.tracker.SeatMemory`).
 
     Whatever is found in the first ``background_s`` seconds is the table before the game (a
     pattern on the cloth read as a card, cards of another game): it is shown, not played; so
@@ -97,6 +98,7 @@ class LiveGame:
         self.edition = edition
         # the game's setup as the app holds it (a Party menu, variants), kept in the record
         self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
+        self.faces = _deck_faces(edition, menu)
         self._names: dict[str, str] = {}
         self.tracker = tracker or CardTracker()
         self.seats = SeatMemory(len(players), anchors=seat_anchors)
@@ -131,8 +133,9 @@ class LiveGame:
             if unknown.any():
                 overlap = box_iou(everything.xyxy[unknown], np.stack(self._background_boxes)).max(1)
                 self._background |= {int(i) for i in ids[unknown][overlap >= 0.5]}
-        # a new card counts once the recogniser is sure enough of it; a card in play stays
-        sure = everything.data["score"] >= self.min_score
+        # a new card counts once the recogniser is sure enough of it, and is the size of a card
+        # (a stretch of cloth boxed as one card is many times a card's size); a card in play stays
+        sure = (everything.data["score"] >= self.min_score) & ~_oversized(everything.xyxy)
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
         tracked = self.seats.update(everything[in_play], timestamp)
@@ -216,6 +219,26 @@ class LiveGame:
         return out
 
 
+def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
+    """The faces the game's deck holds (its edition's, narrowed by a Party menu), or None where
+    a stored menu cannot be read (then every face the recogniser knows)."""
+    from vision.deck import Deck, DeckError
+
+    try:
+        return Deck.of(edition, menu if edition == "party" else None).allowed
+    except (DeckError, TypeError):
+        return None
+
+
+def _oversized(xyxy: np.ndarray, times: float = 4.0) -> np.ndarray:
+    """Boxes more than ``times`` the area of the middle box of the table (three or more
+    boxes): no card lies that much nearer the camera than the others."""
+    areas = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    if len(areas) < 3:
+        return np.zeros(len(areas), bool)
+    return areas > times * float(np.median(areas))
+
+
 def card_text(text: str, edition: str) -> str:
     """A card of the log (a slug, ``special-order:<slug>``, ``card-back``) as players name it.
 
@@ -259,6 +282,13 @@ class LabelCache:
         self._scores = np.zeros(0, np.float32)
         self._ages = np.zeros(0, int)
         self.classified = 0  # regions sent to the classifier so far (for the benchmark)
+        self.allowed: frozenset[str] | None = None
+
+    def allow(self, faces: frozenset[str] | None) -> None:
+        """Name regions only as ``faces`` (a game's deck, ``vision.deck.Deck.allowed``); every
+        region is read again under them."""
+        self.allowed = faces
+        self._boxes = np.zeros((0, 4), np.float32)
 
     def __call__(self, image_bgr: np.ndarray) -> Detections:
         return self.detect(image_bgr)
@@ -283,8 +313,10 @@ class LabelCache:
                     fresh[d] = False
         todo = np.flatnonzero(fresh)
         if len(todo):
-            naming = rec.name(image_bgr, boxes[todo])
-            labels[todo], label_scores[todo] = naming.labels, naming.label_scores
+            naming = rec.name(image_bgr, boxes[todo], self.allowed)
+            # a region is as sure a card as its likeliest face, in the deck or not (as the
+            # recogniser's own detect keeps it)
+            labels[todo], label_scores[todo] = naming.labels, naming.sureness
             self.classified += len(todo)
         self._boxes, self._labels, self._scores, self._ages = boxes, labels, label_scores, ages
         # regions named "not a card" stay cached (not re-read every frame) but are not cards
@@ -300,12 +332,16 @@ class StillTable:
     its size, its mean brightness taken off, so a webcam's exposure drifting is no change);
     when no part of it differs by more than ``threshold`` grey levels from the thumbnail of
     the last frame read (its ``share`` most-changed pixels aside: sensor noise), the last
-    reading stands. Every ``every``-th frame is read anyway.
+    reading stands. Every ``every``-th frame is read anyway: by ``detect_still`` when given
+    (a closer look, at more cost: a still table is what the game is read from, while frames
+    that change are mostly hands to follow; its reading stands ``3 * every`` frames while the
+    table stays still), else by ``detect``.
     """
 
     def __init__(self, detect: Detector, every: int = 5, threshold: float = 12.0, shrink: int = 8,
-                 share: float = 0.002) -> None:
+                 share: float = 0.002, detect_still: Detector | None = None) -> None:
         self.detect = detect
+        self.detect_still = detect_still
         self.every = max(int(every), 1)
         self.threshold = threshold
         self.shrink = shrink
@@ -313,11 +349,19 @@ class StillTable:
         self._thumb: np.ndarray | None = None
         self._last: Detections | None = None
         self._age = 0
+        self._closer = False  # whether the last reading was the closer look
         self.skipped = 0  # frames whose reading was the last one (for the benchmark)
+
+    def allow(self, faces: frozenset[str] | None) -> None:
+        for detect in (self.detect, self.detect_still):
+            if hasattr(detect, "allow"):
+                detect.allow(faces)
+        self._last = None
 
     @property
     def classified(self) -> float:
-        return getattr(self.detect, "classified", float("nan"))
+        return sum(getattr(d, "classified", float("nan")) for d in {id(d): d for d in (self.detect, self.detect_still)
+                                                                    if d is not None}.values())
 
     def __call__(self, image_bgr: np.ndarray) -> Detections:
         import cv2
@@ -329,26 +373,39 @@ class StillTable:
         thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
         thumb = thumb.astype(np.float32)
         thumb -= thumb.mean()
-        if (self._last is not None and self._age + 1 < self.every and self._thumb.shape == thumb.shape
-                and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold):
+        still = (self._last is not None and self._thumb.shape == thumb.shape
+                 and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold)
+        # a closer look, costlier, stands three times as long while nothing changes
+        every = self.every * (3 if self._closer else 1)
+        if still and self._age + 1 < every:
             self._age += 1
             self.skipped += 1
             return self._last
-        self._last, self._thumb, self._age = self.detect(image_bgr), thumb, 0
+        self._closer = still and self.detect_still is not None
+        detect = self.detect_still if self._closer else self.detect
+        self._last, self._thumb, self._age = detect(image_bgr), thumb, 0
         return self._last
 
 
-def live_detector(recognizer, refresh: int = 4, still_every: int = 5) -> Detector:
+def live_detector(recognizer, refresh: int = 4, still_every: int = 5, still_full: bool = True) -> Detector:
     """The recogniser's ``detect`` for a live game: with the two stages (regions, then names),
     a :class:`LabelCache` over them run only on frames where the table changed
     (:class:`StillTable`; ``still_every=1``: every frame), its detector fed frames at the
-    recogniser's ``live_imgsz``; anything else, its own ``detect``."""
+    recogniser's ``live_imgsz``; a still table is read again at the recogniser's own size
+    (``still_full``: small cards across a table that seats five go unseen at the live size);
+    anything else, its own ``detect``."""
+    full = recognizer
     if hasattr(recognizer, "for_live"):
         recognizer = recognizer.for_live()
     if not all(hasattr(recognizer, a) for a in ("detector", "classifier", "classes")):
         return recognizer.detect  # a stand-in reading something else than the picture
     detect = LabelCache(recognizer, refresh) if refresh > 1 else recognizer.detect
-    return StillTable(detect, still_every) if still_every > 1 else detect
+    if still_every <= 1:
+        return detect
+    closer = None
+    if still_full and full is not recognizer:
+        closer = LabelCache(full, refresh) if refresh > 1 else full.detect
+    return StillTable(detect, still_every, detect_still=closer)
 
 
 class LivePipeline:
@@ -357,6 +414,10 @@ class LivePipeline:
     def __init__(self, detect: Detector, game: LiveGame) -> None:
         self.detect = detect
         self.game = game
+        if hasattr(detect, "allow"):
+            # cards are named only as faces of the game's deck (its menu): a print the model
+            # never saw is read as the likeliest face that can lie on this table
+            detect.allow(game.faces)
         self._started = time.monotonic()
 
     def process(self, image_bgr: np.ndarray, timestamp: float | None = None) -> LiveState:

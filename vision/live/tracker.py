@@ -48,16 +48,20 @@ from vision.boxes import areas as _box_areas
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
+from vision.faces import FACE_SIZE
 
 CARD_BACK = "card-back"
+#: a card's height over its width
+CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 
 
 def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
-    """Keep-mask dropping a box that lies inside a much larger box of the same name.
+    """Keep-mask dropping a box that lies inside a much larger box, whatever its name.
 
     A recogniser trained on covered cards sometimes also reports the top strip of a card
-    lying in full view; the strip is that card again, not one under it (the card under a
-    strip lies above the covering card, outside its box).
+    lying in full view, or a third of it under another name (a maki read by its rolls); the
+    piece is that card again, not one under it (the card under a strip lies above the
+    covering card, outside its box).
 
     >>> inner_duplicates(np.array([[0, 0, 10, 15], [0, 0, 10, 4], [0, 15, 10, 30]]),
     ...                  ["eel", "eel", "eel"]).tolist()
@@ -70,7 +74,10 @@ def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.
     areas = _box_areas(boxes)
     for small in range(len(boxes)):
         for big in range(len(boxes)):
-            if (small != big and labels[small] == labels[big] and inside[small, big] >= 0.85
+            # (under another name only within a box a card's size: a stretch of cloth boxed
+            # as one card holds whole cards)
+            if (small != big and inside[small, big] >= 0.85
+                    and (labels[small] == labels[big] or areas[big] <= 10 * areas[small])
                     and areas[small] <= ratio * areas[big]):
                 keep[small] = False
     return keep
@@ -146,6 +153,7 @@ class CardTracker:
     strip_ratio: float = 0.6
     still_iou: float = 0.7
     double_iou: float = 0.7
+    twin_iou: float = 0.85
     misread_s: float = 0.5
     flip_s: float = 2.0
     vote_window: int = 15
@@ -199,6 +207,7 @@ class CardTracker:
                 track.confirmed = True
             seen.add(track.track_id)
         self._drop_doubles(seen)
+        self._merge_twins(seen)
         for d in sorted(set(range(len(boxes))) - {d for _, d in matched}):
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
@@ -296,6 +305,31 @@ class CardTracker:
             self._tracks = [t for t in self._tracks if t.track_id not in doubles]
             seen -= doubles
 
+    def _merge_twins(self, seen: set[int]) -> None:
+        """Two cards seen in one place (boxes overlapping by ``twin_iou``), both this frame: the
+        recogniser boxed one card twice, under two names; the card is the one first seen, its
+        name voted over both readings. (The next card of a column, laid a strip off the last,
+        and a nigiri on a wasabi, never overlap theirs that much.)"""
+        shown = sorted((t for t in self._tracks if t.confirmed and t.track_id in seen), key=lambda t: t.first_seen)
+        if len(shown) < 2:
+            return
+        iou, _ = box_overlaps(np.stack([t.box for t in shown]), np.stack([t.box for t in shown]))
+        merged: set[int] = set()
+        for k, first in enumerate(shown):
+            if first.track_id in merged:
+                continue
+            for j in range(k + 1, len(shown)):
+                later = shown[j]
+                if later.track_id in merged:
+                    continue
+                if iou[k, j] >= self.twin_iou:
+                    for label, class_id, confidence in later.votes:
+                        first.vote(label, class_id, confidence, self._now)
+                    merged.add(later.track_id)
+        if merged:
+            self._tracks = [t for t in self._tracks if t.track_id not in merged]
+            seen -= merged
+
     def _reidentify(self, boxes, labels, unmatched, matched) -> list[tuple[int, int]]:
         """A detection near where a same-named card went out of sight is that card, moved.
 
@@ -360,17 +394,23 @@ class CardTracker:
 
 @dataclass
 class SeatMemory:
-    """Give each card the seat it lies at: the seat whose direction from the table's centre
-    is nearest the card's own.
+    """Give each card the seat it lies at: the seat whose row of cards it lies in line with.
 
-    Players sit round the table and lay their cards in front of them, so which seat a card
-    belongs to is told by where it lies as seen from the middle of the table, whatever lies
-    near it (a card pushed towards the middle, a long row reaching towards a neighbour's
-    cards). The seats' directions are ``anchors`` (one point per seat in image pixels, e.g.
-    clicked by the user) or, left out, evenly round the table: seat 0 straight down from the
-    middle of the picture, then clockwise as the image shows it, the table's middle being
-    the middle of the first cards to appear, one per seat.
-    A card keeps its seat for as long as it is tracked.
+    Players sit round the table and lay their cards in a row of columns in front of them,
+    each card facing its player. So a seat is a row: a card laid far along it (a new column,
+    a dessert put aside) is that player's, while a card as far off across it is not, and a
+    card that lies the other way round (long across where the seat's cards are long down)
+    faces another player. A row runs the way the seat's columns are spread; with one column,
+    across the way its cards face (a card stands long towards its player); with no telling
+    axis (a card turned near 45 degrees), along the table's edge: across the way from the
+    table's middle to the seat.
+
+    The seats are ``anchors`` (one point per seat in image pixels, e.g. clicked by the user,
+    in the seat's card area) or, left out, learned from the first cards laid: cards lying
+    within ``near`` card lengths of each other are one player's, and once ``n_seats`` such
+    groups lie still on the table, they are the seats, seat 0 the one straight down from
+    the middle of the groups, then clockwise as the image shows it. Seats need not be
+    evenly spaced. A card keeps its seat for as long as it is tracked.
 
     >>> import numpy as np
     >>> from vision.detections import Detections
@@ -385,10 +425,16 @@ class SeatMemory:
     n_seats: int
     anchors: Sequence[tuple[float, float]] | None = None
     settle_s: float = 1.0
+    near: float = 1.0
+    along: float = 3.0
+    crossing: float = 2.0
+    turn_s: float = 3.0
+    one_each: float = 3.0
     _seat_of: dict[int, int] = field(default_factory=dict, init=False, repr=False)
-    _points: dict[int, list[np.ndarray]] = field(default_factory=dict, init=False, repr=False)
-    _centre: np.ndarray | None = field(default=None, init=False, repr=False)
-    _directions: dict[int, float] = field(default_factory=dict, init=False, repr=False)
+    _members: dict[int, list[_Seated]] = field(default_factory=dict, init=False, repr=False)
+    _groups: list[list[tuple[int, _Seated]]] = field(default_factory=list, init=False, repr=False)
+    _now: float = field(default=-math.inf, init=False, repr=False)
+    _laid: dict[int, float] = field(default_factory=dict, init=False, repr=False)  # seat -> its last card's time
 
     def __post_init__(self) -> None:
         if self.n_seats < 1:
@@ -396,64 +442,160 @@ class SeatMemory:
         if self.anchors is not None:
             if len(self.anchors) != self.n_seats:
                 raise ValueError(f"{len(self.anchors)} seat points given for {self.n_seats} players")
-            self._points = {s: [np.asarray(p, float)] for s, p in enumerate(self.anchors)}
-            self._centre = np.mean([np.asarray(p, float) for p in self.anchors], axis=0)
-            self._directions = {s: _direction(np.asarray(p, float) - self._centre) for s, p in enumerate(self.anchors)}
+            self._members = {s: [_Seated(np.asarray(p, float), -1, 0.0)] for s, p in enumerate(self.anchors)}
 
     @property
     def learned(self) -> bool:
         """Whether every seat has a remembered area yet."""
-        return len(self._points) == self.n_seats
+        return len(self._members) == self.n_seats
 
     def update(self, tracked: Detections, now: float | None = None) -> Detections:
         """``tracked`` with ``data["seat"]``: -1 for cards that came before the seats are known.
 
         The seats are learned from cards that have lain in sight ``settle_s`` by ``now`` (a card
         still on its way in shows where its player's hand passes, not where it lies)."""
+        from vision.seats import card_axes
+
         ids = [int(i) for i in tracked.data["track_id"]]
-        centres = (np.asarray(tracked.xyxy, float)[:, :2] + np.asarray(tracked.xyxy, float)[:, 2:]) / 2
         fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
+        if not fresh:  # every card seated already (most frames): nothing to measure
+            if len(self._seat_of) > len(ids):
+                alive = set(ids)
+                self._seat_of = {i: s for i, s in self._seat_of.items() if i in alive}
+            return tracked.with_data(seat=np.array([self._seat_of[i] for i in ids], int))
+        boxes = np.asarray(tracked.xyxy, float).reshape(-1, 4)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        axes = card_axes(boxes)
+        cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])), _tilt(boxes[k]))
+                 for k in range(len(ids))]
         if fresh and not self.learned:
             lying = fresh
             if now is not None and "first_seen" in tracked.data:
+                visible = tracked.data.get("visible", np.ones(len(ids), bool))
                 lying = [k for k in fresh if now - float(tracked.data["first_seen"][k]) >= self.settle_s
-                         and bool(tracked.data.get("visible", np.ones(len(ids), bool))[k])]
-            self._learn([centres[k] for k in lying], [ids[k] for k in lying])
+                         and bool(visible[k])]
+            self._now = -math.inf if now is None else now
+            self._learn([(ids[k], cards[k]) for k in lying])
         if self.learned:
             for k in fresh:
                 if ids[k] in self._seat_of:
                     continue
-                seat = self._nearest_seat(centres[k])
+                seat = self._nearest_seat(cards[k], now)
                 self._seat_of[ids[k]] = seat
-                self._points[seat].append(centres[k])
+                self._members[seat].append(cards[k])
+                if now is not None:
+                    self._laid[seat] = now
         alive = set(ids)
         for gone in [i for i in self._seat_of if i not in alive]:
             del self._seat_of[gone]
         seats = np.array([self._seat_of.get(i, -1) for i in ids], int)
         return tracked.with_data(seat=seats)
 
-    def _nearest_seat(self, centre: np.ndarray) -> int:
+    def _nearest_seat(self, card: _Seated, now: float | None = None) -> int:
+        """The seat whose row the card lies most in line with (see the class); between two
+        seats it lies near enough in line with (within ``one_each`` times), the one that
+        has laid no card in the last ``turn_s`` seconds: each player lays one card a turn."""
         if self.n_seats == 1:
             return 0
-        angle = _direction(centre - self._centre)
-        return min(self._points, key=lambda s: _turn_between(angle, self._directions[s]))
+        centre = np.mean([np.mean([m.centre for m in members], axis=0) for members in self._members.values()], axis=0)
+        costs = {s: self._cost(card, members, centre) for s, members in self._members.items()}
+        ranked = sorted(costs, key=costs.get)
+        best, second = ranked[:2]
+        if now is not None:
+            def busy(seat: int) -> bool:
+                return now - self._laid.get(seat, -math.inf) <= self.turn_s
+            if busy(best) and not busy(second) and costs[second] <= self.one_each * costs[best]:
+                return second
+        return best
 
-    def _learn(self, centres: list[np.ndarray], ids: list[int]) -> None:
-        """The first ``n_seats`` cards seen (one per player) found the seat areas."""
-        if len(centres) < self.n_seats:
-            return  # wait until every player has placed a first card
-        centres = centres[: self.n_seats]
-        self._centre = np.mean(centres, axis=0)
-        # clockwise on screen from straight down; seat 0 is the card nearest straight down
-        angles = [_direction(c - self._centre) for c in centres]
-        bottom = min(range(len(centres)), key=lambda k: _turn_between(angles[k], 0.0))
-        order = sorted(range(len(centres)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
+    def _cost(self, card: _Seated, members: list[_Seated], centre: np.ndarray) -> float:
+        row = _row_direction(members, centre)
+        offsets = np.stack([card.centre - m.centre for m in members])
+        if row is None:
+            distance = float(np.linalg.norm(offsets, axis=1).min())
+        else:
+            along = offsets @ row
+            across = offsets @ np.array([-row[1], row[0]])
+            distance = float(np.hypot(along / self.along, across).min())
+        shown = [m.axis for m in members if m.axis >= 0]
+        if card.axis >= 0 and shown:
+            axis = max((0, 1), key=shown.count)
+            if shown.count(axis) > len(shown) / 2 and axis != card.axis:
+                distance *= self.crossing  # it faces another way: another player's
+        return distance
+
+    def _learn(self, lying: list[tuple[int, _Seated]]) -> None:
+        """Cards lying still found the seats: each joins the group of a card within ``near``
+        card lengths of it, or starts a new one; ``n_seats`` groups are the seats."""
+        placed = {i for group in self._groups for i, _ in group}
+        for track_id, card in lying:
+            if track_id in placed:
+                continue
+            home = next((g for g in self._groups if any(
+                np.linalg.norm(card.centre - m.centre) <= self.near * min(card.size, m.size) for _, m in g)), None)
+            if home is None:
+                self._groups.append([(track_id, card)])
+            else:
+                home.append((track_id, card))
+        if len(self._groups) < self.n_seats:
+            return  # wait until every player has laid a card
+        groups = self._groups[: self.n_seats]
+        homes = [np.mean([m.centre for _, m in g], axis=0) for g in groups]
+        middle = np.mean(homes, axis=0)
+        # clockwise on screen from straight down; seat 0 is the player at the bottom of the
+        # picture: the group nearest straight down whose cards stand upright (a card faces its
+        # player), not one turned towards a side nearly as low
+        angles = [_direction(h - middle) for h in homes]
+        tilts = [float(np.median([m.tilt for _, m in g])) for g in groups]
+        bottom = min(range(len(groups)), key=lambda k: _turn_between(angles[k], 0.0) + tilts[k])
+        order = sorted(range(len(groups)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
         for seat, k in enumerate(order):
-            self._points[seat] = [centres[k]]
-            self._seat_of[ids[k]] = seat
-            # the players sit evenly round the table, seat 0 at the bottom: where the first
-            # card of each lies within their area (a corner, the middle) does not tilt the split
-            self._directions[seat] = 2 * math.pi * seat / self.n_seats
+            self._members[seat] = [m for _, m in groups[k]]
+            for track_id, _ in groups[k]:
+                self._seat_of[track_id] = seat
+            self._laid[seat] = self._now
+        # cards of groups beyond the seats (seen in the same frame) get a seat like any other
+        self._groups = []
+
+
+@dataclass(frozen=True)
+class _Seated:
+    """A card as the seats remember it: where it lies, its axis (``vision.seats.card_axes``:
+    0 long up and down, 1 long sideways, -1 no telling) and its box's longer side."""
+
+    centre: np.ndarray
+    axis: int
+    size: float
+    tilt: float = 0.0  # how far from standing up or down its box says it is turned (radians, 0 to pi/2)
+
+
+def _tilt(box: np.ndarray) -> float:
+    """How far a whole card is turned from standing up or down, from its box: 0 for a box as
+    tall as a card (1.55 times its width), pi/4 for a square one, pi/2 lying sideways."""
+    ratio = max(float(box[3] - box[1]), 1e-6) / max(float(box[2] - box[0]), 1e-6)
+    share = (math.log(CARD_ASPECT) - math.log(ratio)) / (2 * math.log(CARD_ASPECT))
+    return math.pi / 2 * min(max(share, 0.0), 1.0)
+
+
+def _row_direction(members: list[_Seated], centre: np.ndarray) -> np.ndarray | None:
+    """The unit vector a seat's row of cards runs along, or None where nothing tells."""
+    columns: list[np.ndarray] = []
+    for m in members:  # cards a strip apart lie in one column
+        if m.size and all(np.linalg.norm(m.centre - c) > 0.6 * m.size for c in columns):
+            columns.append(m.centre)
+    if len(columns) >= 2:
+        spread = np.stack(columns) - np.mean(columns, axis=0)
+        return np.linalg.svd(spread, full_matrices=False)[2][0]
+    shown = [m.axis for m in members if m.axis >= 0]
+    if shown:
+        axis = max((0, 1), key=shown.count)
+        if shown.count(axis) > len(shown) / 2:
+            return np.array([1.0, 0.0]) if axis == 0 else np.array([0.0, 1.0])
+    outward = np.mean([m.centre for m in members], axis=0) - centre
+    if np.linalg.norm(outward) < 1e-6:
+        return None
+    outward /= np.linalg.norm(outward)
+    return np.array([-outward[1], outward[0]])
 
 
 def _direction(offset: np.ndarray) -> float:

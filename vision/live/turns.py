@@ -135,6 +135,7 @@ class TurnDetector:
     reid_distance: float = 2.0
     flip_s: float = 2.0
     unsure_s: float = 5.0
+    piece: float = 0.5
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -506,8 +507,9 @@ class TurnDetector:
         # tracker lets go of it soon); not a card the player laid
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
         passing = [c for c in pending if now - c.last_seen > 0.5 and c.last_seen - c.first_seen < self.seen_s
-                   and c.label not in SELF_DISCARDING and any(o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
-                           and o.last_seen > c.last_seen + 0.5 for o in pending)]
+                   and ((c.label not in SELF_DISCARDING and any(
+                       o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+                       and o.last_seen > c.last_seen + 0.5 for o in pending)) or self._second_name(c))]
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
@@ -560,6 +562,15 @@ class TurnDetector:
         # the new turn is announced once, with the events it just received
         events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _second_name(self, glimpse: _Card) -> bool:
+        """A box seen for a moment right where a card lay in sight before and after it: that
+        card read under another name for a moment (the recogniser boxed it twice), not a
+        card laid on it (the next card of a column, a nigiri on its wasabi, lies a strip
+        off it)."""
+        return any(o is not glimpse and o.first_seen < glimpse.first_seen and o.last_seen > glimpse.last_seen + 0.5
+                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= 0.85
+                   for o in self._cards.values())
 
     def _late(self, pending: list[_Card]) -> list[_Card]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
@@ -625,6 +636,13 @@ class TurnDetector:
             old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
                         and _containment(c.box, card.box) >= 0.8), None)
+            # a piece of a card played, whatever the recogniser calls it: a box much smaller
+            # than a card lying within where a played card of its seat lay whole (a strip left
+            # of it by the card laid on it); a card laid there is a whole card
+            old = old or next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+                               and c.round == self.round_index
+                               and _area(card.full_box) <= self.piece * _area(c.full_box)
+                               and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
             if old is not None:
                 self._alias[card.track_id] = old.track_id
                 del self._cards[card.track_id]

@@ -1,0 +1,56 @@
+"""Per-seed reading of field films with the real models (not a test: a measuring script).
+
+    PYTHONPATH=$PWD python tests/live/measure_films.py PLAYERS TURNS SEED,SEED,... [--no-menu]
+
+prints, per seed, the turns read exactly, frames/s, and each wrong turn (read vs truth). Films
+are drawn on ``PARTY_MENU`` and the game is told it (``--no-menu``: the film's whole card set,
+no names restricted), seats learned from the cards (no seat points).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def main(argv: list[str]) -> None:
+    from vision.fieldtest.film import PARTY_MENU, render_film
+    from vision.live.pipeline import LiveGame, LivePipeline, live_detector
+    from vision.paths import MODELS_DIR
+    from vision.recognizer import Recognizer
+
+    players, turns, seeds = int(argv[0]), int(argv[1]), [int(s) for s in argv[2].split(",")]
+    menu = None if "--no-menu" in argv else PARTY_MENU
+    recognizer = Recognizer.load(MODELS_DIR)
+    total = [0, 0]
+    for seed in seeds:
+        try:
+            film = render_film(seed, players=players, turns=turns, menu=menu)
+        except ValueError as exc:
+            print(f"seed {seed}: no film ({exc})")
+            continue
+        frames = list(film.timed_frames())
+        game = LiveGame(film.players, "party", menu=list(menu) if menu else None)
+        pipeline = LivePipeline(live_detector(recognizer), game)
+        started = time.perf_counter()
+        for timestamp, frame in frames:
+            pipeline.process(frame, timestamp)
+        fps = len(frames) / (time.perf_counter() - started)
+        rounds = game.record()["rounds"]
+        read = [t["reveals"] for t in rounds[0]["turns"]] if rounds else []
+        truth = [t["reveals"] for t in film.log]
+        exact = sum(a == b for a, b in zip(read, truth, strict=False))
+        total[0] += exact
+        total[1] += len(truth)
+        print(f"seed {seed} players {players}: exact {exact}/{len(truth)}, {fps:.1f} frames/s", flush=True)
+        for k, want in enumerate(truth):
+            got = read[k] if k < len(read) else None
+            if got != want:
+                print(f"   turn {k + 1}: read {got}\n           truth {want}")
+        for extra in read[len(truth):]:
+            print(f"   extra turn: {extra}")
+    print(f"total exact {total[0]}/{total[1]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
