@@ -290,7 +290,7 @@ def _locked(detect, lock: threading.Lock):
             return detect(image_bgr)
 
     if hasattr(detect, "allow"):  # the pipeline names cards as the game's deck holds them
-        run.allow = detect.allow
+        run.allow = detect.allow  # type: ignore[attr-defined]
     return run
 
 

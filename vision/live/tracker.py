@@ -499,7 +499,7 @@ class SeatMemory:
             return 0
         centre = np.mean([np.mean([m.centre for m in members], axis=0) for members in self._members.values()], axis=0)
         costs = {s: self._cost(card, members, centre) for s, members in self._members.items()}
-        ranked = sorted(costs, key=costs.get)
+        ranked = sorted(costs, key=lambda seat: costs[seat])
         best, second = ranked[:2]
         if now is not None:
             def busy(seat: int) -> bool:
