@@ -34,7 +34,7 @@ from scorer.editions import EDITIONS
 from vision.paths import REPO_ROOT
 from web import recognition
 from web.errors import error_response, json_view, wants_json
-from web.uploads import NoImageError, UploadError, read_image
+from web.uploads import NoImageError, UploadError, http_status, read_image
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
@@ -204,7 +204,8 @@ def add_faces():
             raise NoImageError("; ".join(f"{name}: {why}" for name, why in unreadable))
         taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
     except (TeachError, UploadError) as exc:
-        return _render(edition, str(exc), getattr(exc, "status", 400), card=slug or None)
+        status = http_status(exc) if isinstance(exc, UploadError) else 400
+        return _render(edition, str(exc), status, card=slug or None)
     refused = unreadable + taught.refused
     if wants_json():
         return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
