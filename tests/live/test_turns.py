@@ -68,20 +68,26 @@ def test_a_noisier_recogniser_still_reads_three_rounds_exactly(trio, follow):
     assert game.record()["rounds"] == script.record()["rounds"]
 
 
+def _detector_fed(turns: TurnDetector):
+    """``show(t, *cards)`` feeds ``turns`` what the tracker saw at ``t``: each card a tuple
+    (track id, label, seat, box[, visible]), in sight unless told otherwise."""
+    def show(t, *cards):
+        turns.update(Detections(
+            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
+            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
+                  "seat": np.array([c[2] for c in cards]),
+                  "visible": np.array([c[4] if len(c) > 4 else True for c in cards], bool),
+                  "label_since": np.full(len(cards), t)}), t)
+    return show
+
+
 def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_again():
     """Seen with the real model on a 3-player film: the hand laying the squid hides the wasabi,
     the tracker loses it and finds its top strip again as a new track. That strip is the
     wasabi already played (within where it lay, half its size or less, same name), not a new
     card revealed with the nigiri."""
     turns = TurnDetector(["Ann", "Ben"], "original")
-
-    def show(t, *cards):  # (track id, label, seat, box, visible)
-        turns.update(Detections(
-            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
-            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
-                  "seat": np.array([c[2] for c in cards]), "visible": np.array([c[4] for c in cards]),
-                  "label_since": np.full(len(cards), t)}), t)
-
+    show = _detector_fed(turns)
     wasabi, bens = (1, "wasabi", 0, [281, 494, 341, 586], True), (2, "tempura", 1, [600, 100, 660, 192], True)
     for k in range(40):  # turn 1: Ann a wasabi, Ben a tempura
         show(k / 10, wasabi, bens)
@@ -130,14 +136,7 @@ def test_each_player_reveals_one_card_a_turn_unless_a_tool_lets_them_play_two():
     card laid before the turn was read (the next turn begun) waits for that turn, however
     close it came: no turn of 'Ann: tempura, salmon' when Ann had no chopsticks."""
     turns = TurnDetector(["Ann", "Ben"], "party")
-
-    def show(t, *cards):  # (track id, label, seat, box)
-        turns.update(Detections(
-            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
-            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
-                  "seat": np.array([c[2] for c in cards]), "visible": np.ones(len(cards), bool),
-                  "label_since": np.full(len(cards), t)}), t)
-
+    show = _detector_fed(turns)
     tempura, again = (1, "tempura", 0, [100, 500, 160, 592]), (2, "tempura", 0, [102, 503, 161, 594])
     eel, salmon = (3, "eel", 1, [100, 100, 160, 192]), (4, "salmon-nigiri", 0, [200, 500, 260, 592])
     egg = (5, "egg-nigiri", 1, [200, 100, 260, 192])
@@ -149,16 +148,6 @@ def test_each_player_reveals_one_card_a_turn_unless_a_tool_lets_them_play_two():
         show(t, *cards)
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["tempura"], "Ben": ["eel"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]}]
-
-
-def _detector_fed(turns: TurnDetector):
-    def show(t, *cards):  # (track id, label, seat, box, visible)
-        turns.update(Detections(
-            np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
-            data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
-                  "seat": np.array([c[2] for c in cards]), "visible": np.array([c[4] for c in cards]),
-                  "label_since": np.full(len(cards), t)}), t)
-    return show
 
 
 def test_a_card_misread_on_its_way_in_is_not_the_card_laid():
