@@ -68,10 +68,7 @@ def strips(xyxy: np.ndarray) -> np.ndarray:
     shows the far side's cards at half the size of the near side's."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
-    near = distance <= 3 * np.sqrt(area)[:, None]
-    largest = np.where(near, area[None, :], 0).max(1)
+    largest = _largest_area_near(xyxy, area)
     # and a strip touches the card covering it: a small box standing alone is a far card
     side = np.sqrt(area)
     touching = gap_matrix(xyxy, xyxy) <= TOUCH * np.minimum(side[:, None], side[None, :])
@@ -92,8 +89,9 @@ def card_axes(xyxy: np.ndarray) -> np.ndarray:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     ratio = (xyxy[:, 3] - xyxy[:, 1]) / np.maximum(xyxy[:, 2] - xyxy[:, 0], 1e-6)
-    tall = np.where(strips(xyxy), ratio < 1 / SQUARE, ratio > SQUARE)
-    wide = np.where(strips(xyxy), ratio > SQUARE, ratio < 1 / SQUARE)
+    is_strip = strips(xyxy)
+    tall = np.where(is_strip, ratio < 1 / SQUARE, ratio > SQUARE)
+    wide = np.where(is_strip, ratio > SQUARE, ratio < 1 / SQUARE)
     return np.where(tall, 0, np.where(wide, 1, -1))
 
 
@@ -179,11 +177,22 @@ def card_sizes(xyxy: np.ndarray) -> np.ndarray:
     it (a whole card: every column ends in one). A tilted phone shows the far side's cards
     smaller than the near side's, so gaps are measured in these."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    return np.sqrt(_largest_area_near(xyxy, (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])))
+
+
+def _largest_area_near(xyxy: np.ndarray, area: np.ndarray) -> np.ndarray:
+    """The area of the largest box within three of its own sides of each box (itself too)."""
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
     near = distance <= 3 * np.sqrt(area)[:, None]
-    return np.sqrt(np.where(near, area[None, :], 0).max(1))
+    return np.where(near, area[None, :], 0).max(1)
+
+
+def _relative_gaps(xyxy: np.ndarray) -> np.ndarray:
+    """The gaps between boxes (``vision.boxes.gap_matrix``) in the smaller of the two cards'
+    sizes where they lie (``card_sizes``): a far seat's small cards count alike."""
+    size = card_sizes(xyxy)
+    return gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
 
 
 def folded_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
@@ -221,14 +230,14 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
     return pairs
 
 
-def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _turn_evidence(xyxy: np.ndarray, is_strip: np.ndarray,
+                   gaps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What each card's box, its column and its row say of its turn: its folded turn
     (``folded_turns``), the unit step of its column, from strip to covering card (it points
     at the card's player, which tells a card turned by t from one turned by -t, as its box
     cannot), and its axis along its row (``_row_axes``). A strip takes the first two from
-    the card that covers it. NaN where unknown."""
-    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    is_strip = strips(xyxy)
+    the card that covers it. NaN where unknown. ``is_strip``: ``strips(xyxy)``; ``gaps``:
+    ``_relative_gaps(xyxy)``."""
     folded = folded_turns(xyxy, is_strip)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     vectors = np.full((len(xyxy), 2), np.nan)
@@ -255,17 +264,15 @@ def _turn_evidence(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
             if shared[row].max() > 0.15:
                 j = known[int(shared[row].argmax())]
                 folded[i], vectors[i] = folded[j], vectors[j]
-    return folded, vectors, _row_axes(xyxy, is_strip, folded)
+    return folded, vectors, _row_axes(xyxy, is_strip, folded, gaps)
 
 
-def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray) -> np.ndarray:
+def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray, gaps: np.ndarray) -> np.ndarray:
     """Each whole card's axis (its turn modulo 180 degrees, as the unit vector of twice that
     angle; NaN where unknown) from the step to its nearest whole card, where that card lies
     beside it in a row (the step runs across both cards' long side, and they are turned
     alike): the step tells a card turned by t from one turned by -t, as their boxes cannot."""
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    size = card_sizes(xyxy)
-    gaps = gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
     distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
     whole = np.flatnonzero(~is_strip & ~np.isnan(folded))
     axes = np.full(len(xyxy), np.nan)
@@ -366,23 +373,25 @@ def foreshortening(xyxy: np.ndarray) -> float:
     return float(np.clip(math.sqrt(high * low), 0.5, 1.0))
 
 
-def tableau_segments(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
+def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> list[np.ndarray]:
     """``k`` groups of cards, each a run of cards round the table's middle: seen from the
     middle of the cards, every tableau lies in its own sector, whatever the table's shape
     and however the seats are spaced. The ``k`` runs are those that fit tableaux best
-    (``_interval_costs``): near neighbours, cards turned alike, columns running one way."""
+    (``_interval_costs``): near neighbours, cards turned alike, columns running one way.
+    ``squash``: the photo's ``foreshortening`` (measured when left out)."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
-    squash = foreshortening(xyxy)
+    if squash is None:
+        squash = foreshortening(xyxy)
     # on the table top as if seen from straight above
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     offset = centres - centres.mean(0)
     order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
-    size = card_sizes(xyxy)
-    gaps = gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
-    evidence = _turn_evidence(xyxy)
+    gaps = _relative_gaps(xyxy)
+    is_strip = strips(xyxy)
+    evidence = _turn_evidence(xyxy, is_strip, gaps)
     cost = _interval_costs(order, gaps, *evidence)
     m = n
     # best[s, p]: the least cost of cutting the p cards from order[s] on into j runs
@@ -406,7 +415,7 @@ def tableau_segments(xyxy: np.ndarray, k: int) -> list[np.ndarray]:
         start = int(arg[s, end])
         groups.append(order[(s + np.arange(start, end)) % m])
         end = start
-    return _refine(groups[::-1], xyxy, gaps, *evidence)
+    return _refine(groups[::-1], xyxy, is_strip, gaps, *evidence)
 
 
 def _spanning_cost(gaps: np.ndarray) -> float:
@@ -445,8 +454,8 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
             + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax)
 
 
-def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded: np.ndarray,
-            vectors: np.ndarray, axes: np.ndarray) -> list[np.ndarray]:
+def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, gaps: np.ndarray,
+            folded: np.ndarray, vectors: np.ndarray, axes: np.ndarray) -> list[np.ndarray]:
     """The runs with a column (a card and the strips it covers), or a lone card, moved to the
     neighbouring group it fits better (``_group_cost``): where two tableaux reach into each
     other's sector, a run round the table cannot part them."""
@@ -458,7 +467,7 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, gaps: np.ndarray, folded
             a = units[a]
         return a
 
-    for strip, card in column_pairs(xyxy, strips(xyxy)):
+    for strip, card in column_pairs(xyxy, is_strip):
         units[root(strip)] = root(card)
     roots = np.array([root(a) for a in range(n)])
     label = np.zeros(n, int)
@@ -507,7 +516,8 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     if n_seats == 1:
         return [_tag(detections, 0, seat_turn(detections.xyxy, None))]
     k = min(n_seats, len(detections))
-    groups = tableau_segments(detections.xyxy, k)
+    squash = foreshortening(detections.xyxy)
+    groups = tableau_segments(detections.xyxy, k, squash)
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [_direction(t) for t in towards]
@@ -515,7 +525,6 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
     ordered = ordered[start:] + ordered[:start]
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    squash = foreshortening(detections.xyxy)
     seats = [_tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
                                                       is_strip[groups[g]], squash))
              for s, g in enumerate(ordered)]
