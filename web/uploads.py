@@ -16,9 +16,6 @@ import numpy as np
 from PIL import Image
 
 from vision.photo import (
-    ACCEPTED_FORMATS,
-    MIN_SIDE,
-    WORKING_PIXELS,
     CorruptPhotoError,
     EmptyPhotoError,
     Photo,
@@ -28,8 +25,8 @@ from vision.photo import (
     decode_photo,
 )
 
-__all__ = ["ACCEPTED_FORMATS", "MIN_SIDE", "WORKING_PIXELS", "CorruptImageError", "ImageTooLargeError",
-           "NoImageError", "UnsupportedImageError", "UploadError", "UploadedImage", "http_status", "read_image",
+__all__ = ["CorruptImageError", "ImageTooLargeError", "NoImageError", "UnsupportedImageError", "UploadError",
+           "http_status", "read_image",
            "photos_dir", "remove_orphans", "remove_photos", "save_photo"]
 
 # The app's names for the decoder's errors (vision.photo): the web answers each with its status.
@@ -38,7 +35,6 @@ NoImageError = EmptyPhotoError
 UnsupportedImageError = UnsupportedPhotoError
 CorruptImageError = CorruptPhotoError
 ImageTooLargeError = PhotoTooLargeError
-UploadedImage = Photo
 _STATUS = ((UnsupportedPhotoError, 415), (PhotoTooLargeError, 413))
 
 
@@ -67,7 +63,7 @@ def photos_dir(data_dir: str | Path) -> Path:
     return Path(data_dir) / "photos"
 
 
-def save_photo(image: UploadedImage, data_dir: str | Path, quality: int = 92) -> str:
+def save_photo(image: Photo, data_dir: str | Path, quality: int = 92) -> str:
     """Store the photo as a JPEG under a fresh random name; returns that name."""
     folder = photos_dir(data_dir)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -269,7 +269,8 @@ def test_no_space_for_a_photo_is_a_507(client, make_game, images, monkeypatch):
 
 
 def test_a_large_png_is_shrunk_while_decoding(images):
-    from web.uploads import WORKING_PIXELS, read_image
+    from vision.photo import WORKING_PIXELS
+    from web.uploads import read_image
 
     image = read_image(images.png(6000, 4000), 50_000_000)
     assert image.width * image.height <= WORKING_PIXELS
@@ -281,7 +282,8 @@ def test_a_large_png_is_shrunk_while_decoding(images):
 def test_a_large_jpeg_is_decoded_at_a_reduced_scale(images):
     import numpy as np
 
-    from web.uploads import WORKING_PIXELS, read_image
+    from vision.photo import WORKING_PIXELS
+    from web.uploads import read_image
 
     photo = np.zeros((4000, 6000, 3), np.uint8)
     photo[:, :3000] = 255  # left half white
