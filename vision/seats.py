@@ -106,7 +106,7 @@ def column_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    return np.array([_direction(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
+    return np.array([turn_towards(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
 
 
 def _mean_turn(turns: np.ndarray) -> float:
@@ -114,9 +114,13 @@ def _mean_turn(turns: np.ndarray) -> float:
     return math.degrees(math.atan2(np.sin(radians).mean(), np.cos(radians).mean())) % 360
 
 
-def _direction(vector: np.ndarray) -> float:
+def turn_towards(vector: np.ndarray) -> float:
     """The turn of a seat whose player sits in ``vector``'s direction from the table's centre
-    (0: below it, 90: to its left, then on round)."""
+    (0: below it, 90: to its left, then on round), in degrees; image y grows downwards.
+
+    >>> [round(turn_towards(np.array(v))) for v in ([0, 1], [-1, 0], [0, -1], [1, 0])]
+    [0, 90, 180, 270]
+    """
     return (math.degrees(math.atan2(vector[1], vector[0])) - 90) % 360
 
 
@@ -149,7 +153,7 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
         if agree.mean() > 0.5 or agree.sum() >= 3 or agree.sum() >= 2 and not rivals:
             a = math.radians(_mean_turn(columns[agree]))
             # back into the photo, squashed again
-            return _square(_direction(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
+            return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())
@@ -163,7 +167,7 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     if towards is None or not np.any(towards):
         return 0.0
     # a tableau is seldom centred on its player: near a side of the table, that side it is
-    return _square(_direction(towards), SNAP)
+    return _square(turn_towards(towards), SNAP)
 
 
 def _square(turn: float, within: float) -> float:
@@ -245,7 +249,7 @@ def _turn_evidence(xyxy: np.ndarray, is_strip: np.ndarray,
         step = centres[card] - centres[strip]
         # a column runs along its cards' long side: a step across it pairs a strip with a
         # neighbouring column's card
-        along = _direction(step) % 180
+        along = turn_towards(step) % 180
         if abs(min(along, 180 - along) - folded[card]) > FOLD_AGREEMENT:
             continue
         vectors[card] = vectors[strip] = step / max(float(np.linalg.norm(step)), 1e-9)
@@ -280,7 +284,7 @@ def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray, gaps: 
         for j in whole[np.argsort(distance[i, whole])]:
             if j == i or gaps[i, j] > ROW_GAP:
                 continue
-            across = (_direction(centres[j] - centres[i]) + 90) % 180
+            across = (turn_towards(centres[j] - centres[i]) + 90) % 180
             if (abs(min(across, 180 - across) - folded[i]) <= FOLD_AGREEMENT
                     and abs(folded[i] - folded[j]) <= FOLD_AGREEMENT):
                 axes[i] = across
@@ -520,7 +524,7 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     groups = tableau_segments(detections.xyxy, k, squash)
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
-    directions = [_direction(t) for t in towards]
+    directions = [turn_towards(t) for t in towards]
     ordered = sorted(range(k), key=lambda g: directions[g])
     start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
     ordered = ordered[start:] + ordered[:start]
@@ -569,7 +573,7 @@ def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Dete
                 angle = 0.0
             else:
                 d = (points.mean(0) - middle) * [w, h]
-                angle = round(((math.degrees(math.atan2(d[1], d[0])) - 90) % 360) / 90) * 90 % 360
+                angle = round(turn_towards(d) / 90) * 90 % 360
         seats.append(_tag(detections[inside], s, float(angle)))
     return seats
 

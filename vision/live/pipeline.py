@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.boxes import areas as box_areas
 from vision.boxes import iou_matrix as box_iou
 from vision.detections import Detections
 from vision.live.tracker import CardTracker, SeatMemory
@@ -233,7 +234,7 @@ def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
 def _oversized(xyxy: np.ndarray, times: float = 4.0) -> np.ndarray:
     """Boxes more than ``times`` the area of the middle box of the table (three or more
     boxes): no card lies that much nearer the camera than the others."""
-    areas = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    areas = box_areas(xyxy)
     if len(areas) < 3:
         return np.zeros(len(areas), bool)
     return areas > times * float(np.median(areas))

@@ -48,11 +48,9 @@ from vision.boxes import areas as _box_areas
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
-from vision.faces import FACE_SIZE
+from vision.seats import CARD_ASPECT, card_axes, turn_towards
 
 CARD_BACK = "card-back"
-#: a card's height over its width
-CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 
 
 def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.6) -> np.ndarray:
@@ -454,8 +452,6 @@ class SeatMemory:
 
         The seats are learned from cards that have lain in sight ``settle_s`` by ``now`` (a card
         still on its way in shows where its player's hand passes, not where it lies)."""
-        from vision.seats import card_axes
-
         ids = [int(i) for i in tracked.data["track_id"]]
         fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
         if not fresh:  # every card seated already (most frames): nothing to measure
@@ -517,11 +513,9 @@ class SeatMemory:
             along = offsets @ row
             across = offsets @ np.array([-row[1], row[0]])
             distance = float(np.hypot(along / self.along, across).min())
-        shown = [m.axis for m in members if m.axis >= 0]
-        if card.axis >= 0 and shown:
-            axis = max((0, 1), key=shown.count)
-            if shown.count(axis) > len(shown) / 2 and axis != card.axis:
-                distance *= self.crossing  # it faces another way: another player's
+        axis = _majority_axis(members)
+        if card.axis >= 0 and axis is not None and axis != card.axis:
+            distance *= self.crossing  # it faces another way: another player's
         return distance
 
     def _learn(self, lying: list[tuple[int, _Seated]]) -> None:
@@ -545,7 +539,7 @@ class SeatMemory:
         # clockwise on screen from straight down; seat 0 is the player at the bottom of the
         # picture: the group nearest straight down whose cards stand upright (a card faces its
         # player), not one turned towards a side nearly as low
-        angles = [_direction(h - middle) for h in homes]
+        angles = [math.radians(turn_towards(h - middle)) for h in homes]
         tilts = [float(np.median([m.tilt for _, m in g])) for g in groups]
         bottom = min(range(len(groups)), key=lambda k: _turn_between(angles[k], 0.0) + tilts[k])
         order = sorted(range(len(groups)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
@@ -577,6 +571,16 @@ def _tilt(box: np.ndarray) -> float:
     return math.pi / 2 * min(max(share, 0.0), 1.0)
 
 
+def _majority_axis(members: list[_Seated]) -> int | None:
+    """The axis (``card_axes``) most of a seat's cards that show one lie on, or None where
+    no axis has more than half of them."""
+    shown = [m.axis for m in members if m.axis >= 0]
+    if not shown:
+        return None
+    axis = max((0, 1), key=shown.count)
+    return axis if shown.count(axis) > len(shown) / 2 else None
+
+
 def _row_direction(members: list[_Seated], centre: np.ndarray) -> np.ndarray | None:
     """The unit vector a seat's row of cards runs along, or None where nothing tells."""
     columns: list[np.ndarray] = []
@@ -586,22 +590,14 @@ def _row_direction(members: list[_Seated], centre: np.ndarray) -> np.ndarray | N
     if len(columns) >= 2:
         spread = np.stack(columns) - np.mean(columns, axis=0)
         return np.linalg.svd(spread, full_matrices=False)[2][0]
-    shown = [m.axis for m in members if m.axis >= 0]
-    if shown:
-        axis = max((0, 1), key=shown.count)
-        if shown.count(axis) > len(shown) / 2:
-            return np.array([1.0, 0.0]) if axis == 0 else np.array([0.0, 1.0])
+    axis = _majority_axis(members)
+    if axis is not None:
+        return np.array([1.0, 0.0]) if axis == 0 else np.array([0.0, 1.0])
     outward = np.mean([m.centre for m in members], axis=0) - centre
     if np.linalg.norm(outward) < 1e-6:
         return None
     outward /= np.linalg.norm(outward)
     return np.array([-outward[1], outward[0]])
-
-
-def _direction(offset: np.ndarray) -> float:
-    """The angle of ``offset`` (image pixels, y down) from straight down, growing clockwise on
-    screen (down, left, up, right)."""
-    return math.atan2(-float(offset[0]), float(offset[1])) % (2 * math.pi)
 
 
 def _turn_between(a: float, b: float) -> float:

@@ -17,13 +17,12 @@ tableau's cards to ``player_xy`` (the independent renderer).
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 import numpy as np
 
 from vision.detections import Detections
-from vision.seats import split_seats
+from vision.seats import split_seats, turn_towards
 from vision.stacks import canonical, read_tableau
 from vision.synth.dataset import load_truths
 
@@ -35,8 +34,7 @@ def true_turn(seat: dict, boxes: np.ndarray) -> float | None:
     if "player_xy" not in seat or not len(boxes):
         return None
     middle = ((boxes[:, :2] + boxes[:, 2:]) / 2).mean(0)
-    dx, dy = np.asarray(seat["player_xy"], float) - middle
-    return (math.degrees(math.atan2(dy, dx)) - 90) % 360
+    return turn_towards(np.asarray(seat["player_xy"], float) - middle)
 
 
 def seat_failures(truth: dict) -> list[tuple[int, str, str]]:
