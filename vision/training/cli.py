@@ -36,7 +36,9 @@ def register(subparsers) -> None:
     bench = subparsers.add_parser(
         "bench-read", help="milliseconds to read one photo at 1280x960 and 4032x3024",
         description="Time the recogniser and the tableau reading (decoding excluded) on photos of the "
-                    "independent renderer at 1280x960 and 4032x3024, with --threads onnxruntime threads.")
+                    "independent renderer: one tableau at 1280x960 and a 2-5-seat table at 4032x3024 "
+                    "(the two budgets), and a 6-8-seat table at 2016x1512, with --threads onnxruntime "
+                    "threads.")
     bench.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR")
     bench.add_argument("--photos", type=int, default=6, help="photos per size (default 6)")
     bench.add_argument("--threads", type=int, default=2, help="onnxruntime threads (default 2, the target)")
