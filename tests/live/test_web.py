@@ -249,3 +249,72 @@ def test_a_game_of_the_app_is_followed_with_its_edition_and_menu(tmp_path):
     saved = client.post(f"/live/{session}/save", headers={"Accept": "application/json"}).get_json()
     assert client.get(saved["url"] + "/record.json").get_json()["menu"] == "my-first-meal"
     assert client.post("/live/", json={"game": 999}).status_code == 400
+
+
+@pytest.mark.slow
+def test_the_live_page_reads_an_independent_film_of_a_game_of_the_app(tmp_path, model_dir):
+    """The browser path with the real models: a game set up in the app (Party, a custom menu)
+    is followed from JPEG frames POSTed as a phone's page would, and its turns come out as the
+    film's log says. The film comes from the independent renderer (vision.fieldtest), whose
+    prints the models never trained on; the app names cards only as the menu's faces."""
+    from vision.fieldtest.film import PARTY_MENU, render_film
+    from vision.recognizer import Recognizer
+
+    film = render_film(2, players=3, turns=5, menu=PARTY_MENU)
+    recognizer = Recognizer.load(model_dir)
+    client = make_app(tmp_path, recognizer).test_client()
+    made = client.post("/games/new", data={"player": list(film.players), "edition": "party",
+                                           "menu": "custom", "menu_kind": list(PARTY_MENU)})
+    assert made.status_code == 302, made.data[:300]
+    game_id = int(made.headers["Location"].rstrip("/").split("/")[-1])
+    session = client.post("/live/", json={"game": game_id}).get_json()["id"]
+    for timestamp, frame in film.timed_frames():
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        assert ok
+        response = post_frame(client, session, timestamp, data.tobytes())
+        assert response.status_code == 200, response.get_json()
+    state = response.get_json()
+    assert state["record"]["menu"] == list(PARTY_MENU)
+    read = state["record"]["rounds"][0]["turns"]
+    assert [turn["reveals"] for turn in read] == [turn["reveals"] for turn in film.log]
+    saved = client.post(f"/live/{session}/save", headers={"Accept": "application/json"}).get_json()
+    assert client.get(saved["url"] + "/record.json").get_json()["rounds"][0]["turns"] == read
+
+
+class Regions:
+    """A detector that finds two card regions side by side, whatever the frame."""
+
+    def __call__(self, image, conf=0.25):
+        return np.array([[100, 200, 180, 320], [200, 200, 280, 320]], np.float32), np.full(2, 0.9, np.float32)
+
+
+class Names:
+    """A classifier sure the first region is an eel and the second a tempura."""
+
+    classes = ("eel", "not-a-card", "tempura", "wasabi")
+
+    def __call__(self, crops):
+        rows = np.array([[0.80, 0.05, 0.10, 0.05], [0.02, 0.03, 0.90, 0.05]], np.float32)
+        return rows[:len(crops)]
+
+
+@pytest.mark.parametrize(("menu", "named"), [
+    # the rulebook's "Sushi Go!" menu (nigiri, maki, tempura, sashimi, dumpling, wasabi,
+    # chopsticks, pudding) has no eel: the eel-like card is named as the menu's likeliest face
+    ("sushi-go", ["tempura", "tempura"]),
+    # "Big Banquet" (nigiri, maki, tempura, dumpling, eel, spoon, chopsticks, green tea ice
+    # cream) has it: the card keeps its name
+    ("big-banquet", ["eel", "tempura"]),
+])
+def test_the_live_page_names_cards_only_as_the_games_menu_holds_them(tmp_path, menu, named):
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer(Regions(), Names(), Names.classes)
+    client = make_app(tmp_path, recognizer).test_client()
+    made = client.post("/games/new", data={"player": ["Ann", "Ben", "Cid"], "edition": "party", "menu": menu})
+    assert made.status_code == 302, made.data[:300]
+    session = client.post("/live/", json={"game": int(made.headers["Location"].rstrip("/").split("/")[-1])})
+    session = session.get_json()["id"]
+    for index in range(6):
+        state = post_frame(client, session, 0.2 * index, jpeg(640, 480)).get_json()
+    assert sorted(card["label"] for card in state["cards"]) == sorted(named)

@@ -141,17 +141,18 @@ def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    import cv2
     from tqdm import tqdm
 
     from vision.live.bench import bench_film, time_pipeline
+    from vision.photo import decode_photo
 
     detect = _load_detector(args.model, args.threads, args.refresh, args.still, args.still_full)
     script, jpegs, (width, height) = bench_film(args)
     count = len(jpegs)
     report = time_pipeline(detect, tqdm(jpegs, desc="following", unit="frame", leave=False),
                            script.players, script.edition, script.rounds,
-                           decode=lambda data: cv2.imdecode(data, cv2.IMREAD_COLOR),
+                           # the frames decode as the live page decodes a posted frame
+                           decode=lambda data: decode_photo(bytes(data), formats=("JPEG",)).pixels,
                            menu=list(menu) if (menu := getattr(script, "menu", None)) else None)
     report.pop("record")
     film = (f"field, {len(script.players)} players, {args.turns} turns, seed {args.seed}" if args.film == "field"
