@@ -3,9 +3,10 @@
 Seat 0 sits at the bottom of the photo and seats follow clockwise. Each tableau faces its
 player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at the left, 180
 across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that frame.
-The turn comes from the seat's own cards (their boxes' axis and the way their columns run),
-so seats need not be evenly spaced: two players on one side of a rectangular table both
-face that side. Which cards are whose comes from where they lie round the table and how
+The turn comes from the seat's own cards (the way their columns and rows run, how far
+their boxes say they are turned), at any angle, so seats need not be evenly spaced: two
+players on one side of a rectangular table both face that side, a player at a corner
+faces the corner. Which cards are whose comes from where they lie round the table and how
 they are turned (``tableau_segments``): seen from the middle of the cards each tableau
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
 cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
@@ -60,6 +61,12 @@ SNAP = 20.0
 COLUMN_SNAP = 8.0
 #: A group of cards has an axis when this share of its cards that show one agree on it
 AXIS_AGREEMENT = 0.7
+#: A tableau whose cards' boxes say they are turned within this many degrees of a right
+#: angle is read at that angle (a box tells a turn near a right angle poorly)
+FOLD_SNAP = 15.0
+#: Without rows to say its sign, a turn the boxes give is taken only within this many
+#: degrees of the direction the tableau lies in from the table's centre
+FOLD_SIDE = 30.0
 
 
 def strips(xyxy: np.ndarray) -> np.ndarray:
@@ -128,11 +135,13 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
               is_strip: np.ndarray | None = None, squash: float = 1.0) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
-    their columns run gives the side; where no column says, the side of the table the
-    tableau lies on (``towards``: from the table's centre to the tableau; None for a
-    lone tableau, read upright). Cards turned near 45 degrees show no axis: then the
-    direction from the centre is the turn (a round table's diagonal seats), or the side it
-    lies within ``SNAP`` degrees of. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
+    their columns run gives the side; where no column says, the cards' own turn at any
+    angle (a player at a corner of the table): how far their boxes say they are turned,
+    which way their rows run, and the side of the table the tableau lies on (``towards``:
+    from the table's centre to the tableau; None for a lone tableau, read upright) which of
+    the two ways along that axis its player sits. Where the cards disagree, their axis, or
+    the direction from the centre, or the side it lies within ``SNAP`` degrees of, is the
+    turn. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
     as measured on the whole photo (the tableau's own boxes when left out); ``squash``: the
     photo's ``foreshortening``."""
     axes = card_axes(xyxy) if axes is None else axes
@@ -140,12 +149,12 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     # on the table top as if seen from straight above
     flat = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
     columns = column_turns(flat, is_strip)
+    folded = folded_turns(flat, is_strip)[~is_strip]
     if len(columns):
         # the turn most columns agree on (a stray pair with a neighbouring column's strip
         # points elsewhere); between as many, the one along the cards' long side
         close = np.abs((columns[:, None] - columns[None, :] + 180) % 360 - 180) < 20
         support = close.sum(1)
-        folded = folded_turns(flat, is_strip)[~is_strip]
         along = np.abs(np.minimum(columns % 180, 180 - columns % 180) - np.median(folded)) if len(folded) else 0
         best = int(np.lexsort((along, -support))[0])
         agree = close[best]
@@ -154,6 +163,26 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             a = math.radians(_mean_turn(columns[agree]))
             # back into the photo, squashed again
             return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
+    if len(folded) and towards is not None and np.any(towards):
+        # the cards' own turn: how far they are turned their boxes say (``folded_turns``), its
+        # sign the way their rows run (``_row_axes``), and the side of the table the tableau
+        # lies on which of the two ways along that axis its player sits
+        turn = float(np.median(folded))
+        if np.mean(np.abs(folded - turn) <= FOLD_AGREEMENT) >= AXIS_AGREEMENT:
+            candidates = np.array([turn, 180 - turn, 180 + turn, 360 - turn]) % 360
+            rows = _row_axes(flat, is_strip, folded_turns(flat, is_strip), _relative_gaps(flat))[~is_strip]
+            rows = rows[~np.isnan(rows[:, 0])]
+            by_rows = bool(len(rows)) and np.linalg.norm(rows.mean(0)) >= AXIS_AGREEMENT
+            if by_rows:
+                axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
+                candidates = np.array([axis, axis + 180]) % 360
+            side = turn_towards(np.asarray(towards, np.float64) / [1, squash])
+            off = np.abs((candidates - side + 180) % 360 - 180)
+            # without rows, a turn far from the tableau's side of the table is a guess between
+            # two: left to the cards' axis below
+            if by_rows or off.min() <= FOLD_SIDE:
+                a = math.radians(candidates[int(np.argmin(off))])
+                return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), FOLD_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())

@@ -249,3 +249,18 @@ def test_two_touching_tableaux_turned_mirror_wise_are_told_apart_by_their_rows()
     parts = split_seats(table(seats), n_seats=3)
     assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
         str(tableau_of(columns)) for columns, *_ in seats)
+
+
+@pytest.mark.parametrize("turn, lies_at", [(45, 80), (135, 170), (225, 260), (315, 350), (30, 30), (200, 200)])
+def test_a_player_at_a_corner_is_read_facing_them_from_their_cards_own_turn(turn, lies_at):
+    # three players, one at a corner of the table (or turned 30 or 20 degrees off a side),
+    # whose cards are a row of single cards (no column to show which way it runs) turned
+    # towards them, lying off their diagonal, nearer one side: the seat faces its player,
+    # at the turn of its cards, neither at that side nor at the direction it lies in
+    others = [(TEMPURA, (turn + 135) % 360), (MAKI, (turn + 225) % 360)]
+    seats = [(columns, t, at(t, 300)) for columns, t in others] + [(LOOSE, turn, at(lies_at, 300))]
+    parts = split_seats(table(seats), n_seats=3)
+    seat, = (p for p in parts if "sashimi" in list(p.labels))
+    assert abs((float(seat.data["seat_angle"][0]) - turn + 180) % 360 - 180) < 8
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
