@@ -67,6 +67,8 @@ FOLD_SNAP = 15.0
 #: Without rows to say its sign, a turn the boxes give is taken only within this many
 #: degrees of the direction the tableau lies in from the table's centre
 FOLD_SIDE = 30.0
+#: A tableau's rows give its turn where this many of its cards lie in rows
+ROW_CARDS = 3
 
 
 def strips(xyxy: np.ndarray) -> np.ndarray:
@@ -175,7 +177,13 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             by_rows = bool(len(rows)) and np.linalg.norm(rows.mean(0)) >= AXIS_AGREEMENT
             if by_rows:
                 axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
-                candidates = np.array([axis, axis + 180]) % 360
+                if len(rows) >= ROW_CARDS:
+                    # rows of cards: their centres say the turn better than the boxes
+                    candidates = np.array([axis, axis + 180]) % 360
+                else:
+                    # a pair: its sign only, of the turn the boxes say
+                    along = np.abs((candidates - axis + 90) % 180 - 90)
+                    candidates = candidates[along <= along.min() + 1e-6]
             side = turn_towards(np.asarray(towards, np.float64) / [1, squash])
             off = np.abs((candidates - side + 180) % 360 - 180)
             # without rows, a turn far from the tableau's side of the table is a guess between
