@@ -348,6 +348,9 @@ COLUMN_WEIGHT = 0.25
 AXIS_WEIGHT = 0.25
 #: A whole card this close (in card sizes) to a card may be its neighbour in a row
 ROW_GAP = 0.3
+#: What one more tableau must save in a split (``tableau_segments``): cutting one tableau in
+#: two saves less, so a player with no cards in sight leaves a seat empty
+SEAT_SAVING = 0.6
 
 
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
@@ -415,11 +418,14 @@ def foreshortening(xyxy: np.ndarray) -> float:
 
 
 def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> list[np.ndarray]:
-    """``k`` groups of cards, each a run of cards round the table's middle: seen from the
-    middle of the cards, every tableau lies in its own sector, whatever the table's shape
-    and however the seats are spaced. The ``k`` runs are those that fit tableaux best
+    """At most ``k`` groups of cards, each a run of cards round the table's middle: seen from
+    the middle of the cards, every tableau lies in its own sector, whatever the table's shape
+    and however the seats are spaced. The runs are those that fit tableaux best
     (``_interval_costs``): near neighbours, cards turned alike, columns running one way.
-    ``squash``: the photo's ``foreshortening`` (measured when left out)."""
+    Fewer than ``k`` where a further run would only cut a tableau in two (it must save
+    ``SEAT_SAVING``): a player whose cards are out of sight, or missed, leaves a seat empty
+    rather than a neighbour's tableau halved. ``squash``: the photo's ``foreshortening``
+    (measured when left out)."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
@@ -439,7 +445,7 @@ def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> l
     rows = np.arange(m)[:, None]
     best = np.full((m, m + 1), np.inf)
     best[:, 0] = 0.0
-    cuts = []
+    cuts, totals = [], []
     for _ in range(k):
         new = np.full((m, m + 1), np.inf)
         arg = np.zeros((m, m + 1), int)
@@ -450,9 +456,13 @@ def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> l
             new[:, p] = total[np.arange(m), arg[:, p]]
         best = new
         cuts.append(arg)
-    s = int(best[:, m].argmin())
+        # j runs leave k - j seats empty
+        # each run must save SEAT_SAVING: one that saves less only cuts a tableau in two
+        totals.append((best[:, m].min() + SEAT_SAVING * len(cuts), int(best[:, m].argmin())))
+    runs = int(np.argmin([t for t, _ in totals]))
+    s = totals[runs][1]
     groups, end = [], m
-    for arg in reversed(cuts):
+    for arg in reversed(cuts[:runs + 1]):
         start = int(arg[s, end])
         groups.append(order[(s + np.arange(start, end)) % m])
         end = start
@@ -562,15 +572,41 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [turn_towards(t) for t in towards]
-    ordered = sorted(range(k), key=lambda g: directions[g])
-    start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
-    ordered = ordered[start:] + ordered[:start]
+    # the seats left empty lie where the table shows no cards: in the widest gaps between
+    # neighbouring tableaux round it, so the seats still count round the table from the bottom
+    around = sorted(range(len(groups)), key=lambda g: directions[g])
+    widths = []
+    if len(groups) < n_seats:
+        gaps = _relative_gaps(detections.xyxy / [1, squash, 1, squash])
+        widths = [float(gaps[np.ix_(groups[g], groups[around[(a + 1) % len(around)]])].min())
+                  for a, g in enumerate(around)]
+    empty = _empty_directions([directions[g] for g in around], widths, n_seats - len(groups))
+    places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
+    start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
+    places = places[start:] + places[:start]
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    seats = [_tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
-                                                      is_strip[groups[g]], squash))
-             for s, g in enumerate(ordered)]
-    seats += [_tag(Detections.empty(), s, 0.0) for s in range(k, n_seats)]
-    return seats
+    return [_tag(Detections.empty(), s, 0.0) if g is None else
+            _tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
+                                                     is_strip[groups[g]], squash))
+            for s, (_, g) in enumerate(places)]
+
+
+def _empty_directions(directions: list[float], widths: list[float], empty: int) -> list[float]:
+    """Where round the table ``empty`` seats without cards sit: ``directions`` are those of
+    the tableaux seen (from the table's centre, ``turn_towards``'s degrees, in order round
+    it), ``widths[g]`` the gap from tableau ``g`` to the next (in card sizes). Each empty
+    seat in turn goes into the widest gap left, the gap's seats spaced evenly."""
+    if not empty:
+        return []
+    if not directions:
+        return [360.0 * (s + 0.5) / empty for s in range(empty)]
+    counts = [0] * len(directions)
+    for _ in range(empty):
+        g = int(np.argmax([w / (c + 1) for w, c in zip(widths, counts, strict=True)]))
+        counts[g] += 1
+    spans = [(directions[(g + 1) % len(directions)] - d) % 360 or 360.0 for g, d in enumerate(directions)]
+    return [(d + spans[g] * (j + 1) / (counts[g] + 1)) % 360
+            for g, d in enumerate(directions) for j in range(counts[g])]
 
 
 def _polygon(area) -> tuple[np.ndarray, float | None]:
