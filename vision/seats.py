@@ -174,16 +174,12 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             candidates = np.array([turn, 180 - turn, 180 + turn, 360 - turn]) % 360
             rows = _row_axes(flat, is_strip, folded_turns(flat, is_strip), _relative_gaps(flat))[~is_strip]
             rows = rows[~np.isnan(rows[:, 0])]
-            by_rows = bool(len(rows)) and np.linalg.norm(rows.mean(0)) >= AXIS_AGREEMENT
+            # rows of cards (a lone pair may be two cards laid unevenly): their centres say
+            # the turn better than the boxes, and its sign
+            by_rows = len(rows) >= ROW_CARDS and np.linalg.norm(rows.mean(0)) >= AXIS_AGREEMENT
             if by_rows:
                 axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
-                if len(rows) >= ROW_CARDS:
-                    # rows of cards: their centres say the turn better than the boxes
-                    candidates = np.array([axis, axis + 180]) % 360
-                else:
-                    # a pair: its sign only, of the turn the boxes say
-                    along = np.abs((candidates - axis + 90) % 180 - 90)
-                    candidates = candidates[along <= along.min() + 1e-6]
+                candidates = np.array([axis, axis + 180]) % 360
             side = turn_towards(np.asarray(towards, np.float64) / [1, squash])
             off = np.abs((candidates - side + 180) % 360 - 180)
             # without rows, a turn far from the tableau's side of the table is a guess between
