@@ -10,7 +10,9 @@ faces the corner. Which cards are whose comes from where they lie round the tabl
 they are turned (``tableau_segments``): seen from the middle of the cards each tableau
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
 cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
-undone (``foreshortening``), so a far seat's small cards count alike.
+undone (``foreshortening``), so a far seat's small cards count alike. A player whose cards
+are out of sight (or all missed) leaves their seat empty, where the table shows the widest
+gap between tableaux, rather than a neighbour's tableau cut in two.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -555,7 +557,8 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     close and are turned alike), each turned by its own cards (``seat_turn``), not by an
     assumed even spacing round the table: two players on one side of a rectangular table
     face the same way. Seats are numbered by their direction from the table's centre:
-    seat 0 nearest the bottom, then clockwise."""
+    seat 0 nearest the bottom, then clockwise; a seat left empty (fewer tableaux than
+    players) counts where the widest gap between tableaux lies (``_empty_directions``)."""
     if n_seats < 1:
         raise ValueError(f"the number of seats must be at least 1, not {n_seats}")
     if not len(detections):
