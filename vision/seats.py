@@ -3,13 +3,16 @@
 Seat 0 sits at the bottom of the photo and seats follow clockwise. Each tableau faces its
 player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at the left, 180
 across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that frame.
-The turn comes from the seat's own cards (their boxes' axis and the way their columns run),
-so seats need not be evenly spaced: two players on one side of a rectangular table both
-face that side. Which cards are whose comes from where they lie round the table and how
+The turn comes from the seat's own cards (the way their columns and rows run, how far
+their boxes say they are turned), at any angle, so seats need not be evenly spaced: two
+players on one side of a rectangular table both face that side, a player at a corner
+faces the corner. Which cards are whose comes from where they lie round the table and how
 they are turned (``tableau_segments``): seen from the middle of the cards each tableau
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
 cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
-undone (``foreshortening``), so a far seat's small cards count alike.
+undone (``foreshortening``), so a far seat's small cards count alike. A player whose cards
+are out of sight (or all missed) leaves their seat empty, where the table shows the widest
+gap between tableaux, rather than a neighbour's tableau cut in two.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -60,6 +63,14 @@ SNAP = 20.0
 COLUMN_SNAP = 8.0
 #: A group of cards has an axis when this share of its cards that show one agree on it
 AXIS_AGREEMENT = 0.7
+#: A tableau whose cards' boxes say they are turned within this many degrees of a right
+#: angle is read at that angle (a box tells a turn near a right angle poorly)
+FOLD_SNAP = 15.0
+#: Without rows to say its sign, a turn the boxes give is taken only within this many
+#: degrees of the direction the tableau lies in from the table's centre
+FOLD_SIDE = 30.0
+#: A tableau's rows give its turn where this many of its cards lie in rows
+ROW_CARDS = 3
 
 
 def strips(xyxy: np.ndarray) -> np.ndarray:
@@ -128,11 +139,13 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
               is_strip: np.ndarray | None = None, squash: float = 1.0) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
-    their columns run gives the side; where no column says, the side of the table the
-    tableau lies on (``towards``: from the table's centre to the tableau; None for a
-    lone tableau, read upright). Cards turned near 45 degrees show no axis: then the
-    direction from the centre is the turn (a round table's diagonal seats), or the side it
-    lies within ``SNAP`` degrees of. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
+    their columns run gives the side; where no column says, the cards' own turn at any
+    angle (a player at a corner of the table): how far their boxes say they are turned,
+    which way their rows run, and the side of the table the tableau lies on (``towards``:
+    from the table's centre to the tableau; None for a lone tableau, read upright) which of
+    the two ways along that axis its player sits. Where the cards disagree, their axis, or
+    the direction from the centre, or the side it lies within ``SNAP`` degrees of, is the
+    turn. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
     as measured on the whole photo (the tableau's own boxes when left out); ``squash``: the
     photo's ``foreshortening``."""
     axes = card_axes(xyxy) if axes is None else axes
@@ -140,12 +153,12 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     # on the table top as if seen from straight above
     flat = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
     columns = column_turns(flat, is_strip)
+    folded = folded_turns(flat, is_strip)[~is_strip]
     if len(columns):
         # the turn most columns agree on (a stray pair with a neighbouring column's strip
         # points elsewhere); between as many, the one along the cards' long side
         close = np.abs((columns[:, None] - columns[None, :] + 180) % 360 - 180) < 20
         support = close.sum(1)
-        folded = folded_turns(flat, is_strip)[~is_strip]
         along = np.abs(np.minimum(columns % 180, 180 - columns % 180) - np.median(folded)) if len(folded) else 0
         best = int(np.lexsort((along, -support))[0])
         agree = close[best]
@@ -154,6 +167,28 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             a = math.radians(_mean_turn(columns[agree]))
             # back into the photo, squashed again
             return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
+    if len(folded) and towards is not None and np.any(towards):
+        # the cards' own turn: how far they are turned their boxes say (``folded_turns``), its
+        # sign the way their rows run (``_row_axes``), and the side of the table the tableau
+        # lies on which of the two ways along that axis its player sits
+        turn = float(np.median(folded))
+        if np.mean(np.abs(folded - turn) <= FOLD_AGREEMENT) >= AXIS_AGREEMENT:
+            candidates = np.array([turn, 180 - turn, 180 + turn, 360 - turn]) % 360
+            rows = _row_axes(flat, is_strip, folded_turns(flat, is_strip), _relative_gaps(flat))[~is_strip]
+            rows = rows[~np.isnan(rows[:, 0])]
+            # rows of cards (a lone pair may be two cards laid unevenly): their centres say
+            # the turn better than the boxes, and its sign
+            by_rows = len(rows) >= ROW_CARDS and np.linalg.norm(rows.mean(0)) >= AXIS_AGREEMENT
+            if by_rows:
+                axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
+                candidates = np.array([axis, axis + 180]) % 360
+            side = turn_towards(np.asarray(towards, np.float64) / [1, squash])
+            off = np.abs((candidates - side + 180) % 360 - 180)
+            # without rows, a turn far from the tableau's side of the table is a guess between
+            # two: left to the cards' axis below
+            if by_rows or off.min() <= FOLD_SIDE:
+                a = math.radians(candidates[int(np.argmin(off))])
+                return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), FOLD_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())
@@ -311,6 +346,9 @@ COLUMN_WEIGHT = 0.25
 AXIS_WEIGHT = 0.25
 #: A whole card this close (in card sizes) to a card may be its neighbour in a row
 ROW_GAP = 0.3
+#: What one more tableau must save in a split (``tableau_segments``): cutting one tableau in
+#: two saves less, so a player with no cards in sight leaves a seat empty
+SEAT_SAVING = 0.6
 
 
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
@@ -378,11 +416,14 @@ def foreshortening(xyxy: np.ndarray) -> float:
 
 
 def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> list[np.ndarray]:
-    """``k`` groups of cards, each a run of cards round the table's middle: seen from the
-    middle of the cards, every tableau lies in its own sector, whatever the table's shape
-    and however the seats are spaced. The ``k`` runs are those that fit tableaux best
+    """At most ``k`` groups of cards, each a run of cards round the table's middle: seen from
+    the middle of the cards, every tableau lies in its own sector, whatever the table's shape
+    and however the seats are spaced. The runs are those that fit tableaux best
     (``_interval_costs``): near neighbours, cards turned alike, columns running one way.
-    ``squash``: the photo's ``foreshortening`` (measured when left out)."""
+    Fewer than ``k`` where a further run would only cut a tableau in two (it must save
+    ``SEAT_SAVING``): a player whose cards are out of sight, or missed, leaves a seat empty
+    rather than a neighbour's tableau halved. ``squash``: the photo's ``foreshortening``
+    (measured when left out)."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
@@ -402,7 +443,7 @@ def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> l
     rows = np.arange(m)[:, None]
     best = np.full((m, m + 1), np.inf)
     best[:, 0] = 0.0
-    cuts = []
+    cuts, totals = [], []
     for _ in range(k):
         new = np.full((m, m + 1), np.inf)
         arg = np.zeros((m, m + 1), int)
@@ -413,9 +454,13 @@ def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> l
             new[:, p] = total[np.arange(m), arg[:, p]]
         best = new
         cuts.append(arg)
-    s = int(best[:, m].argmin())
+        # j runs leave k - j seats empty
+        # each run must save SEAT_SAVING: one that saves less only cuts a tableau in two
+        totals.append((best[:, m].min() + SEAT_SAVING * len(cuts), int(best[:, m].argmin())))
+    runs = int(np.argmin([t for t, _ in totals]))
+    s = totals[runs][1]
     groups, end = [], m
-    for arg in reversed(cuts):
+    for arg in reversed(cuts[:runs + 1]):
         start = int(arg[s, end])
         groups.append(order[(s + np.arange(start, end)) % m])
         end = start
@@ -512,7 +557,8 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     close and are turned alike), each turned by its own cards (``seat_turn``), not by an
     assumed even spacing round the table: two players on one side of a rectangular table
     face the same way. Seats are numbered by their direction from the table's centre:
-    seat 0 nearest the bottom, then clockwise."""
+    seat 0 nearest the bottom, then clockwise; a seat left empty (fewer tableaux than
+    players) counts where the widest gap between tableaux lies (``_empty_directions``)."""
     if n_seats < 1:
         raise ValueError(f"the number of seats must be at least 1, not {n_seats}")
     if not len(detections):
@@ -525,15 +571,41 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [turn_towards(t) for t in towards]
-    ordered = sorted(range(k), key=lambda g: directions[g])
-    start = int(np.argmin([min(directions[g], 360 - directions[g]) for g in ordered]))
-    ordered = ordered[start:] + ordered[:start]
+    # the seats left empty lie where the table shows no cards: in the widest gaps between
+    # neighbouring tableaux round it, so the seats still count round the table from the bottom
+    around = sorted(range(len(groups)), key=lambda g: directions[g])
+    widths = []
+    if len(groups) < n_seats:
+        gaps = _relative_gaps(detections.xyxy / [1, squash, 1, squash])
+        widths = [float(gaps[np.ix_(groups[g], groups[around[(a + 1) % len(around)]])].min())
+                  for a, g in enumerate(around)]
+    empty = _empty_directions([directions[g] for g in around], widths, n_seats - len(groups))
+    places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
+    start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
+    places = places[start:] + places[:start]
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    seats = [_tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
-                                                      is_strip[groups[g]], squash))
-             for s, g in enumerate(ordered)]
-    seats += [_tag(Detections.empty(), s, 0.0) for s in range(k, n_seats)]
-    return seats
+    return [_tag(Detections.empty(), s, 0.0) if g is None else
+            _tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
+                                                     is_strip[groups[g]], squash))
+            for s, (_, g) in enumerate(places)]
+
+
+def _empty_directions(directions: list[float], widths: list[float], empty: int) -> list[float]:
+    """Where round the table ``empty`` seats without cards sit: ``directions`` are those of
+    the tableaux seen (from the table's centre, ``turn_towards``'s degrees, in order round
+    it), ``widths[g]`` the gap from tableau ``g`` to the next (in card sizes). Each empty
+    seat in turn goes into the widest gap left, the gap's seats spaced evenly."""
+    if not empty:
+        return []
+    if not directions:
+        return [360.0 * (s + 0.5) / empty for s in range(empty)]
+    counts = [0] * len(directions)
+    for _ in range(empty):
+        g = int(np.argmax([w / (c + 1) for w, c in zip(widths, counts, strict=True)]))
+        counts[g] += 1
+    spans = [(directions[(g + 1) % len(directions)] - d) % 360 or 360.0 for g, d in enumerate(directions)]
+    return [(d + spans[g] * (j + 1) / (counts[g] + 1)) % 360
+            for g, d in enumerate(directions) for j in range(counts[g])]
 
 
 def _polygon(area) -> tuple[np.ndarray, float | None]:
