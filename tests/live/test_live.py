@@ -7,7 +7,7 @@ import pytest
 
 from vision.detections import Detections
 from vision.live.pipeline import LabelCache, LiveGame, annotate, open_source
-from vision.recognizer import Recognizer
+from vision.recognizer import CROP_ONLY, Recognizer
 
 
 class ListedRegions:
@@ -40,7 +40,9 @@ class CountingClassifier:
 
 
 def two_stage(frames, p: float = 0.8) -> Recognizer:
-    return Recognizer(ListedRegions(frames), CountingClassifier(p), ("tempura", "eel", "not-a-card"), 32)
+    # named from each region's crop alone, as live frames are (``Recognizer.for_live``)
+    return Recognizer(ListedRegions(frames), CountingClassifier(p), ("tempura", "eel", "not-a-card"), 32,
+                      views=CROP_ONLY)
 
 
 def test_a_card_lying_still_is_named_again_only_every_few_frames():

@@ -98,3 +98,56 @@ def test_camera_crops_recipe_writes_a_crop_for_each_visible_card(tmp_path, faces
     visible = sum(1 for t in truths for c in json.loads(t.read_text())["cards"] if not c["hidden"])
     crops = [p for p in (tmp_path / "cls" / "train").rglob("c*.jpg") if p.parent.name != "not-a-card"]
     assert len(truths) == 2 and len(crops) == visible > 0
+
+
+def test_a_cast_print_turns_a_red_ink_by_at_most_25_degrees_of_hue():
+    red = np.zeros((32, 32, 3), np.float32)
+    red[..., 2] = 200  # BGR: a pure red ink, hue 0
+    turns = []
+    for seed in range(30):
+        cast = cropaug.print_cast(np.random.default_rng(seed), red)
+        hue = cv2.cvtColor(np.clip(cast, 0, 255).astype(np.float32) / 255, cv2.COLOR_BGR2HSV)[..., 0].mean()
+        turns.append(min(hue, 360 - hue))  # degrees away from red, either way
+    assert max(turns) <= 25.5
+    assert np.median(turns) > 3  # a cast most often shows
+
+
+def test_a_glare_on_the_icon_burns_out_a_patch_and_never_darkens():
+    grey = np.full((96, 96, 3), 128, np.float32)
+    for seed in range(10):
+        lit = cropaug.icon_glare(np.random.default_rng(seed), grey)
+        assert (lit >= grey).all()
+        burnt = (np.clip(lit, 0, 255) >= 250).all(2)
+        # a patch burnt to white, not the whole card: an ellipse at most 0.22 of the side
+        # across its radii, bright out to 1.41 radii (at most 0.30 of the crop)
+        assert 0 < burnt.mean() < 0.31
+
+
+def test_defocus_spreads_a_sharp_edge_over_its_radius_and_keeps_the_light():
+    edge = np.zeros((64, 64, 3), np.float32)
+    edge[:, 32:] = 255
+    blurred = cropaug.defocus(np.random.default_rng(0), edge)
+    row = blurred[32, :, 0]
+    assert 0 < row[30] < row[31] < row[32] < row[33] < 255  # 2 px and more either side of the edge
+    assert abs(float(blurred.mean()) - float(edge.mean())) < 1
+
+
+def test_a_hard_crop_differs_from_the_crop_and_repeats_with_the_seed():
+    crop = _checkerboard()
+    a = cropaug.hard_crop(np.random.default_rng(5), crop)
+    b = cropaug.hard_crop(np.random.default_rng(5), crop)
+    assert a.dtype == np.uint8 and a.shape == crop.shape
+    assert np.array_equal(a, b)
+    assert np.abs(a.astype(int) - crop).mean() > 5
+
+
+def test_the_light_recipe_makes_its_share_of_crops_hard_and_the_rest_plain():
+    photo = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    box = [50.0, 60.0, 130.0, 180.0]
+    plain = replace(RECIPES["train-light-crops"], crop_camera=0.0, crop_turns=0.0, crop_hard=0.0)
+    assert np.array_equal(card_crop(np.random.default_rng(5), photo, box, plain), square_crop(photo, box))
+    hard = replace(plain, crop_hard=1.0)
+    a = card_crop(np.random.default_rng(5), photo, box, hard)
+    assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, hard))
+    assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 5
+    assert RECIPES["train-camera-crops"].crop_hard == 0  # step 9's crops are unchanged

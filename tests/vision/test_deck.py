@@ -17,7 +17,7 @@ import pytest
 from vision.deck import BEYOND_DECK, NOT_IN_EDITION, NOT_IN_MENU, Deck, DeckError, flag_cards
 from vision.describe import describe_image
 from vision.detections import Detections
-from vision.recognizer import Recognizer
+from vision.recognizer import CROP_ONLY, Recognizer
 from vision.synth import compose_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,6 +120,9 @@ class Boxes:
 
 
 class Probabilities:
+    """A classifier answering one scripted row per crop (so, per region: the recogniser
+    below names each region from its crop alone)."""
+
     def __init__(self, rows):
         self.rows = np.array(rows, np.float32)
 
@@ -135,7 +138,7 @@ def test_the_recogniser_names_only_allowed_faces_and_keeps_what_it_saw():
         [0.80, 0.05, 0.10, 0.05],  # an eel: outside the sushi-go menu
         [0.02, 0.03, 0.90, 0.05],  # a tempura
         [0.10, 0.85, 0.03, 0.02],  # a cup: no card at all
-    ]), CLASSES)
+    ]), CLASSES, views=CROP_ONLY)
     image = np.zeros((200, 400, 3), np.uint8)
     free = recognizer.detect(image)
     assert free.labels == ["eel", "tempura"] and "seen_as" not in free.data

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.describe import describe_image
-from vision.recognizer import Recognizer
+from vision.recognizer import CROP_ONLY, Recognizer
 from vision.stacks import canonical
 from vision.synth import compose_table
 
@@ -92,7 +92,8 @@ def test_detect_cli_with_seats_and_a_bad_model_folder(photo, tmp_path):
 
 
 def stub_recognizer():
-    """Two regions: the classifier takes the left one for a cup (not a card)."""
+    """Two regions: the classifier takes the left one for a cup (not a card); each region is
+    named from its crop alone (the scripted answers are one per region)."""
     boxes = np.array([[10, 10, 60, 80], [100, 10, 150, 80]], np.float32)
 
     def detector(image, conf=0.25):
@@ -101,7 +102,7 @@ def stub_recognizer():
     def classifier(crops):
         return np.array([[0.9, 0.1], [0.2, 0.8]], np.float32)[: len(crops)]
 
-    return Recognizer(detector, classifier, ("not-a-card", "tempura")), boxes
+    return Recognizer(detector, classifier, ("not-a-card", "tempura"), views=CROP_ONLY), boxes
 
 
 def test_regions_the_classifier_calls_not_a_card_are_dropped():

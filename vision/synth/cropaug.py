@@ -105,3 +105,64 @@ def turned_box(image: np.ndarray, box, degrees: float) -> tuple[np.ndarray, list
     corners = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64) - [left, top]
     moved = corners @ turn[:, :2].T + turn[:, 2]
     return turned, [*moved.min(0), *moved.max(0)]
+
+
+# --- harder crops (issue 12, the classifier's light stage) -------------------------------
+# What the camera stage still misnamed on the independent renderer's calibration photos: a
+# print whose inks drifted (a reddish or faded maki read as its neighbour count, salmon as
+# squid), a small hard glare sitting on the icon itself (a wasabi read as a nigiri at 0.9),
+# and far cards defocused more than ``shake`` blurs them.
+
+
+def print_cast(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """One copy's inks off: hue turned up to 25 degrees, saturation 0.35-1.5 times, and in
+    two crops of five a faded print (washed toward its paper, contrast lost). Float BGR in
+    (0-255), float BGR out."""
+    hsv = cv2.cvtColor(np.clip(image, 0, 255).astype(np.float32) / 255, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = (hsv[..., 0] + rng.uniform(-25, 25)) % 360
+    hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.35, 1.5), 0, 1)
+    image = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR) * 255
+    if rng.random() < 0.4:
+        keep = rng.uniform(0.45, 0.8)
+        paper = rng.uniform(215, 255, 3).astype(np.float32)
+        image = image * keep + paper * (1 - keep)
+    return image
+
+
+def icon_glare(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A small hard reflection on the middle of the crop, where a card's icon is: a patch
+    burnt out to white in its core with a soft rim (``glare`` is broad and soft). Float in
+    and out."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+    rx, ry = rng.uniform(0.06, 0.22, 2) * [w, h]
+    angle = rng.uniform(0, math.pi)
+    u = ((xx - cx) * math.cos(angle) + (yy - cy) * math.sin(angle)) / rx
+    v = (-(xx - cx) * math.sin(angle) + (yy - cy) * math.cos(angle)) / ry
+    light = np.clip(rng.uniform(1.3, 3.0) * np.exp(-(u ** 2 + v ** 2)), 0, 1)  # a flat, burnt core
+    tint = rng.uniform(0.9, 1.0, 3).astype(np.float32)
+    return image + light[..., None] * rng.uniform(150, 300) * tint
+
+
+def defocus(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A far card out of the focal plane: a disc blur 2-5 px in radius (a lens's blur is a
+    disc, not a Gaussian). Float in and out."""
+    radius = rng.uniform(2.0, 5.0)
+    size = 2 * int(math.ceil(radius)) + 1
+    kernel = np.zeros((size, size), np.float32)
+    cv2.circle(kernel, (size // 2, size // 2), int(round(radius)), 1.0, -1, cv2.LINE_AA)
+    return cv2.filter2D(image, -1, kernel / float(kernel.sum()), borderType=cv2.BORDER_REFLECT)
+
+
+def hard_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """One crop (uint8 BGR) with a print off its colours, a glare on its icon or a strong
+    defocus, at least one of them, then a JPEG pass."""
+    image = crop.astype(np.float32)
+    effects = [(print_cast, 0.6), (icon_glare, 0.45), (defocus, 0.35)]
+    chosen = [effect for effect, chance in effects if rng.random() < chance]
+    for effect in chosen or [effects[int(rng.integers(len(effects)))][0]]:
+        image = effect(rng, image)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 90))])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image

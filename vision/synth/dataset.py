@@ -69,6 +69,9 @@ class Recipe:
     #: share of card crops turned 12-45 degrees either way first (``cropaug.turned_box``), as
     #: the cards of a loose pile lie
     crop_turns: float = 0.0
+    #: share of card crops then made harder still (``cropaug.hard_crop``: a print off its
+    #: colours, a hard glare on the icon, a strong defocus), each drawn per crop
+    crop_hard: float = 0.0
 
 
 RECIPES = {
@@ -124,6 +127,16 @@ RECIPES = {
                                         "salmon-nigiri", "squid-nigiri", "egg-nigiri", "wasabi",
                                         "onigiri-circle", "onigiri-rectangle", "takeout-box", "dumpling",
                                         "edamame", "sashimi", "pudding")),
+    # the classifier's light stage (issue 12, after the camera stage): other seeds, and
+    # besides the phone, two card crops in five with a print off its colours, a hard glare on
+    # the icon or a strong defocus (``cropaug.hard_crop``); the look-alikes still confused on
+    # independent photos drawn twice as often. Its own folder (``datasets/build/light-crops``)
+    "train-light-crops": Recipe("train-light-crops", train=400, val=30, seed=12, det=False, prefix="l",
+                                negatives=2, print_styles=0.75, closeups=1 / 6,
+                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
+                                crop_hard=0.4,
+                                boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
+                                       "squid-nigiri", "egg-nigiri", "wasabi", "takeout-box", "dumpling")),
 }
 
 
@@ -201,13 +214,16 @@ def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str
 
 
 def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) -> np.ndarray:
-    """The classifier's crop of one card's ``box``: turned and seen by a phone's camera for
-    the recipe's shares of crops (``crop_turns``, ``crop_camera``), else as it is."""
+    """The classifier's crop of one card's ``box``: turned, seen by a phone's camera and made
+    harder for the recipe's shares of crops (``crop_turns``, ``crop_camera``, ``crop_hard``),
+    else as it is."""
     if recipe.crop_turns and rng.random() < recipe.crop_turns:
         image, box = cropaug.turned_box(image, box, rng.uniform(12, 45) * rng.choice([-1, 1]))
     crop = square_crop(image, box)
     if recipe.crop_camera and rng.random() < recipe.crop_camera:
         crop = cropaug.camera_crop(rng, crop, (box[2] - box[0], box[3] - box[1]))
+    if recipe.crop_hard and rng.random() < recipe.crop_hard:
+        crop = cropaug.hard_crop(rng, crop)
     return crop
 
 

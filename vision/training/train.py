@@ -90,8 +90,10 @@ class TrainPlan:
     #: its own alone): fine-tuned alone it read the styled crops better but our own printed
     #: sets worse; the average kept those and most of the gain (models/README.md)
     cls_print_share: float = 0.5
-    #: that stage's crops: ``train-camera-crops`` or ``train-print-crops``, each in its own
-    #: folder beside ``train`` (the recipe's name without ``train-``) and its own run
+    #: that stage's crops: ``train-camera-crops``, ``train-print-crops`` or (run once more
+    #: from the camera stage's weights: step 10 of models/README.md, the committed classifier)
+    #: ``train-light-crops``, each in its own folder beside ``train`` (the recipe's name
+    #: without ``train-``) and its own run
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
