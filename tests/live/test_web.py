@@ -307,9 +307,10 @@ class Names:
     ("big-banquet", ["eel", "tempura"]),
 ])
 def test_the_live_page_names_cards_only_as_the_games_menu_holds_them(tmp_path, menu, named):
-    from vision.recognizer import Recognizer
+    from vision.recognizer import CROP_ONLY, Recognizer
 
-    recognizer = Recognizer(Regions(), Names(), Names.classes)
+    # one view per region: the classifier double answers one row per region
+    recognizer = Recognizer(Regions(), Names(), Names.classes, views=CROP_ONLY)
     client = make_app(tmp_path, recognizer).test_client()
     made = client.post("/games/new", data={"player": ["Ann", "Ben", "Cid"], "edition": "party", "menu": menu})
     assert made.status_code == 302, made.data[:300]
