@@ -275,3 +275,31 @@ def test_a_third_salmon_nigiri_laid_over_a_column_of_two_is_laid():
         lying = [*lying[:-1], *below, ("salmon-nigiri", at)]
     reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
     assert reveals == [{"Ann": ["salmon-nigiri"], "Ben": [label]} for label, _ in bens]
+
+
+def test_a_card_lost_in_one_turn_costs_that_turn_only():
+    """A misread can lose a card (named like the card it lies on, it is taken for that card).
+    Here Ann's card of turn 2 is never seen: turn 2 is read without her once the table goes
+    still; as she lays her next card 2.5 s before Ben and Cid, it was taken for her late card
+    of turn 2, her next one for turn 3's, and so on: every turn after the lost card one off.
+    Her card is the first of turn 3: only turn 2 is wrong."""
+    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    show = _detector_fed(turns)
+    laid = [["tempura", "eel", "egg-nigiri"], ["sashimi", "dumpling", "tofu"], ["maki-2", "pudding", "eel"],
+            ["dumpling", "sashimi", "tempura"], ["pudding", "maki-3", "sashimi"]]
+    cards = []  # (when it is laid, the card as tracked)
+    for k, names in enumerate(laid):
+        start = 1.0 + 6.0 * k  # a turn every 6 s, Ann 2.5 s ahead of the others
+        for seat, name in enumerate(names):
+            if (k, seat) == (1, 0):
+                continue  # never seen
+            box = [100 + 80 * k, 500, 160 + 80 * k, 592] if seat == 0 else (
+                [100 + 80 * k, 100, 160 + 80 * k, 192] if seat == 1 else [800, 100 + 110 * k, 892, 160 + 110 * k])
+            cards.append((start + (0.0 if seat == 0 else 2.5), (len(cards) + 1, name, seat, box)))
+    for i in range(360):
+        t = i / 10
+        show(t, *[card for when, card in cards if when <= t])
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    truth = [dict(zip(("Ann", "Ben", "Cid"), ([n] for n in names), strict=True)) for names in laid]
+    assert reveals[0] == truth[0] and reveals[1] == {"Ben": ["dumpling"], "Cid": ["tofu"]}
+    assert reveals[2:] == truth[2:]

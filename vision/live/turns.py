@@ -86,6 +86,7 @@ class _Card:
     flipped: bool = False
     text: str = ""  # what the log says it was revealed as
     covered_by: int | None = None  # the card laid over it when it went out of sight
+    joined_alone: bool = False  # put on the turn before as its seat's late card, laid alone
 
     def settled(self, now: float, settle_s: float) -> bool:
         """Face up and named the same for ``settle_s`` (while it was seen)."""
@@ -520,13 +521,13 @@ class TurnDetector:
         # a card glimpsed once and out of sight since (a misread under a hand) closes no turn
         # that lacks a seat, nor completes one: only a whole turn takes it
         sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
-        late = self._late(sure)
+        late, alone = self._late(sure)
         events: list[TurnEvent] = []
         if late:
             # the last turn missed these seats' cards: they join it once the table is still
             if now - latest(pending) < self.quiet_s:
                 return []
-            events += self._join_last_turn(late, now)
+            events += self._join_last_turn(late, now, alone)
             pending = [c for c in pending if c not in late]
             if not pending:
                 return events
@@ -541,9 +542,13 @@ class TurnDetector:
             pending = [c for c in pending if c in sure]
             if not pending or now - last < self.still_s:
                 return events
+            pulled, amended_turn = self._pull_forward({c.seat for c in pending}, now)
+            pending += pulled
+            events += amended_turn
             seats = {c.seat for c in pending}
             missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
-            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+            if missing:
+                self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
         turns = self._rounds[self.round_index]
         record = _TurnRecord(min(c.first_seen for c in pending), {})
         for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
@@ -572,7 +577,39 @@ class TurnDetector:
                    and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= 0.85
                    for o in self._cards.values())
 
-    def _late(self, pending: list[_Card]) -> list[_Card]:
+    def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[TurnEvent]]:
+        """The cards of seats missing from the turn about to be read that were put on the last
+        turn as its late cards, laid alone: they were this turn's first cards, not late ones.
+
+        A seat whose card of one turn was never seen (hidden, or misread into a card already
+        there) and that lays first in the next turn looks alike to a late player: its card
+        alone on the table while the others have not laid yet. Read as late, it would leave
+        this turn without the seat, whose next card, laid first again, would join this one:
+        every turn after the lost card one off. Taken back here, the lost card costs its own
+        turn only. (A seat whose late card was late indeed lays a card of this turn too.)
+        """
+        turns = self._rounds[self.round_index]
+        index = len(turns) - 1
+        if not turns or (self.round_index, index) in self._fixed:
+            return [], []
+        record = turns[index]
+        pulled: list[_Card] = []
+        for seat in range(len(self.players)):
+            cards = [self._cards[i] for i in record.cards.get(seat, []) if i in self._cards]
+            if seat in seats or not cards or not all(c.joined_alone for c in cards):
+                continue
+            # its events (a tool used for two cards) stay on the turn: they fit no other
+            del record.cards[seat]
+            for card in cards:
+                card.joined_alone = False
+            pulled += cards
+            self.notes.append(f"round {self.round_index + 1}: the card of {self.players[seat]} read late into "
+                              f"turn {index + 1} is the first of turn {index + 2}")
+        if not pulled:
+            return [], []
+        return pulled, [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _late(self, pending: list[_Card]) -> tuple[list[_Card], bool]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
 
         The last turn was read without a seat's card (the table went still without it: the card
@@ -581,13 +618,14 @@ class TurnDetector:
         cards than it may lay in one turn (its card of that turn, found only with the next):
         its earliest ones, the extra. A card lying on a same-named card of its seat is left to
         :meth:`_one_turn` (a strip of that card found again, or a card laid on it now).
+        Also whether those seats laid them alone (the other seats waiting, or laying late).
         """
         turns = self._rounds[self.round_index]
         if not turns or (self.round_index, len(turns) - 1) in self._fixed:
-            return []
+            return [], False
         missing = {s for s in range(len(self.players)) if not turns[-1].cards.get(s)}
         if not missing:
-            return []
+            return [], False
         alone = all(c.seat in missing for c in pending)
         out: list[_Card] = []
         for seat in sorted(missing):
@@ -600,10 +638,11 @@ class TurnDetector:
                 out += mine[:allowed]
             elif len(mine) > allowed:
                 out += mine[:len(mine) - allowed]
-        return out
+        return out, alone
 
-    def _join_last_turn(self, cards: list[_Card], now: float) -> list[TurnEvent]:
-        """Put late cards on the last turn of the round (see :meth:`_late`)."""
+    def _join_last_turn(self, cards: list[_Card], now: float, alone: bool) -> list[TurnEvent]:
+        """Put late cards on the last turn of the round (see :meth:`_late`); ``alone``: laid
+        while no other seat laid a card (see :meth:`_pull_forward`)."""
         turns = self._rounds[self.round_index]
         index = len(turns) - 1
         record = turns[index]
@@ -611,6 +650,7 @@ class TurnDetector:
             card.status = "played" if card.gone_at is None else "gone"
             card.round, card.turn = self.round_index, index
             card.face = card.label if card.label != CARD_BACK else card.face
+            card.joined_alone = alone
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in cards:
             card.text = self._reveal_text(card)
