@@ -303,3 +303,29 @@ def test_a_card_lost_in_one_turn_costs_that_turn_only():
     truth = [dict(zip(("Ann", "Ben", "Cid"), ([n] for n in names), strict=True)) for names in laid]
     assert reveals[0] == truth[0] and reveals[1] == {"Ben": ["dumpling"], "Cid": ["tofu"]}
     assert reveals[2:] == truth[2:]
+
+
+def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
+    """Seen on a field film (dev seed 4) with Ben's wasabi misread as a squid nigiri: as his
+    salmon nigiri went on it, the piece of the wasabi left in sight was read as a wasabi and
+    seated with Cid, who had laid just then. Taken for Cid's second card, it waited and made a
+    turn of its own, and every turn after it was read one place late."""
+    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    show = _detector_fed(turns)
+    first = [(1, "egg-nigiri", 0, [367, 484, 450, 599]), (2, "pudding", 1, [237, 164, 331, 255]),
+             (3, "pudding", 2, [509, 109, 605, 192])]
+    misread = [(4, "salmon-nigiri", 0, [449, 492, 529, 608]), (5, "squid-nigiri", 1, [398, 84, 490, 165]),
+               (6, "squid-nigiri", 2, [603, 175, 700, 264])]
+    on_it = [(7, "maki-3", 0, [533, 500, 607, 617]), (8, "salmon-nigiri", 1, [390, 72, 480, 152]),
+             (9, "salmon-nigiri", 2, [614, 163, 711, 251])]
+    piece = (10, "wasabi", 2, [442, 129, 487, 163])  # of Ben's wasabi, given Cid's seat
+    last = [(11, "wasabi", 0, [540, 620, 610, 730]), (12, "maki-3", 1, [250, 260, 340, 340]),
+            (13, "egg-nigiri", 2, [637, 241, 731, 327])]
+    for i in range(300):
+        t = i / 10
+        cards = first + (misread if t >= 6 else [])
+        if t >= 12:  # Ben's salmon hides the squid but for the piece
+            cards = [c for c in cards if c[0] != 5] + on_it + [piece]
+        show(t, *cards + (last if t >= 18 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": [a[1]], "Ben": [b[1]], "Cid": [c[1]]} for a, b, c in (first, misread, on_it, last)]

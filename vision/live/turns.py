@@ -677,9 +677,11 @@ class TurnDetector:
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
                         and _containment(c.box, card.box) >= 0.8), None)
             # a piece of a card played, whatever the recogniser calls it: a box much smaller
-            # than a card lying within where a played card of its seat lay whole (a strip left
-            # of it by the card laid on it); a card laid there is a whole card
-            old = old or next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+            # than a card lying within where a played card lay whole (a strip left of it by the
+            # card laid on it); a card laid there is a whole card. Of any seat: tableaux never
+            # overlap, and a piece seen as the player laid a card on it may be given the seat
+            # that laid nothing just then
+            old = old or next((c for c in self._cards.values() if c.status == "played"
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.piece * _area(c.full_box)
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
