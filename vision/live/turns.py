@@ -13,7 +13,9 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   for ``still_s``, the cards laid make a turn even if a seat has none in it (its card unseen,
   or late). Such a seat's card that shows later joins that turn: laid while the others wait
   (only seats missing from the last turn have new cards), or found with the next turn's cards
-  as one card too many for that seat.
+  as one card too many for that seat. A card that joined it while the others waited goes to
+  the next turn if that turn would be read without its seat: it was that turn's first card
+  (the seat's card of the turn before was lost, e.g. misread), so a lost card costs one turn.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
