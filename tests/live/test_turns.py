@@ -329,3 +329,28 @@ def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
         show(t, *cards + (last if t >= 18 else []))
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": [a[1]], "Ben": [b[1]], "Cid": [c[1]]} for a, b, c in (first, misread, on_it, last)]
+
+
+def test_a_card_read_again_under_another_name_where_it_lay_is_no_new_card():
+    """Seen on a field film (dev seed 7) with Ben's salmon nigiri misread as a squid nigiri for
+    its first seconds: the turn took the squid; the card went out of sight for a moment and
+    came back read right, as a new track right where it lay. That was taken for a new card of
+    Ben's, a turn of its own, and every turn after it was read one place late."""
+    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    show = _detector_fed(turns)
+    firsts = [(1, "maki-3", 0, [400, 500, 480, 610]), (2, "wasabi", 1, [180, 95, 290, 165]),
+              (3, "tempura", 2, [600, 100, 700, 170])]
+    misread = (5, "squid-nigiri", 1, [185, 197, 292, 264])
+    seconds = [(4, "eel", 0, [490, 500, 570, 610]), misread, (6, "eel", 2, [600, 180, 700, 250])]
+    unseen = (*misread, False)
+    again = (7, "salmon-nigiri", 1, [185, 197, 292, 264])  # a new track, read right
+    thirds = [(8, "pudding", 0, [580, 500, 660, 610]), (9, "dumpling", 1, [300, 95, 410, 165]),
+              (10, "sashimi", 2, [600, 260, 700, 330])]
+    for i in range(260):
+        t = i / 10
+        cards = firsts + (seconds if t >= 6 else [])
+        if t >= 12:  # Ben's card out of sight for a moment, then seen again under its own name
+            cards = [c for c in cards if c[0] != 5] + ([unseen] if t < 12.8 else [unseen, again])
+        show(t, *cards + (thirds if t >= 18 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": [a[1]], "Ben": [b[1]], "Cid": [c[1]]} for a, b, c in (firsts, seconds, thirds)]

@@ -139,6 +139,7 @@ class TurnDetector:
     flip_s: float = 2.0
     unsure_s: float = 5.0
     piece: float = 0.5
+    same_place_iou: float = 0.85
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -283,7 +284,9 @@ class TurnDetector:
           tracker lost it: the same place, one of the two names the card back, within
           ``flip_s`` of the card's last sighting;
         - back in sight near where a same-named card went (a column straightened, a hand that
-          stayed long), when the rules replayed so far say that card is still on the table.
+          stayed long), when the rules replayed so far say that card is still on the table;
+        - read under another name right where a played card went out of sight, within
+          ``flip_s``: that card re-read (its turn is amended once the new name settles).
         """
         best, best_score = None, -math.inf
         centre = (box[:2] + box[2:]) / 2
@@ -298,6 +301,15 @@ class TurnDetector:
                 needed = 0.5 if card.label == CARD_BACK else 0.7
                 if overlap >= needed and overlap > best_score:
                     best, best_score = card, overlap
+                continue
+            if (card.status == "played" and card.round == self.round_index and CARD_BACK not in (card.label, label)
+                    and card.label != label and card.face not in TOOLS and card.face not in SELF_DISCARDING
+                    and now - card.last_seen <= self.flip_s and _iou(card.box, box) >= self.same_place_iou):
+                # read under another name right where it lay, just out of sight: the recogniser
+                # changed its mind (a card laid on it lies a strip off it, and a card the rules
+                # keep on the table does not leave it mid-round)
+                if _iou(card.box, box) > best_score:
+                    best, best_score = card, _iou(card.box, box)
                 continue
             # a strip of a card still played, found again after a hand laid a card on it
             strip = self._strip_of(card, label, box)
@@ -576,7 +588,7 @@ class TurnDetector:
         card laid on it (the next card of a column, a nigiri on its wasabi, lies a strip
         off it)."""
         return any(o is not glimpse and o.first_seen < glimpse.first_seen and o.last_seen > glimpse.last_seen + 0.5
-                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= 0.85
+                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= self.same_place_iou
                    for o in self._cards.values())
 
     def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[TurnEvent]]:
