@@ -113,6 +113,15 @@ def test_bench_live_times_the_columns_film_and_counts_turns_read_exactly(model_d
 
 
 @pytest.mark.slow
+def test_bench_live_reads_the_whole_columns_film_as_people_play_turn_by_turn(model_dir, capsys):
+    """The scripted round (three salmon nigiri in one column, tempura columns, chopsticks),
+    each card slid in by hand: every turn read as the film's own log has it."""
+    assert main(["bench-live", "--model", str(model_dir), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["turns_exact"], report["turns_read"], report["turns_in_script"]) == (7, 7, 7)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("web", [False, True])
 def test_bench_live_times_a_five_player_field_film(model_dir, web, capsys):
     args = ["bench-live", "--model", str(model_dir), "--film", "field", "--players", "5", "--turns", "2",

@@ -187,7 +187,9 @@ class CardTracker:
             labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
         matched, moving = self._match(boxes, labels)
         unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
-        matched += self._reidentify(boxes, labels, unmatched, matched)
+        found_again = self._reidentify(boxes, labels, unmatched, matched)
+        matched += found_again
+        moving |= set(found_again)
         seen = set()
         for t, d in matched:
             track = self._tracks[t]
@@ -333,7 +335,10 @@ class CardTracker:
 
         Only a card moved off its place, or seen again as the strip a newer card left of it: a
         same-named box of its size partly over the old one is the next card of its column, laid
-        on it while the strip it leaves goes unseen.
+        on it while the strip it leaves goes unseen; and a card that showed only its strip is
+        not found again as a whole card lying elsewhere than it lay whole (the next card of its
+        column, laid over it, while its strip goes unseen for a frame). The card found again
+        takes the new box: it lies there now.
         """
         taken = {t for t, _ in matched}
         hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed]
@@ -349,6 +354,8 @@ class CardTracker:
                 overlap, _ = box_overlaps(track.box[None], boxes[d][None])
                 area = _box_area(boxes[d])
                 strip = area <= self.strip_ratio * track.full_area
+                if self._covering_it(track, boxes[d]):
+                    continue
                 if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
                     pairs.append((dist / size, t, d))
         out: list[tuple[int, int]] = []
@@ -360,6 +367,14 @@ class CardTracker:
                 used_d.add(d)
                 out.append((t, d))
         return out
+
+    def _covering_it(self, track: _Track, box: np.ndarray) -> bool:
+        """Whether ``box`` is a whole card laid over ``track``, a card showing only its strip:
+        the size of ``track`` in full view, and not where ``track`` lay whole."""
+        if track.full_box is None or _box_area(track.box) > self.strip_ratio * track.full_area:
+            return False
+        where_it_lay, _ = box_overlaps(track.full_box[None], box[None])
+        return _box_area(box) >= 0.75 * track.full_area and where_it_lay[0, 0] < self.still_iou
 
     def _forget(self, now: float, seen: set[int]) -> None:
         keep: list[_Track] = []

@@ -13,7 +13,9 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   for ``still_s``, the cards laid make a turn even if a seat has none in it (its card unseen,
   or late). Such a seat's card that shows later joins that turn: laid while the others wait
   (only seats missing from the last turn have new cards), or found with the next turn's cards
-  as one card too many for that seat.
+  as one card too many for that seat. A card that joined it while the others waited goes to
+  the next turn if that turn would be read without its seat: it was that turn's first card
+  (the seat's card of the turn before was lost, e.g. misread), so a lost card costs one turn.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
@@ -86,6 +88,7 @@ class _Card:
     flipped: bool = False
     text: str = ""  # what the log says it was revealed as
     covered_by: int | None = None  # the card laid over it when it went out of sight
+    joined_alone: bool = False  # put on the turn before as its seat's late card, laid alone
 
     def settled(self, now: float, settle_s: float) -> bool:
         """Face up and named the same for ``settle_s`` (while it was seen)."""
@@ -136,6 +139,7 @@ class TurnDetector:
     flip_s: float = 2.0
     unsure_s: float = 5.0
     piece: float = 0.5
+    same_place_iou: float = 0.85
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -280,7 +284,9 @@ class TurnDetector:
           tracker lost it: the same place, one of the two names the card back, within
           ``flip_s`` of the card's last sighting;
         - back in sight near where a same-named card went (a column straightened, a hand that
-          stayed long), when the rules replayed so far say that card is still on the table.
+          stayed long), when the rules replayed so far say that card is still on the table;
+        - read under another name right where a played card went out of sight, within
+          ``flip_s``: that card re-read (its turn is amended once the new name settles).
         """
         best, best_score = None, -math.inf
         centre = (box[:2] + box[2:]) / 2
@@ -295,6 +301,15 @@ class TurnDetector:
                 needed = 0.5 if card.label == CARD_BACK else 0.7
                 if overlap >= needed and overlap > best_score:
                     best, best_score = card, overlap
+                continue
+            if (card.status == "played" and card.round == self.round_index and CARD_BACK not in (card.label, label)
+                    and card.label != label and card.face not in TOOLS and card.face not in SELF_DISCARDING
+                    and now - card.last_seen <= self.flip_s and _iou(card.box, box) >= self.same_place_iou):
+                # read under another name right where it lay, just out of sight: the recogniser
+                # changed its mind (a card laid on it lies a strip off it, and a card the rules
+                # keep on the table does not leave it mid-round)
+                if _iou(card.box, box) > best_score:
+                    best, best_score = card, _iou(card.box, box)
                 continue
             # a strip of a card still played, found again after a hand laid a card on it
             strip = self._strip_of(card, label, box)
@@ -520,13 +535,13 @@ class TurnDetector:
         # a card glimpsed once and out of sight since (a misread under a hand) closes no turn
         # that lacks a seat, nor completes one: only a whole turn takes it
         sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
-        late = self._late(sure)
+        late, alone = self._late(sure)
         events: list[TurnEvent] = []
         if late:
             # the last turn missed these seats' cards: they join it once the table is still
             if now - latest(pending) < self.quiet_s:
                 return []
-            events += self._join_last_turn(late, now)
+            events += self._join_last_turn(late, now, alone)
             pending = [c for c in pending if c not in late]
             if not pending:
                 return events
@@ -541,9 +556,13 @@ class TurnDetector:
             pending = [c for c in pending if c in sure]
             if not pending or now - last < self.still_s:
                 return events
+            pulled, amended_turn = self._pull_forward({c.seat for c in pending}, now)
+            pending += pulled
+            events += amended_turn
             seats = {c.seat for c in pending}
             missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
-            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+            if missing:
+                self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
         turns = self._rounds[self.round_index]
         record = _TurnRecord(min(c.first_seen for c in pending), {})
         for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
@@ -569,10 +588,42 @@ class TurnDetector:
         card laid on it (the next card of a column, a nigiri on its wasabi, lies a strip
         off it)."""
         return any(o is not glimpse and o.first_seen < glimpse.first_seen and o.last_seen > glimpse.last_seen + 0.5
-                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= 0.85
+                   and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box)) >= self.same_place_iou
                    for o in self._cards.values())
 
-    def _late(self, pending: list[_Card]) -> list[_Card]:
+    def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[TurnEvent]]:
+        """The cards of seats missing from the turn about to be read that were put on the last
+        turn as its late cards, laid alone: they were this turn's first cards, not late ones.
+
+        A seat whose card of one turn was never seen (hidden, or misread into a card already
+        there) and that lays first in the next turn looks alike to a late player: its card
+        alone on the table while the others have not laid yet. Read as late, it would leave
+        this turn without the seat, whose next card, laid first again, would join this one:
+        every turn after the lost card one off. Taken back here, the lost card costs its own
+        turn only. (A seat whose late card was late indeed lays a card of this turn too.)
+        """
+        turns = self._rounds[self.round_index]
+        index = len(turns) - 1
+        if not turns or (self.round_index, index) in self._fixed:
+            return [], []
+        record = turns[index]
+        pulled: list[_Card] = []
+        for seat in range(len(self.players)):
+            cards = [self._cards[i] for i in record.cards.get(seat, []) if i in self._cards]
+            if seat in seats or not cards or not all(c.joined_alone for c in cards):
+                continue
+            # its events (a tool used for two cards) stay on the turn: they fit no other
+            del record.cards[seat]
+            for card in cards:
+                card.joined_alone = False
+            pulled += cards
+            self.notes.append(f"round {self.round_index + 1}: the card of {self.players[seat]} read late into "
+                              f"turn {index + 1} is the first of turn {index + 2}")
+        if not pulled:
+            return [], []
+        return pulled, [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _late(self, pending: list[_Card]) -> tuple[list[_Card], bool]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
 
         The last turn was read without a seat's card (the table went still without it: the card
@@ -581,13 +632,14 @@ class TurnDetector:
         cards than it may lay in one turn (its card of that turn, found only with the next):
         its earliest ones, the extra. A card lying on a same-named card of its seat is left to
         :meth:`_one_turn` (a strip of that card found again, or a card laid on it now).
+        Also whether those seats laid them alone (the other seats waiting, or laying late).
         """
         turns = self._rounds[self.round_index]
         if not turns or (self.round_index, len(turns) - 1) in self._fixed:
-            return []
+            return [], False
         missing = {s for s in range(len(self.players)) if not turns[-1].cards.get(s)}
         if not missing:
-            return []
+            return [], False
         alone = all(c.seat in missing for c in pending)
         out: list[_Card] = []
         for seat in sorted(missing):
@@ -600,10 +652,11 @@ class TurnDetector:
                 out += mine[:allowed]
             elif len(mine) > allowed:
                 out += mine[:len(mine) - allowed]
-        return out
+        return out, alone
 
-    def _join_last_turn(self, cards: list[_Card], now: float) -> list[TurnEvent]:
-        """Put late cards on the last turn of the round (see :meth:`_late`)."""
+    def _join_last_turn(self, cards: list[_Card], now: float, alone: bool) -> list[TurnEvent]:
+        """Put late cards on the last turn of the round (see :meth:`_late`); ``alone``: laid
+        while no other seat laid a card (see :meth:`_pull_forward`)."""
         turns = self._rounds[self.round_index]
         index = len(turns) - 1
         record = turns[index]
@@ -611,6 +664,7 @@ class TurnDetector:
             card.status = "played" if card.gone_at is None else "gone"
             card.round, card.turn = self.round_index, index
             card.face = card.label if card.label != CARD_BACK else card.face
+            card.joined_alone = alone
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in cards:
             card.text = self._reveal_text(card)
@@ -637,9 +691,11 @@ class TurnDetector:
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
                         and _containment(c.box, card.box) >= 0.8), None)
             # a piece of a card played, whatever the recogniser calls it: a box much smaller
-            # than a card lying within where a played card of its seat lay whole (a strip left
-            # of it by the card laid on it); a card laid there is a whole card
-            old = old or next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+            # than a card lying within where a played card lay whole (a strip left of it by the
+            # card laid on it); a card laid there is a whole card. Of any seat: tableaux never
+            # overlap, and a piece seen as the player laid a card on it may be given the seat
+            # that laid nothing just then
+            old = old or next((c for c in self._cards.values() if c.status == "played"
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.piece * _area(c.full_box)
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
