@@ -414,7 +414,7 @@ class SeatMemory:
     dessert put aside lies nearer a neighbour's cards than its player's), while the whole
     round says more: every turn each player lays one card, so the cards laid together (no
     more than ``wave_s`` apart) go one to a seat, and a seat is its cards' row. Every card
-    laid so far is seated again that way, from the seating so far and from each early turn
+    laid in the last ``recall`` such turns is seated again that way, from the seating so far and from each early turn
     of ``n_seats`` cards, the seating whose cards lie most in line with their rows kept; then
     the seats are named again round the table from the bottom of the picture. A card whose
     seat changed is in :attr:`revised` after that update (its turns already read are given to
@@ -440,6 +440,7 @@ class SeatMemory:
     one_each: float = 3.0
     revise: bool = True
     wave_s: float = 2.0
+    recall: int = 10
     revised: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _seat_of: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _settled: dict[int, _Seated] = field(default_factory=dict, init=False, repr=False)  # id -> where it lay
@@ -546,14 +547,19 @@ class SeatMemory:
         again; ``arriving`` cards (not settled yet) take the nearest seat of the new seating.
         Changed seats go to :attr:`revised`."""
         ids = sorted(self._settled, key=lambda i: (self._settled[i].laid, i))
-        cards = [self._settled[i] for i in ids]
-        if len(cards) < self.n_seats or self.n_seats < 2:
+        if len(ids) < self.n_seats or self.n_seats < 2:
             return
-        waves: list[list[int]] = [[0]]
-        for k in range(1, len(cards)):
-            if cards[k].laid - cards[k - 1].laid > self.wave_s:
+        waves: list[list[int]] = [[ids[0]]]
+        for before, track_id in zip(ids, ids[1:], strict=False):
+            if self._settled[track_id].laid - self._settled[before].laid > self.wave_s:
                 waves.append([])
-            waves[-1].append(k)
+            waves[-1].append(track_id)
+        # the last ``recall`` turns are a round's worth: enough to tell the seats, and a long
+        # game costs no more to read again than one round (older cards keep their seats)
+        ids = [i for wave in waves[-self.recall:] for i in wave]
+        at = {track_id: k for k, track_id in enumerate(ids)}
+        waves = [[at[i] for i in wave] for wave in waves[-self.recall:]]
+        cards = [self._settled[i] for i in ids]
         starts = [[self._settled_seat[i] for i in ids]]
         for wave in waves[:3]:
             if len(wave) == self.n_seats:
