@@ -82,3 +82,13 @@ def test_a_card_given_another_seat_moves_to_that_player_in_the_turns_read():
         show(k / 10, tempura, eel, salmon, egg)
     assert [t["reveals"] for t in turns.rounds[0]["turns"]] == [
         {"Ann": ["tempura"], "Ben": ["eel"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]}]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [40, 42])
+def test_the_real_models_read_five_players_whose_first_cards_mislead_the_seats(model_dir, seed):
+    """Five players, no seat points, the real models: the first seats learned gave cards of
+    two neighbours to each other (1 of 4 turns exact before the seats were read again)."""
+    from tests.live.test_fieldfilm import assert_read_turn_by_turn
+
+    assert_read_turn_by_turn(render_film(seed, players=5, turns=4, menu=PARTY_MENU), model_dir)
