@@ -73,7 +73,9 @@ class LiveGame:
     ``players`` are the names in seat order: seat 0 is the player nearest the bottom of the
     picture, then clockwise as the picture shows the table. ``seat_anchors`` (one point per
     player, in pixels) fix the seats; left out, they are learned from where each player's cards lie
-    and which way they face (:class:`~vision.live.tracker.SeatMemory`).
+    and which way they face (:class:`~vision.live.tracker.SeatMemory`), and read again as more
+    cards are laid: a card the seats then give another player is that player's in the turns
+    already read too.
 
     Whatever is found in the first ``background_s`` seconds is the table before the game (a
     pattern on the cloth read as a card, cards of another game): it is shown, not played; so
@@ -140,6 +142,10 @@ class LiveGame:
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
         tracked = self.seats.update(everything[in_play], timestamp)
+        if self.seats.revised:
+            # the seats read again from more cards: the turns read so far follow them
+            self.turns.reseat(self.seats.revised)
+            self._version += 1
         events = self.turns.update(tracked, timestamp)
         if events:
             self._version += 1

@@ -423,7 +423,17 @@ class SeatMemory:
     within ``near`` card lengths of each other are one player's, and once ``n_seats`` such
     groups lie still on the table, they are the seats, seat 0 the one straight down from
     the middle of the groups, then clockwise as the image shows it. Seats need not be
-    evenly spaced. A card keeps its seat for as long as it is tracked.
+    evenly spaced.
+
+    Learned seats are read again as cards settle (``revise``): the first cards say little (a
+    dessert put aside lies nearer a neighbour's cards than its player's), while the whole
+    round says more: every turn each player lays one card, so the cards laid together (no
+    more than ``wave_s`` apart) go one to a seat, and a seat is its cards' row. Every card
+    laid in the last ``recall`` such turns is seated again that way, from the seating so far and from each early turn
+    of ``n_seats`` cards, the seating whose cards lie most in line with their rows kept; then
+    the seats are named again round the table from the bottom of the picture. A card whose
+    seat changed is in :attr:`revised` after that update (its turns already read are given to
+    its player: ``TurnDetector.reseat``). Seat points given fix the seats for good.
 
     >>> import numpy as np
     >>> from vision.detections import Detections
@@ -443,7 +453,14 @@ class SeatMemory:
     crossing: float = 2.0
     turn_s: float = 3.0
     one_each: float = 3.0
+    revise: bool = True
+    wave_s: float = 2.0
+    recall: int = 10
+    revised: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _seat_of: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _settled: dict[int, _Seated] = field(default_factory=dict, init=False, repr=False)  # id -> where it lay
+    _settled_seat: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    _pieces: dict[int, int] = field(default_factory=dict, init=False, repr=False)  # id -> the card it shows again
     _members: dict[int, list[_Seated]] = field(default_factory=dict, init=False, repr=False)
     _groups: list[list[tuple[int, _Seated]]] = field(default_factory=list, init=False, repr=False)
     _now: float = field(default=-math.inf, init=False, repr=False)
@@ -468,8 +485,10 @@ class SeatMemory:
         The seats are learned from cards that have lain in sight ``settle_s`` by ``now`` (a card
         still on its way in shows where its player's hand passes, not where it lies)."""
         ids = [int(i) for i in tracked.data["track_id"]]
+        self.revised = {}
         fresh = [k for k, i in enumerate(ids) if i not in self._seat_of]
-        if not fresh:  # every card seated already (most frames): nothing to measure
+        settling = self._settling(tracked, ids, now)
+        if not fresh and not settling:  # every card seated already (most frames): nothing to measure
             if len(self._seat_of) > len(ids):
                 alive = set(ids)
                 self._seat_of = {i: s for i, s in self._seat_of.items() if i in alive}
@@ -477,7 +496,9 @@ class SeatMemory:
         boxes = np.asarray(tracked.xyxy, float).reshape(-1, 4)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         axes = card_axes(boxes)
-        cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])), _tilt(boxes[k]))
+        first_seen = tracked.data.get("first_seen")
+        cards = [_Seated(centres[k], int(axes[k]), float(np.max(boxes[k, 2:] - boxes[k, :2])), _tilt(boxes[k]),
+                         float(first_seen[k]) if first_seen is not None else (now or 0.0), boxes[k])
                  for k in range(len(ids))]
         if fresh and not self.learned:
             lying = fresh
@@ -499,8 +520,140 @@ class SeatMemory:
         alive = set(ids)
         for gone in [i for i in self._seat_of if i not in alive]:
             del self._seat_of[gone]
+        if self.learned and self.anchors is None and self.revise:
+            for k in settling:
+                if ids[k] in self._seat_of:
+                    self._settle(ids[k], cards[k])
+            if settling:
+                self._revise([(ids[k], cards[k]) for k in range(len(ids))
+                              if ids[k] in self._seat_of and ids[k] not in self._settled_seat], now)
         seats = np.array([self._seat_of.get(i, -1) for i in ids], int)
         return tracked.with_data(seat=seats)
+
+    def _settling(self, tracked: Detections, ids: list[int], now: float | None) -> list[int]:
+        """Cards seated, lying in sight ``settle_s`` and not yet remembered where they lie:
+        what a revision of the seats reads."""
+        if not self.learned or self.anchors is not None or not self.revise:
+            return []
+        if now is None or "first_seen" not in tracked.data:
+            return [k for k, i in enumerate(ids) if i not in self._settled_seat]
+        visible = tracked.data.get("visible", np.ones(len(ids), bool))
+        first_seen = tracked.data["first_seen"]
+        return [k for k, i in enumerate(ids) if i not in self._settled_seat and bool(visible[k])
+                and now - float(first_seen[k]) >= self.settle_s]
+
+    def _settle(self, track_id: int, card: _Seated) -> None:
+        """Remember where a card lies. A track where an earlier card lies (about the same box, or
+        a piece of it: a strip a newer card left of it, found again as a new track) is that
+        card seen again, not one more card laid: it keeps that card's seat."""
+        for earlier_id, earlier in self._settled.items():
+            iou, inside = box_overlaps(card.box[None], earlier.box[None])
+            if iou[0, 0] >= 0.8 or (inside[0, 0] >= 0.8 and _box_area(card.box) <= 0.6 * _box_area(earlier.box)):
+                seat = self._settled_seat[track_id] = self._settled_seat[earlier_id]
+                if self._seat_of[track_id] != seat:
+                    self.revised[track_id] = self._seat_of[track_id] = seat
+                self._pieces[track_id] = earlier_id
+                return
+        self._settled[track_id] = card
+        self._settled_seat[track_id] = self._seat_of[track_id]
+
+    def _revise(self, arriving: list[tuple[int, _Seated]], now: float | None) -> None:
+        """Seat every settled card again from all of them (see the class) and name the seats
+        again; ``arriving`` cards (not settled yet) take the nearest seat of the new seating.
+        Changed seats go to :attr:`revised`."""
+        ids = sorted(self._settled, key=lambda i: (self._settled[i].laid, i))
+        if len(ids) < self.n_seats or self.n_seats < 2:
+            return
+        waves: list[list[int]] = [[ids[0]]]
+        for before, track_id in zip(ids, ids[1:], strict=False):
+            if self._settled[track_id].laid - self._settled[before].laid > self.wave_s:
+                waves.append([])
+            waves[-1].append(track_id)
+        # the last ``recall`` turns are a round's worth: enough to tell the seats, and a long
+        # game costs no more to read again than one round (older cards keep their seats)
+        ids = [i for wave in waves[-self.recall:] for i in wave]
+        at = {track_id: k for k, track_id in enumerate(ids)}
+        waves = [[at[i] for i in wave] for wave in waves[-self.recall:]]
+        cards = [self._settled[i] for i in ids]
+        starts = [[self._settled_seat[i] for i in ids]]
+        for wave in waves[:3]:
+            if len(wave) == self.n_seats:
+                starts.append([wave.index(k) if k in wave else -1 for k in range(len(cards))])
+        unit = float(np.median([c.size for c in cards]))
+        best = min((self._cluster(cards, waves, start, unit) for start in starts), key=lambda r: r[0])
+        labels = best[1]
+        groups = [[cards[k] for k in range(len(cards)) if labels[k] == s] for s in range(self.n_seats)]
+        if any(not g for g in groups):
+            return
+        order = _seat_order([np.mean([m.centre for m in g], axis=0) for g in groups],
+                            [float(np.median([m.tilt for m in g])) for g in groups])
+        name = {cluster: seat for seat, cluster in enumerate(order)}
+        self._members = {name[s]: groups[s] for s in range(self.n_seats)}
+        self._laid = {name[s]: max(m.laid for m in groups[s]) for s in range(self.n_seats)}
+        for k, track_id in enumerate(ids):
+            seat = name[labels[k]]
+            if self._settled_seat[track_id] != seat:
+                self.revised[track_id] = seat
+            self._settled_seat[track_id] = seat
+            if track_id in self._seat_of:
+                self._seat_of[track_id] = seat
+        for track_id, earlier_id in self._pieces.items():
+            seat = self._settled_seat[earlier_id]
+            if self._settled_seat[track_id] != seat:
+                self.revised[track_id] = seat
+            self._settled_seat[track_id] = seat
+            if track_id in self._seat_of:
+                self._seat_of[track_id] = seat
+        for track_id, card in arriving:
+            seat = self._nearest_seat(card, now)
+            if self._seat_of[track_id] != seat:
+                self.revised[track_id] = seat
+            self._seat_of[track_id] = seat
+
+    def _cluster(self, cards: list[_Seated], waves: list[list[int]], start: list[int],
+                 unit: float) -> tuple[float, list[int]]:
+        """Seat ``cards`` from ``start`` (a seat per card, -1 for none yet): seat the cards of
+        each wave (laid together) one to a seat (a second one at a seat costs ``one_each``
+        times more, and a card's length), each seat a row through the middle of its cards,
+        until the seating stays; the total cost and the seat of each card."""
+        labels = list(start)
+        rows: list[tuple | None] = [None] * self.n_seats
+        total = math.inf
+        for _ in range(10):
+            for s in range(self.n_seats):
+                members = [cards[k] for k in range(len(cards)) if labels[k] == s]
+                if members:
+                    rows[s] = members
+            if any(r is None for r in rows):
+                return math.inf, labels
+            middle = np.mean([np.mean([m.centre for m in r], axis=0) for r in rows], axis=0)
+            models = [_row_model(r, middle) for r in rows]
+            copies = max(-(-max(len(w) for w in waves) // self.n_seats), 1) + 1
+            new = [-1] * len(cards)
+            total = 0.0
+            for wave in waves:
+                base = np.array([[self._row_cost(cards[k], model) for model in models] for k in wave])
+                cost = np.concatenate([base * self.one_each ** c + c * unit for c in range(copies)], axis=1)
+                for row, col in enumerate(_min_cost_assignment(cost)):
+                    new[wave[row]] = col % self.n_seats
+                    total += float(cost[row, col])
+            if new == labels:
+                break
+            labels = new
+        return total, labels
+
+    def _row_cost(self, card: _Seated, model: tuple) -> float:
+        """How far ``card`` lies from a seat's row (``_row_model``): along the row counts
+        ``along`` times less than across it, a card facing another way ``crossing`` times more."""
+        centre, row, axis = model
+        offset = card.centre - centre
+        if row is None:
+            distance = float(np.linalg.norm(offset))
+        else:
+            distance = float(np.hypot(offset @ row / self.along, offset @ np.array([-row[1], row[0]])))
+        if card.axis >= 0 and axis is not None and axis != card.axis:
+            distance *= self.crossing
+        return distance
 
     def _nearest_seat(self, card: _Seated, now: float | None = None) -> int:
         """The seat whose row the card lies most in line with (see the class); between two
@@ -549,15 +702,8 @@ class SeatMemory:
         if len(self._groups) < self.n_seats:
             return  # wait until every player has laid a card
         groups = self._groups[: self.n_seats]
-        homes = [np.mean([m.centre for _, m in g], axis=0) for g in groups]
-        middle = np.mean(homes, axis=0)
-        # clockwise on screen from straight down; seat 0 is the player at the bottom of the
-        # picture: the group nearest straight down whose cards stand upright (a card faces its
-        # player), not one turned towards a side nearly as low
-        angles = [math.radians(turn_towards(h - middle)) for h in homes]
-        tilts = [float(np.median([m.tilt for _, m in g])) for g in groups]
-        bottom = min(range(len(groups)), key=lambda k: _turn_between(angles[k], 0.0) + tilts[k])
-        order = sorted(range(len(groups)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
+        order = _seat_order([np.mean([m.centre for _, m in g], axis=0) for g in groups],
+                            [float(np.median([m.tilt for _, m in g])) for g in groups])
         for seat, k in enumerate(order):
             self._members[seat] = [m for _, m in groups[k]]
             for track_id, _ in groups[k]:
@@ -576,6 +722,8 @@ class _Seated:
     axis: int
     size: float
     tilt: float = 0.0  # how far from standing up or down its box says it is turned (radians, 0 to pi/2)
+    laid: float = 0.0  # when it was first seen (seconds)
+    box: np.ndarray | None = None  # where it lies, [x1, y1, x2, y2]
 
 
 def _tilt(box: np.ndarray) -> float:
@@ -613,6 +761,64 @@ def _row_direction(members: list[_Seated], centre: np.ndarray) -> np.ndarray | N
         return None
     outward /= np.linalg.norm(outward)
     return np.array([-outward[1], outward[0]])
+
+
+def _seat_order(homes: list[np.ndarray], tilts: list[float]) -> list[int]:
+    """The seats (by the middle of each one's cards, and how far its cards are turned from
+    standing up) in seat order: clockwise on screen from straight down. Seat 0 is the player
+    at the bottom of the picture: the one nearest straight down from the middle of the seats
+    whose cards stand upright (a card faces its player), not one turned towards a side nearly
+    as low."""
+    middle = np.mean(homes, axis=0)
+    angles = [math.radians(turn_towards(h - middle)) for h in homes]
+    bottom = min(range(len(homes)), key=lambda k: _turn_between(angles[k], 0.0) + tilts[k])
+    return sorted(range(len(homes)), key=lambda k: (angles[k] - angles[bottom]) % (2 * math.pi))
+
+
+def _row_model(members: list[_Seated], middle: np.ndarray) -> tuple:
+    """A seat as a row of cards: the middle of its cards, the way its row runs
+    (``_row_direction``) and the axis most of them lie on."""
+    return np.mean([m.centre for m in members], axis=0), _row_direction(members, middle), _majority_axis(members)
+
+
+def _min_cost_assignment(cost: np.ndarray) -> list[int]:
+    """The column for each row (no column twice) with the least total cost: the Hungarian
+    method with potentials, for a matrix with no more rows than columns (a few cards of one
+    turn to a few seats: plain Python is quick enough)."""
+    n, m = cost.shape
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    owner, way = [0] * (m + 1), [0] * (m + 1)  # owner[j]: the row (1-based) column j is given to
+    for i in range(1, n + 1):
+        owner[0], j0 = i, 0
+        least, used = [math.inf] * (m + 1), [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = owner[j0], math.inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    reduced = float(cost[i0 - 1, j - 1]) - u[i0] - v[j]
+                    if reduced < least[j]:
+                        least[j], way[j] = reduced, j0
+                    if least[j] < delta:
+                        delta, j1 = least[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    out = [-1] * n
+    for j in range(1, m + 1):
+        if owner[j]:
+            out[owner[j] - 1] = j - 1
+    return out
 
 
 def _turn_between(a: float, b: float) -> float:

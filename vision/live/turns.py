@@ -214,6 +214,23 @@ class TurnDetector:
             self._finished[round_index] = log
         return log.turns[index]
 
+    def reseat(self, seats: dict[int, int]) -> None:
+        """Cards (by track id) the seats now give another seat: they are that player's, in the
+        turns of this round already read too (a finished round, or a turn a player fixed,
+        stays as it is). A track that is a card seen again (its alias) does not move it."""
+        for track_id, seat in seats.items():
+            card = self._cards.get(track_id)
+            if card is None or card.seat == seat:
+                continue
+            for record in self._rounds[self.round_index]:
+                if card.track_id in record.cards.get(card.seat, []):
+                    record.cards[card.seat].remove(card.track_id)
+                    if not record.cards[card.seat]:
+                        del record.cards[card.seat]
+                    mine = [*record.cards.get(seat, []), card.track_id]
+                    record.cards[seat] = sorted(mine, key=lambda i: (self._cards[i].first_seen, i))
+            card.seat = seat
+
     def _turn(self, round_index: int, index: int) -> Turn:
         if (round_index, index) in self._fixed:
             return self._fixed[(round_index, index)]
