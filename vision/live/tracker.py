@@ -547,6 +547,8 @@ class SeatMemory:
         a piece of it: a strip a newer card left of it, found again as a new track) is that
         card seen again, not one more card laid: it keeps that card's seat."""
         for earlier_id, earlier in self._settled.items():
+            if card.box is None or earlier.box is None:  # a card seated without its box
+                continue
             iou, inside = box_overlaps(card.box[None], earlier.box[None])
             if iou[0, 0] >= 0.8 or (inside[0, 0] >= 0.8 and _box_area(card.box) <= 0.6 * _box_area(earlier.box)):
                 seat = self._settled_seat[track_id] = self._settled_seat[earlier_id]
@@ -617,17 +619,18 @@ class SeatMemory:
         times more, and a card's length), each seat a row through the middle of its cards,
         until the seating stays; the total cost and the seat of each card."""
         labels = list(start)
-        rows: list[tuple | None] = [None] * self.n_seats
+        rows: list[list[_Seated] | None] = [None] * self.n_seats
         total = math.inf
         for _ in range(10):
             for s in range(self.n_seats):
                 members = [cards[k] for k in range(len(cards)) if labels[k] == s]
                 if members:
                     rows[s] = members
-            if any(r is None for r in rows):
+            seated = [r for r in rows if r is not None]
+            if len(seated) < self.n_seats:
                 return math.inf, labels
-            middle = np.mean([np.mean([m.centre for m in r], axis=0) for r in rows], axis=0)
-            models = [_row_model(r, middle) for r in rows]
+            middle = np.mean([np.mean([m.centre for m in r], axis=0) for r in seated], axis=0)
+            models = [_row_model(r, middle) for r in seated]
             copies = max(-(-max(len(w) for w in waves) // self.n_seats), 1) + 1
             new = [-1] * len(cards)
             total = 0.0
