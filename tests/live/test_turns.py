@@ -396,3 +396,37 @@ def test_a_covered_card_whose_strip_is_misread_keeps_its_name(strip_box):
             show(t, strip, squid, bens, ben2)
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
+
+
+def test_a_nigiri_laid_on_a_card_renamed_wasabi_scores_on_it():
+    """The wasabi misread as a squid nigiri at first, renamed once read whole: the squid nigiri
+    Ann lays on it next turn goes on it, 3 x 3 = 9 points (a lone squid nigiri scores 3)."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
+    squid = (3, "squid-nigiri", 0, [281, 513, 343, 605])
+    for k in range(250):
+        t = k / 10
+        wasabi = (1, "squid-nigiri" if t < 5 else "wasabi", 0, [281, 494, 341, 586] if t < 12 else [283, 494, 341, 513])
+        show(t, wasabi, bens[0], *((squid, bens[1]) if t >= 12 else ()))
+    record = turns.record()
+    assert [turn["reveals"] for turn in record["rounds"][0]["turns"]] == [
+        {"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["tempura"]}]
+    assert rounds_of(score_record(record))["Ann"] == [9]
+
+
+def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_lies_on():
+    """Ann's special order, laid on her eel, is read as a salmon nigiri for its first seconds:
+    once read whole as the special order, the log says it copies the eel it lies on."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
+    for k in range(250):
+        t = k / 10
+        if t < 6:
+            show(t, (1, "eel", 0, [281, 494, 341, 586]), bens[0])
+        else:
+            order = (3, "salmon-nigiri" if t < 11 else "special-order", 0, [281, 513, 343, 605])
+            show(t, (1, "eel", 0, [283, 494, 341, 513]), order, *bens)
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["eel"], "Ben": ["tempura"]}, {"Ann": ["special-order:eel"], "Ben": ["tempura"]}]

@@ -450,7 +450,8 @@ class TurnDetector:
                 flip = LogEvent(self.players[card.seat], "takeout-flip", (card.text,))
                 order = (card.turn, card.first_seen, card.track_id)
                 events += self._attach(_Held(card.seat, card.label_since, flip, card.turn, order))
-            elif not card.flipped and card.covered_by is None and self._reread(card, now):
+            elif (not card.flipped and card.covered_by is None and (card.round, card.turn) not in self._fixed
+                  and self._reread(card, now)):  # a player's fix stands
                 # the vote settled on another name while the card lay whole: the reveal was
                 # misread (under a hand, or read small), correct the log
                 events += self._rename(card, now)
