@@ -430,3 +430,17 @@ def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_li
             show(t, (1, "eel", 0, [283, 494, 341, 513]), order, *bens)
     assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
         {"Ann": ["eel"], "Ben": ["tempura"]}, {"Ann": ["special-order:eel"], "Ben": ["tempura"]}]
+
+
+def test_a_card_read_under_two_names_by_turns_keeps_the_name_it_was_revealed_as():
+    """Seen on a 5-player field film (dev seed 2): Ben's maki-2, lying whole, read as a maki-3
+    and back in stretches of a few seconds. The log keeps the maki-2, no rename back and forth."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    events = []
+    for k in range(300):
+        t = k / 10
+        name = "maki-2" if t < 6 or int((t - 6) / 3.5) % 2 else "maki-3"
+        events += show(t, (1, "tempura", 0, [281, 494, 341, 586]), (2, name, 1, [600, 100, 660, 192]))
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [{"Ann": ["tempura"], "Ben": ["maki-2"]}]
+    assert not [e for e in events if e.kind == "turn-amended"]

@@ -96,6 +96,7 @@ class _Card:
     joined_alone: bool = False  # put on the turn before as its seat's late card, laid alone
     # (time, name) of each sighting since its reveal in which it lay whole, uncovered
     whole_reads: list[tuple[float, str]] = field(default_factory=list)
+    whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
 
     def settled(self, now: float, settle_s: float) -> bool:
         """Face up and named the same for ``settle_s`` (while it was seen)."""
@@ -299,6 +300,7 @@ class TurnDetector:
             for o in self._cards.values())
         if whole:
             card.whole_reads.append((now, card.label))
+            card.whole_counts[card.label] = card.whole_counts.get(card.label, 0) + 1
         card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.reread_s]
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
@@ -464,9 +466,13 @@ class TurnDetector:
 
     def _reread(self, card: _Card, now: float) -> bool:
         """Whether the card, lying whole and uncovered, has been read for ``reread_s`` under a
-        name other than the one the log gives it, in ``reread_share`` of those readings."""
-        reads = card.whole_reads
-        if card.label == CARD_BACK or card.label == card.text.split(":")[0] or len(reads) < 5:
+        name other than the one the log gives it, in ``reread_share`` of those readings, and
+        since its reveal twice as often as under the logged name: a card the recogniser reads
+        under two names by turns (maki-2, maki-3) keeps the one it was revealed as."""
+        reads, logged = card.whole_reads, card.text.split(":")[0]
+        if card.label == CARD_BACK or card.label == logged or len(reads) < 5:
+            return False
+        if card.whole_counts.get(card.label, 0) < 2 * card.whole_counts.get(logged, 0):
             return False
         if now - reads[0][0] < 0.75 * self.reread_s:
             return False
