@@ -22,8 +22,9 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   scored and miso soups played together need nothing (the scorer replays those rules); a
   card turned **face down** is a take-out box flip (``takeout-flip``).
 - a revealed card **re-read**: read under another name in ``reread_share`` of the sightings of
-  the last ``reread_s`` in which it lay whole and uncovered (e.g. misread as a hand laid it,
-  named right once still): the log takes that name (a ``"turn-amended"`` event, with a note),
+  the last ``reread_s`` in which it lay whole and uncovered, and twice as often as under its
+  logged name since its reveal (e.g. misread as a hand laid it, named right once still): the
+  log takes that name (a ``"turn-amended"`` event, with a note),
   and a special order lying on it copies that name. A card a newer one of its seat lies on
   shows a strip, often misread: it keeps its name.
 - **round end**: every card revealed in the round, desserts aside, has left the table.
