@@ -71,9 +71,10 @@ def test_a_noisier_recogniser_still_reads_three_rounds_exactly(trio, follow):
 
 def _detector_fed(turns: TurnDetector):
     """``show(t, *cards)`` feeds ``turns`` what the tracker saw at ``t``: each card a tuple
-    (track id, label, seat, box[, visible]), in sight unless told otherwise."""
+    (track id, label, seat, box[, visible]), in sight unless told otherwise; it returns the
+    events read."""
     def show(t, *cards):
-        turns.update(Detections(
+        return turns.update(Detections(
             np.array([c[3] for c in cards], np.float32).reshape(-1, 4),
             data={"track_id": np.array([c[0] for c in cards]), "label": np.array([c[1] for c in cards]),
                   "seat": np.array([c[2] for c in cards]),
@@ -353,4 +354,93 @@ def test_a_card_read_again_under_another_name_where_it_lay_is_no_new_card():
             cards = [c for c in cards if c[0] != 5] + ([unseen] if t < 12.8 else [unseen, again])
         show(t, *cards + (thirds if t >= 18 else []))
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    # Ben's card, read right where it lies whole for seconds, is the salmon nigiri in the log
+    seconds[1] = again
     assert reveals == [{"Ann": [a[1]], "Ben": [b[1]], "Cid": [c[1]]} for a, b, c in (firsts, seconds, thirds)]
+
+
+def test_a_card_misread_for_its_first_seconds_is_renamed_in_the_log_once_read_right():
+    """Ann's wasabi read as a squid nigiri while the hand still covers part of it, past its
+    reveal; lying whole, it is read as the wasabi it is: the log follows, with an amended turn
+    the page shows. Ben's squid laid on it next turn then goes on the wasabi (its score)."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    events = []
+    bens = (2, "tempura", 1, [600, 100, 660, 192])
+    for k in range(120):
+        t = k / 10
+        name = "squid-nigiri" if t < 5 else "wasabi"  # misread for its first 5 s, then right
+        events += show(t, (1, name, 0, [281, 494, 341, 586]), bens)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}]
+    amended = [e for e in events if e.kind == "turn-amended"]
+    assert amended and amended[-1].turn.to_json()["reveals"] == reveals[0]
+    assert any("squid-nigiri re-read as wasabi" in note for note in turns.notes)
+
+
+@pytest.mark.parametrize("strip_box", [[283, 494, 341, 513], [281, 494, 341, 586]])
+def test_a_covered_card_whose_strip_is_misread_keeps_its_name(strip_box):
+    """A wasabi with a squid nigiri laid on it shows only its top strip, which the recogniser
+    reads as an egg nigiri for good: the wasabi stays a wasabi in the log (whether the tracker
+    boxes the strip or keeps the box it had whole)."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    bens = (2, "tempura", 1, [600, 100, 660, 192])
+    squid, ben2 = (3, "squid-nigiri", 0, [281, 513, 343, 605]), (4, "eel", 1, [670, 100, 730, 192])
+    for k in range(300):
+        t = k / 10
+        if t < 5:
+            show(t, (1, "wasabi", 0, [281, 494, 341, 586]), bens)
+        else:  # its strip, the same track, misread from 6 s on
+            strip = (1, "wasabi" if t < 6 else "egg-nigiri", 0, strip_box)
+            show(t, strip, squid, bens, ben2)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
+
+
+def test_a_nigiri_laid_on_a_card_renamed_wasabi_scores_on_it():
+    """The wasabi misread as a squid nigiri at first, renamed once read whole: the squid nigiri
+    Ann lays on it next turn goes on it, 3 x 3 = 9 points (a lone squid nigiri scores 3)."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
+    squid = (3, "squid-nigiri", 0, [281, 513, 343, 605])
+    for k in range(250):
+        t = k / 10
+        wasabi = (1, "squid-nigiri" if t < 5 else "wasabi", 0, [281, 494, 341, 586] if t < 12 else [283, 494, 341, 513])
+        show(t, wasabi, bens[0], *((squid, bens[1]) if t >= 12 else ()))
+    record = turns.record()
+    assert [turn["reveals"] for turn in record["rounds"][0]["turns"]] == [
+        {"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["tempura"]}]
+    assert rounds_of(score_record(record))["Ann"] == [9]
+
+
+def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_lies_on():
+    """Ann's special order, laid on her eel, is read as a salmon nigiri for its first seconds:
+    once read whole as the special order, the log says it copies the eel it lies on."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
+    for k in range(250):
+        t = k / 10
+        if t < 6:
+            show(t, (1, "eel", 0, [281, 494, 341, 586]), bens[0])
+        else:
+            order = (3, "salmon-nigiri" if t < 11 else "special-order", 0, [281, 513, 343, 605])
+            show(t, (1, "eel", 0, [283, 494, 341, 513]), order, *bens)
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["eel"], "Ben": ["tempura"]}, {"Ann": ["special-order:eel"], "Ben": ["tempura"]}]
+
+
+def test_a_card_read_under_two_names_by_turns_keeps_the_name_it_was_revealed_as():
+    """Seen on a 5-player field film (dev seed 2): Ben's maki-2, lying whole, read as a maki-3
+    and back in stretches of a few seconds. The log keeps the maki-2, no rename back and forth."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    events = []
+    for k in range(300):
+        t = k / 10
+        name = "maki-2" if t < 6 or int((t - 6) / 3.5) % 2 else "maki-3"
+        events += show(t, (1, "tempura", 0, [281, 494, 341, 586]), (2, name, 1, [600, 100, 660, 192]))
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [{"Ann": ["tempura"], "Ben": ["maki-2"]}]
+    assert not [e for e in events if e.kind == "turn-amended"]

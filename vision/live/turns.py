@@ -21,6 +21,12 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
   scored and miso soups played together need nothing (the scorer replays those rules); a
   card turned **face down** is a take-out box flip (``takeout-flip``).
+- a revealed card **re-read**: read under another name in ``reread_share`` of the sightings of
+  the last ``reread_s`` in which it lay whole and uncovered, and twice as often as under its
+  logged name since its reveal (e.g. misread as a hand laid it, named right once still): the
+  log takes that name (a ``"turn-amended"`` event, with a note),
+  and a special order lying on it copies that name. A card a newer one of its seat lies on
+  shows a strip, often misread: it keeps its name.
 - **round end**: every card revealed in the round, desserts aside, has left the table.
 
 The log is :attr:`TurnDetector.rounds` (``{"turns": [...]}`` per round, see
@@ -89,6 +95,9 @@ class _Card:
     text: str = ""  # what the log says it was revealed as
     covered_by: int | None = None  # the card laid over it when it went out of sight
     joined_alone: bool = False  # put on the turn before as its seat's late card, laid alone
+    # (time, name) of each sighting since its reveal in which it lay whole, uncovered
+    whole_reads: list[tuple[float, str]] = field(default_factory=list)
+    whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
 
     def settled(self, now: float, settle_s: float) -> bool:
         """Face up and named the same for ``settle_s`` (while it was seen)."""
@@ -140,6 +149,8 @@ class TurnDetector:
     unsure_s: float = 5.0
     piece: float = 0.5
     same_place_iou: float = 0.85
+    reread_s: float = 3.0
+    reread_share: float = 0.8
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -291,7 +302,24 @@ class TurnDetector:
                     card.full_box = box.copy()
             if card.label != CARD_BACK and card.settled(now, self.settle_s):
                 card.face = card.label
+            if bool(visible[k]) and card.status == "played" and not card.flipped:
+                self._note_reading(card, box, now)
         return present
+
+    def _note_reading(self, card: _Card, box: np.ndarray, now: float) -> None:
+        """Keep the name a revealed card is read under while it lies whole in sight: only such
+        readings may correct its reveal. A card a newer one of its seat lies on (the next of
+        a column, a nigiri on its wasabi, a special order on its copy) shows a strip, often
+        misread; those readings are not kept."""
+        area = _area(card.full_box)
+        whole = _area(box) >= 0.8 * area and not any(
+            o is not card and o.seat == card.seat and o.first_seen > card.first_seen and o.gone_at is None
+            and o.status != "gone" and _intersection(card.full_box, o.box) >= 0.2 * area
+            for o in self._cards.values())
+        if whole:
+            card.whole_reads.append((now, card.label))
+            card.whole_counts[card.label] = card.whole_counts.get(card.label, 0) + 1
+        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.reread_s]
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
                    in_sight: set[int], now: float) -> _Card | None:
@@ -447,15 +475,50 @@ class TurnDetector:
                 flip = LogEvent(self.players[card.seat], "takeout-flip", (card.text,))
                 order = (card.turn, card.first_seen, card.track_id)
                 events += self._attach(_Held(card.seat, card.label_since, flip, card.turn, order))
-            elif card.label not in (CARD_BACK, card.face) and not card.flipped:
-                # the vote settled on another name: the reveal was misread, correct the log
-                card.face = card.label
-                old = card.text
-                card.text = self._reveal_text(card)
-                if card.text != old:
-                    self.notes.append(f"{self.players[card.seat]}'s {old} re-read as {card.text}")
-                    events.append(TurnEvent("turn-amended", card.round, card.turn, now,
-                                            self._turn(card.round, card.turn)))
+            elif (not card.flipped and card.covered_by is None and (card.round, card.turn) not in self._fixed
+                  and self._reread(card, now)):  # a player's fix stands
+                # the vote settled on another name while the card lay whole: the reveal was
+                # misread (under a hand, or read small), correct the log
+                events += self._rename(card, now)
+        return events
+
+    def _reread(self, card: _Card, now: float) -> bool:
+        """Whether the card, lying whole and uncovered, has been read for ``reread_s`` under a
+        name other than the one the log gives it, in ``reread_share`` of those readings, and
+        since its reveal twice as often as under the logged name: a card the recogniser reads
+        under two names by turns (maki-2, maki-3) keeps the one it was revealed as."""
+        reads, logged = card.whole_reads, card.text.split(":")[0]
+        if card.label == CARD_BACK or card.label == logged or len(reads) < 5:
+            return False
+        if card.whole_counts.get(card.label, 0) < 2 * card.whole_counts.get(logged, 0):
+            return False
+        if now - reads[0][0] < 0.75 * self.reread_s:
+            return False
+        return sum(name == card.label for _, name in reads) >= self.reread_share * len(reads)
+
+    def _rename(self, card: _Card, now: float) -> list[TurnEvent]:
+        """Give a revealed card its re-read name in the log, with the special order that copies
+        it; left as it was if the rules would not allow the round so read."""
+        orders = [o for o in self._cards.values()
+                  if o.face == SPECIAL_ORDER and o.status != "pending" and o.round == card.round
+                  and o.seat == card.seat and o is not card and self._copied_card(o) is card]
+        before = {c.track_id: (c.face, c.text) for c in (card, *orders)}
+        card.face = card.label
+        card.whole_reads = []
+        for c in (card, *orders):
+            c.text = self._reveal_text(c)
+        try:
+            replay(self._log(card.round), self.players, self.edition)
+        except RecordError:
+            for c in (card, *orders):
+                c.face, c.text = before[c.track_id]
+            return []
+        events = []
+        for c in (card, *orders):
+            old = before[c.track_id][1]
+            if c.text != old:
+                self.notes.append(f"{self.players[c.seat]}'s {old} re-read as {c.text}")
+                events.append(TurnEvent("turn-amended", c.round, c.turn, now, self._turn(c.round, c.turn)))
         return events
 
     def _attach(self, held: _Held) -> list[TurnEvent]:
@@ -762,6 +825,11 @@ class TurnDetector:
         return SPECIAL_ORDER if copied is None else f"{SPECIAL_ORDER}:{copied}"
 
     def _copied_by(self, order: _Card) -> str | None:
+        """The name of the card a special order lies on."""
+        copied = self._copied_card(order)
+        return None if copied is None else copied.face
+
+    def _copied_card(self, order: _Card) -> _Card | None:
         """The card a special order lies on: the earlier card of its seat it covers most."""
         under = [c for c in self._cards.values()
                  if c.seat == order.seat and c is not order and c.round == self.round_index
@@ -778,7 +846,7 @@ class TurnDetector:
             dist = float(np.linalg.norm(centre - (b[:2] + b[2:]) / 2))
             return inter / max(_area(b), 1e-9), -dist
 
-        return max(under, key=covered).face
+        return max(under, key=covered)
 
 
 def _lies_on(a: _Card, b: _Card, share: float) -> bool:
