@@ -82,28 +82,6 @@ def test_no_two_players_cards_touch(seed):
                 assert cv2.intersectConvexConvex(quads[i], quads[j])[0] == 0, (a, b)
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 3), (3, 5), (5, 1), (5, 3), (5, 4), (5, 7)])
-def test_seats_learned_from_the_cards_laid_are_the_films_seating(players, seed):
-    """No seat points given: the seats come from where each player's cards lie and which way
-    they face. Fed the film's cards where they lie, as they are laid (no recogniser), every
-    card goes to the player who laid it (seats round the table at uneven angles, columns,
-    desserts put apart)."""
-    from vision.detections import Detections
-    from vision.live.tracker import SeatMemory
-
-    film = render_film(seed, players=players, turns=6)
-    cards = sorted(film.cards, key=lambda c: c.laid_at)
-    boxes = np.stack([c.box(film.camera) for c in cards])
-    laid = np.array([c.laid_at for c in cards])
-    memory = SeatMemory(players)
-    for now in np.arange(0.0, laid[-1] + 2.0, 0.1):
-        k = int((laid <= now).sum())
-        seated = memory.update(Detections(
-            xyxy=boxes[:k], class_id=np.zeros(k, int), confidence=np.ones(k),
-            data={"track_id": np.arange(k), "first_seen": laid[:k], "visible": np.ones(k, bool)}), now)
-    assert seated.data["seat"].tolist() == [film.players.index(c.player) for c in cards]
-
-
 @pytest.mark.slow
 def test_the_live_pipeline_reads_an_independent_film_turn_by_turn(model_dir):
     assert_read_turn_by_turn(render_film(2, log=SCRIPT), model_dir)
