@@ -23,36 +23,12 @@ def _laid(film):
     return cards, boxes, np.array([c.slug for c in cards], dtype=object), np.array([c.laid_at for c in cards])
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 3), (3, 5), (5, 1), (5, 3), (5, 4), (5, 7)])
-def test_seats_learned_from_the_cards_laid_are_the_films_seating(players, seed):
-    """No seat points given: the seats come from where each player's cards lie and which way
-    they face. Fed the film's cards where they lie, as they are laid (no recogniser), every
-    card goes to the player who laid it (seats round the table at uneven angles, columns,
-    desserts put apart)."""
-    from vision.detections import Detections
+def _seated_at_the_end(film, players: int):
+    """Each card of ``film`` (in the order laid) and the seat :class:`SeatMemory` gives it at
+    the round's end, fed the cards' whole boxes as they are laid, every tenth of a second
+    (no recogniser, no seat points)."""
     from vision.live.tracker import SeatMemory
 
-    film = render_film(seed, players=players, turns=6)
-    cards = sorted(film.cards, key=lambda c: c.laid_at)
-    boxes = np.stack([c.box(film.camera) for c in cards])
-    laid = np.array([c.laid_at for c in cards])
-    memory = SeatMemory(players)
-    for now in np.arange(0.0, laid[-1] + 2.0, 0.1):
-        k = int((laid <= now).sum())
-        seated = memory.update(Detections(
-            xyxy=boxes[:k], class_id=np.zeros(k, int), confidence=np.ones(k),
-            data={"track_id": np.arange(k), "first_seen": laid[:k], "visible": np.ones(k, bool)}), now)
-    assert seated.data["seat"].tolist() == [film.players.index(c.player) for c in cards]
-
-
-@pytest.mark.parametrize(("players", "seed", "turns"), [(5, 40, 4), (5, 41, 4), (5, 16, 6), (3, 28, 5), (4, 33, 5)])
-def test_a_seating_the_first_cards_got_wrong_is_put_right_by_the_later_ones(players, seed, turns):
-    """Fed the film's cards where they lie as they are laid: the seats first learned give some
-    cards to a neighbour (a dessert put aside beside the next player's cards, one player's
-    two columns taken for two players); by the round's end every card is its player's."""
-    from vision.live.tracker import SeatMemory
-
-    film = render_film(seed, players=players, turns=turns, menu=PARTY_MENU)
     cards, boxes, _, laid = _laid(film)
     memory = SeatMemory(players)
     for now in np.arange(0.0, laid[-1] + 2.0, 0.1):
@@ -60,7 +36,28 @@ def test_a_seating_the_first_cards_got_wrong_is_put_right_by_the_later_ones(play
         seated = memory.update(Detections(
             xyxy=boxes[:k], class_id=np.zeros(k, int), confidence=np.ones(k),
             data={"track_id": np.arange(k), "first_seen": laid[:k], "visible": np.ones(k, bool)}), now)
-    assert seated.data["seat"].tolist() == [film.players.index(c.player) for c in cards]
+    return cards, seated.data["seat"].tolist()
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 3), (3, 5), (5, 1), (5, 3), (5, 4), (5, 7)])
+def test_seats_learned_from_the_cards_laid_are_the_films_seating(players, seed):
+    """No seat points given: the seats come from where each player's cards lie and which way
+    they face. Fed the film's cards where they lie, as they are laid (no recogniser), every
+    card goes to the player who laid it (seats round the table at uneven angles, columns,
+    desserts put apart)."""
+    film = render_film(seed, players=players, turns=6)
+    cards, seats = _seated_at_the_end(film, players)
+    assert seats == [film.players.index(c.player) for c in cards]
+
+
+@pytest.mark.parametrize(("players", "seed", "turns"), [(5, 40, 4), (5, 41, 4), (5, 16, 6), (3, 28, 5), (4, 33, 5)])
+def test_a_seating_the_first_cards_got_wrong_is_put_right_by_the_later_ones(players, seed, turns):
+    """Fed the film's cards where they lie as they are laid: the seats first learned give some
+    cards to a neighbour (a dessert put aside beside the next player's cards, one player's
+    two columns taken for two players); by the round's end every card is its player's."""
+    film = render_film(seed, players=players, turns=turns, menu=PARTY_MENU)
+    cards, seats = _seated_at_the_end(film, players)
+    assert seats == [film.players.index(c.player) for c in cards]
 
 
 @pytest.mark.parametrize(("players", "seed"), [(5, 16), (5, 41), (5, 55), (4, 4)])
