@@ -1,6 +1,6 @@
 """Per-seed reading of field films with the real models (not a test: a measuring script).
 
-    PYTHONPATH=$PWD python tests/live/measure_films.py PLAYERS TURNS SEED,SEED,... [--no-menu]
+    PYTHONPATH=$PWD python tests/live/measure_films.py PLAYERS TURNS SEED,SEED,...|FIRST-LAST [--no-menu]
 
 prints, per seed, the turns read exactly, frames/s, and each wrong turn (read vs truth). Films
 are drawn on ``PARTY_MENU`` and the game is told it (``--no-menu``: the film's whole card set,
@@ -13,24 +13,40 @@ import sys
 import time
 
 
-def main(argv: list[str]) -> None:
+def seeds_of(text: str) -> list[int]:
+    """``SEED,SEED,...`` or ``FIRST-LAST``."""
+    if "-" in text:
+        first, last = (int(s) for s in text.split("-"))
+        return list(range(first, last + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def drawn_films(argv: list[str]):
+    """``(seed, film)`` for each film ``PLAYERS TURNS SEEDS [--no-menu]`` asks for, drawn on
+    ``PARTY_MENU`` (``--no-menu``: the film's whole card set); a seed that gives no film is
+    said and skipped."""
     from vision.fieldtest.film import PARTY_MENU, render_film
+
+    players, turns, seeds = int(argv[0]), int(argv[1]), seeds_of(argv[2])
+    menu = None if "--no-menu" in argv else PARTY_MENU
+    for seed in seeds:
+        try:
+            yield seed, render_film(seed, players=players, turns=turns, menu=menu)
+        except ValueError as exc:
+            print(f"seed {seed}: no film ({exc})")
+
+
+def main(argv: list[str]) -> None:
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector
     from vision.paths import MODELS_DIR
     from vision.recognizer import Recognizer
 
-    players, turns, seeds = int(argv[0]), int(argv[1]), [int(s) for s in argv[2].split(",")]
-    menu = None if "--no-menu" in argv else PARTY_MENU
+    players = int(argv[0])
     recognizer = Recognizer.load(MODELS_DIR)
     total = [0, 0]
-    for seed in seeds:
-        try:
-            film = render_film(seed, players=players, turns=turns, menu=menu)
-        except ValueError as exc:
-            print(f"seed {seed}: no film ({exc})")
-            continue
+    for seed, film in drawn_films(argv):
         frames = list(film.timed_frames())
-        game = LiveGame(film.players, "party", menu=list(menu) if menu else None)
+        game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None)
         pipeline = LivePipeline(live_detector(recognizer), game)
         started = time.perf_counter()
         for timestamp, frame in frames:

@@ -15,34 +15,22 @@ import sys
 import numpy as np
 
 
-def seeds_of(text: str) -> list[int]:
-    if "-" in text:
-        first, last = (int(s) for s in text.split("-"))
-        return list(range(first, last + 1))
-    return [int(s) for s in text.split(",")]
-
-
 def main(argv: list[str]) -> None:
+    from measure_films import drawn_films
+
     from vision.detections import Detections
-    from vision.fieldtest.film import PARTY_MENU, render_film
     from vision.live.pipeline import LiveGame
     from vision.live.tracker import SeatMemory
 
-    players, turns, seeds = int(argv[0]), int(argv[1]), seeds_of(argv[2])
-    menu = None if "--no-menu" in argv else PARTY_MENU
+    players = int(argv[0])
     wrong_cards = all_cards = exact_turns = all_turns = 0
-    for seed in seeds:
-        try:
-            film = render_film(seed, players=players, turns=turns, menu=menu)
-        except ValueError as exc:
-            print(f"seed {seed}: no film ({exc})")
-            continue
+    for seed, film in drawn_films(argv):
         cards = sorted(film.cards, key=lambda c: c.laid_at)
         boxes = np.stack([c.box(film.camera) for c in cards])
         labels = np.array([c.slug for c in cards], dtype=object)
         laid = np.array([c.laid_at for c in cards])
         memory = SeatMemory(players)
-        game = LiveGame(film.players, "party", menu=list(menu) if menu else None)
+        game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None)
         for now in np.arange(0.0, film.duration, 0.1):
             k = int((laid <= now).sum())
             seated = memory.update(Detections(
