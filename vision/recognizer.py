@@ -52,7 +52,10 @@ class CropView(NamedTuple):
         """This view's square crop of ``box`` in ``image``."""
         x1, y1, x2, y2 = (float(v) for v in box)
         dx, dy = self.margin * (x2 - x1), self.margin * (y2 - y1)
-        crop = square_crop(image, (x1 - dx, y1 - dy, x2 + dx, y2 + dy), size)
+        return self.turn(square_crop(image, (x1 - dx, y1 - dy, x2 + dx, y2 + dy), size))
+
+    def turn(self, crop: np.ndarray) -> np.ndarray:
+        """``crop`` as this view sees it: turned 180 degrees if the view is ``turned``."""
         return np.ascontiguousarray(crop[::-1, ::-1]) if self.turned else crop
 
 
@@ -361,7 +364,7 @@ class Recognizer:
         for view in views:
             if view.margin not in cut:
                 cut[view.margin] = [CropView(margin=view.margin).crop(image_bgr, box, self.crop_size) for box in boxes]
-            crops += [np.ascontiguousarray(c[::-1, ::-1]) if view.turned else c for c in cut[view.margin]]
+            crops += [view.turn(c) for c in cut[view.margin]]
         probabilities = np.asarray(self.classifier(crops), np.float32)
         return probabilities.reshape(len(views), len(boxes), -1).mean(0)
 
