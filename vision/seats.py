@@ -571,23 +571,46 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     centre = table_centre(detections)
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [turn_towards(t) for t in towards]
-    # the seats left empty lie where the table shows no cards: in the widest gaps between
-    # neighbouring tableaux round it, so the seats still count round the table from the bottom
+    # the seats left empty lie where the table has room for a player: in the widest gaps
+    # between neighbouring tableaux round it (``_room_between``), so the seats still count
+    # round the table from the bottom
     around = sorted(range(len(groups)), key=lambda g: directions[g])
+    axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
+    turns = [seat_turn(detections.xyxy[g], towards[i], axes[g], is_strip[g], squash) for i, g in enumerate(groups)]
     widths = []
     if len(groups) < n_seats:
         gaps = _relative_gaps(detections.xyxy / [1, squash, 1, squash])
-        widths = [float(gaps[np.ix_(groups[g], groups[around[(a + 1) % len(around)]])].min())
-                  for a, g in enumerate(around)]
+        for a, g in enumerate(around):
+            after = around[(a + 1) % len(around)]
+            apart = float(gaps[np.ix_(groups[g], groups[after])].min())
+            widths.append(_room_between(directions[g], directions[after], turns[g], turns[after], apart))
     empty = _empty_directions([directions[g] for g in around], widths, n_seats - len(groups))
     places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
     start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
     places = places[start:] + places[:start]
-    axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    return [_tag(Detections.empty(), s, 0.0) if g is None else
-            _tag(detections[groups[g]], s, seat_turn(detections.xyxy[groups[g]], towards[g], axes[groups[g]],
-                                                     is_strip[groups[g]], squash))
+    return [_tag(Detections.empty(), s, 0.0) if g is None else _tag(detections[groups[g]], s, turns[g])
             for s, (_, g) in enumerate(places)]
+
+
+def _room_between(direction: float, next_direction: float, turn: float, next_turn: float, apart: float) -> float:
+    """How much room for a player lies between a tableau and the next one round the table
+    (clockwise): how far their players' turns lie apart, in degrees, times one plus the gap
+    between their cards (``apart``, in card sizes). Turns, not the tableaux' directions from
+    the table's centre: where a whole tableau is missing (out of sight, every card missed)
+    the cards' centre moves away from it and the directions of the others with it; their
+    turns come from their own cards. Two players on one side of a table turn alike: no room
+    between them; and the more table lies between two tableaux, the more room. The turn gap
+    is taken the way round the directions say (a turn a little off never makes it go all
+    the way round).
+
+    >>> round(_room_between(10, 100, 0, 90, 1.0)), round(_room_between(100, 10 + 360, 90, 0, 1.0))
+    (180, 540)
+    >>> round(_room_between(10, 40, 20, 10, 2.0))
+    0
+    """
+    around = (next_direction - direction) % 360 or 360.0
+    turned = around + (((next_turn - turn) - around + 180) % 360 - 180)
+    return max(turned, 0.0) * (1.0 + apart)
 
 
 def _empty_directions(directions: list[float], widths: list[float], empty: int) -> list[float]:

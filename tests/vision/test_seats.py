@@ -291,3 +291,58 @@ def test_a_player_at_a_corner_is_read_facing_them_from_their_cards_own_turn(turn
     assert abs((float(seat.data["seat_angle"][0]) - turn + 180) % 360 - 180) < 8
     assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
         str(tableau_of(columns)) for columns, *_ in seats)
+
+
+# --- the photo's size: a 640x480 webcam frame, a 4032x3024 phone photo ---------------------
+# Layouts drawn for a 1280x960 photo, shown in photos half and 3.15 times as large, their
+# boxes in whole pixels as a detector gives them: every gap, turn and strip is measured in
+# card sizes, so the seats and their tableaux are those the layout was drawn with.
+
+SIZES = {"640x480": 0.5, "1280x960": 1.0, "4032x3024": 3.15}
+
+
+def at_size(detections, scale):
+    return Detections(np.round(detections.xyxy * scale).astype(np.float32), data={"label": detections.data["label"]})
+
+
+def round_table(players, radius=300):
+    """(columns, turn) per player, each tableau on its player's side of a 1280x960 photo."""
+    return [(columns, turn, at(turn, radius, centre=(640, 480))) for columns, turn in players]
+
+
+LAYOUTS = {
+    "two on each long side": [(TEMPURA, 0, (480, 820)), (MAKI, 90, (110, 480)), (LOOSE, 180, (400, 130)),
+                              (UNEVEN, 180, (880, 130)), (TEMPURA, 270, (1170, 480)), (MAKI, 0, (900, 820))],
+    "five round, unevenly spaced": round_table([(TEMPURA, 0), (MAKI, 80), (LOOSE, 150), (UNEVEN, 215),
+                                                (DESSERT_APART, 290)], 330),
+    "one at a corner": round_table([(TEMPURA, 180), (MAKI, 270)]) + [(LOOSE, 45, at(80, 300, (640, 480)))],
+    "mirror-turned at the bottom": round_table([([["sashimi"], ["dumpling"], ["miso-soup"], ["tofu"]], 325),
+                                                ([["eel"], ["tempura"], ["edamame"], ["pudding"]], 30), (MAKI, 180)]),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_table_reads_alike_in_a_webcam_frame_and_a_phone_photo(layout, size):
+    seats = LAYOUTS[layout]
+    drawn = split_seats(table(seats), n_seats=len(seats))
+    parts = split_seats(at_size(table(seats), SIZES[size]), n_seats=len(seats))
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
+    assert [canonical(read_tableau(p)) for p in parts] == [canonical(read_tableau(p)) for p in drawn]
+    turns = [float(p.data["seat_angle"][0]) for p in parts]
+    assert turns == pytest.approx([float(p.data["seat_angle"][0]) for p in drawn], abs=2)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("turns, missing", [((0, 90, 180), (0,)), ((0, 120, 240), (0,)),
+                                            ((0, 90, 180, 270), (1, 2)), ((0, 90, 180, 270), (2, 3))])
+def test_a_missing_players_seat_is_left_where_the_others_turns_leave_room(turns, missing, size):
+    # a whole tableau out of sight (a webcam's far, small cards all missed, a glare): the
+    # cards' centre moves away from it, and two tableaux left lie as far apart either way
+    # round; their turns still say on which side of them the table has room for a player
+    players = [TEMPURA, MAKI, UNEVEN, LOOSE]
+    seats = round_table([(players[s], t) for s, t in enumerate(turns) if s not in missing])
+    parts = split_seats(at_size(table(seats), SIZES[size]), n_seats=len(turns))
+    expected = [[] if s in missing else tableau_of(players[s]) for s in range(len(turns))]
+    assert [canonical(read_tableau(p)) for p in parts] == expected
