@@ -11,8 +11,10 @@ they are turned (``tableau_segments``): seen from the middle of the cards each t
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
 cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
 undone (``foreshortening``), so a far seat's small cards count alike. A player whose cards
-are out of sight (or all missed) leaves their seat empty, where the table shows the widest
-gap between tableaux, rather than a neighbour's tableau cut in two.
+are out of sight (or all missed) leaves their seat empty, where the others' turns and the
+gaps between them leave the most room, rather than a neighbour's tableau cut in two. Every
+length is measured in card sizes and every turn in degrees, never in pixels: a table reads
+alike in a 640x480 webcam frame and a 4032x3024 phone photo.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -558,7 +560,8 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     assumed even spacing round the table: two players on one side of a rectangular table
     face the same way. Seats are numbered by their direction from the table's centre:
     seat 0 nearest the bottom, then clockwise; a seat left empty (fewer tableaux than
-    players) counts where the widest gap between tableaux lies (``_empty_directions``)."""
+    players) counts where there is the most room for a player between the tableaux
+    (``_room_between``, ``_empty_directions``)."""
     if n_seats < 1:
         raise ValueError(f"the number of seats must be at least 1, not {n_seats}")
     if not len(detections):
@@ -616,8 +619,8 @@ def _room_between(direction: float, next_direction: float, turn: float, next_tur
 def _empty_directions(directions: list[float], widths: list[float], empty: int) -> list[float]:
     """Where round the table ``empty`` seats without cards sit: ``directions`` are those of
     the tableaux seen (from the table's centre, ``turn_towards``'s degrees, in order round
-    it), ``widths[g]`` the gap from tableau ``g`` to the next (in card sizes). Each empty
-    seat in turn goes into the widest gap left, the gap's seats spaced evenly."""
+    it), ``widths[g]`` the room from tableau ``g`` to the next (``_room_between``). Each
+    empty seat in turn goes into the widest room left, the room's seats spaced evenly."""
     if not empty:
         return []
     if not directions:
