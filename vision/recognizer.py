@@ -198,20 +198,20 @@ class Recognizer:
     closeup_imgsz: int | None = 640
 
     #: the second look at small cards (a whole table, an 8-player table's cards 40 px tall):
-    #: when the median long side of the regions found is under ``fine_side`` px on the
-    #: detector's input, the detector looks again at the part of the photo where the small
-    #: regions (under ``fine_side`` px) lie, ``fine_margin`` of their median side round them,
-    #: enlarged so that their median side is ``fine_target`` px, at most ``fine_max_imgsz`` px
-    #: on the long side and never beyond the photo's own pixels; :func:`merge_looks` keeps the
-    #: better box of each card. Tuned on ``field-calib`` and our own sets (``models/README.md``).
-    #: 0: never (live frames).
+    #: when a quarter of the regions found (``fine_quantile``) are under ``fine_side`` px long
+    #: on the detector's input, the detector looks again at the whole photo, in ``fine_bands``
+    #: horizontal bands (a card's size follows its height in the photo), each enlarged so that
+    #: the small cards found in it (the ``fine_quantile`` of their long sides) are
+    #: ``fine_target`` px long, never beyond the photo's own pixels, and all bands together at
+    #: most the pixels of a ``fine_max_imgsz`` x 3/4 input; a band where none were found (a
+    #: far seat the first look missed entirely) is enlarged as the nearer band of the
+    #: smallest cards below it. :func:`merge_looks` keeps the better box of each card. Tuned
+    #: on ``field-calib`` and our own sets (``models/README.md``). 0: never (live frames).
     fine_side: float = 60.0
     fine_target: float = 96.0
-    fine_margin: float = 1.5
-    fine_max_imgsz: int = 1600
     fine_quantile: float = 0.25
     fine_bands: int = 3
-    fine_max_zoom: float = 1.0
+    fine_max_imgsz: int = 1600
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -255,7 +255,7 @@ class Recognizer:
         height in the photo: so each band's card size is that of the small cards the first
         look found in it, and a band where it found none (a far seat missed entirely: cards
         too small to find at the first look's size) is taken to hold cards as small as the
-        smallest found below it, nearer the camera. Bands overlap by the longest card found,
+        smallest found below it, nearer the camera (farther cards are no larger). Bands overlap by the longest card found,
         so each card lies whole in one of them.
         """
         sides = (boxes[:, 2:] - boxes[:, :2]).max(1)  # photo pixels
@@ -271,12 +271,12 @@ class Recognizer:
             if np.isnan(band_side[i]):
                 band_side[i] = nearer
             nearer = min(nearer, band_side[i])
-        band_side[np.isinf(band_side)] = np.nanmin(band_side[np.isfinite(band_side)]) if np.isfinite(band_side).any() \
-            else np.inf
+        # below the nearest cards found, none nearer to go by: as large as those
+        band_side[np.isinf(band_side)] = band_side[np.isfinite(band_side)][-1]
         overlap = float(sides.max())
         bands = []
         for i in range(self.fine_bands):
-            zoom = min(self.fine_target / max(band_side[i], 1.0), self.fine_max_zoom)
+            zoom = min(self.fine_target / max(band_side[i], 1.0), 1.0)
             if zoom > 1.15 * to_input:  # else hardly closer than the first look
                 top, bottom = max(0, int(edges[i] - overlap)), min(h, int(np.ceil(edges[i + 1] + overlap)))
                 bands.append((top, bottom, zoom))

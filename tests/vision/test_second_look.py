@@ -244,7 +244,7 @@ def test_live_frames_get_no_second_look(recognizer, eight_seats):
 
     counted = dataclasses.replace(recognizer, detector=counting(recognizer.detector))
     counted.detect(image)
-    assert len(calls) == 2  # a photo of small cards is looked at twice
+    assert len(calls) >= 2  # a photo of small cards is looked at again, closer
     calls.clear()
     counted.for_live().detect(image)
     assert calls == [recognizer.live_imgsz]
