@@ -1,7 +1,9 @@
 """The second, closer look at small cards (issue 12: an 8-player table, cards 40 px tall).
 
-The merging of the two looks is checked on hand-made boxes; the whole look on an 8-seat
-table of the independent renderer, with the committed models.
+The merging of the two looks is checked on hand-made boxes; where the closer look looks, on a
+table seen by a detector double that finds only cards of some size on its input (the far
+seat: only the closer look can find it); the whole look on an 8-seat table of the
+independent renderer, with the committed models.
 """
 
 import dataclasses
