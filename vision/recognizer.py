@@ -198,16 +198,19 @@ class Recognizer:
     closeup_imgsz: int | None = 640
 
     #: the second look at small cards (a whole table, an 8-player table's cards 40 px tall):
-    #: when the median long side of the regions found is under ``fine_side`` px on the
-    #: detector's input, the detector looks again at the part of the photo where the small
-    #: regions (under ``fine_side`` px) lie, ``fine_margin`` of their median side round them,
-    #: enlarged so that their median side is ``fine_target`` px, at most ``fine_max_imgsz`` px
-    #: on the long side and never beyond the photo's own pixels; :func:`merge_looks` keeps the
-    #: better box of each card. Tuned on ``field-calib`` and our own sets (``models/README.md``).
-    #: 0: never (live frames).
+    #: when a quarter of the regions found (``fine_quantile``) are under ``fine_side`` px long
+    #: on the detector's input, the detector looks again at the whole photo, in ``fine_bands``
+    #: horizontal bands (a card's size follows its height in the photo), each enlarged so that
+    #: the small cards found in it (the ``fine_quantile`` of their long sides) are
+    #: ``fine_target`` px long, never beyond the photo's own pixels, and all bands together at
+    #: most the pixels of a ``fine_max_imgsz`` x 3/4 input; a band where none were found (a
+    #: far seat the first look missed entirely) is enlarged as the nearer band of the
+    #: smallest cards below it. :func:`merge_looks` keeps the better box of each card. Tuned
+    #: on ``field-calib`` and our own sets (``models/README.md``). 0: never (live frames).
     fine_side: float = 60.0
     fine_target: float = 96.0
-    fine_margin: float = 1.5
+    fine_quantile: float = 0.25
+    fine_bands: int = 3
     fine_max_imgsz: int = 1600
 
     @staticmethod
@@ -244,6 +247,52 @@ class Recognizer:
         part = ((inside >= 0.7) & better).any(1)
         return every[~part], every_scores[~part]
 
+    def _fine_bands(self, boxes: np.ndarray, h: int, w: int, to_input: float) -> list[tuple[int, int, float]]:
+        """The horizontal bands of a ``h`` x ``w`` photo the closer look is fed, ``(top, bottom,
+        zoom)``, each zoomed so that the cards in it are about ``fine_target`` px long.
+
+        A card's size on the photo follows its distance from the camera, which follows its
+        height in the photo: so each band's card size is that of the small cards the first
+        look found in it, and a band where it found none (a far seat missed entirely: cards
+        too small to find at the first look's size) is taken to hold cards as small as the
+        smallest found below it, nearer the camera (farther cards are no larger). Bands overlap by the longest card found,
+        so each card lies whole in one of them.
+        """
+        sides = (boxes[:, 2:] - boxes[:, :2]).max(1)  # photo pixels
+        centres = (boxes[:, 1] + boxes[:, 3]) / 2
+        edges = np.linspace(0, h, self.fine_bands + 1)
+        band_side = np.full(self.fine_bands, np.nan)
+        for i in range(self.fine_bands):
+            inside = sides[(centres >= edges[i]) & (centres < edges[i + 1])]
+            if len(inside):
+                band_side[i] = np.quantile(inside, self.fine_quantile)
+        nearer = np.inf
+        for i in reversed(range(self.fine_bands)):  # from the bottom, nearest the camera, up
+            if np.isnan(band_side[i]):
+                band_side[i] = nearer
+            nearer = min(nearer, band_side[i])
+        # below the nearest cards found, none nearer to go by: as large as those
+        band_side[np.isinf(band_side)] = band_side[np.isfinite(band_side)][-1]
+        overlap = float(sides.max())
+        bands = []
+        for i in range(self.fine_bands):
+            zoom = min(self.fine_target / max(band_side[i], 1.0), 1.0)
+            if zoom > 1.15 * to_input:  # else hardly closer than the first look
+                top, bottom = max(0, int(edges[i] - overlap)), min(h, int(np.ceil(edges[i + 1] + overlap)))
+                bands.append((top, bottom, zoom))
+        # join neighbours of one zoom: one run of the detector, and no edge between them
+        joined: list[tuple[int, int, float]] = []
+        for band in bands:
+            if joined and joined[-1][2] == band[2] and joined[-1][1] >= band[0]:
+                joined[-1] = (joined[-1][0], band[1], band[2])
+            else:
+                joined.append(band)
+        # at most the pixels of one fine_max_imgsz x 3/4 input: a 4032x3024 photo's table is
+        # looked at less closely than its cards' size asks, within the time a photo may take
+        pixels = sum((bottom - top) * w * zoom ** 2 for top, bottom, zoom in joined)
+        shrink = min(1.0, float(np.sqrt(self.fine_max_imgsz ** 2 * 0.75 / max(pixels, 1.0))))
+        return [(top, bottom, zoom * shrink) for top, bottom, zoom in joined if zoom * shrink > 1.15 * to_input]
+
     def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
         """``boxes, scores`` after the second look at small cards (as they are when the cards
         are large enough on the detector's input, or the detector is fed one size only)."""
@@ -254,27 +303,32 @@ class Recognizer:
         h, w = image_bgr.shape[:2]
         to_input = imgsz / max(h, w)
         sides = (boxes[:, 2:] - boxes[:, :2]).max(1) * to_input
-        if np.median(sides) >= self.fine_side:
+        if np.quantile(sides, self.fine_quantile) >= self.fine_side:
             return boxes, scores
         # a card large at the first look's size is read there: the closer look would cut it up
         trusted = sides >= self.fine_side
-        small = boxes[~trusted]
-        side = float(np.median((small[:, 2:] - small[:, :2]).max(1)))  # photo pixels
-        if side < 1:
-            return boxes, scores  # boxes clipped to points at the photo's edge: nothing to enlarge
-        x1, y1 = np.floor(np.maximum(small[:, :2].min(0) - self.fine_margin * side, 0)).astype(int)
-        x2, y2 = np.ceil(np.minimum(small[:, 2:].max(0) + self.fine_margin * side, [w, h])).astype(int)
-        part = image_bgr[y1:y2, x1:x2]
-        zoom = min(self.fine_target / side, 1.0, self.fine_max_imgsz / max(part.shape[:2]))
-        if zoom <= 1.15 * to_input:
-            return boxes, scores  # hardly closer than the first look
-        more, more_scores = resized(int(round(zoom * max(part.shape[:2]))))(part, conf=self.region_threshold)
-        more = (more + [x1, y1, x1, y1]).astype(np.float32)
-        # a box at the part's edge (not the photo's) is a card cut in half by it
-        inner = np.array([x1 > 0, y1 > 0, x2 < w, y2 < h])
-        cut = (((more[:, :2] <= [x1 + 1, y1 + 1]) & inner[:2]).any(1)
-               | ((more[:, 2:] >= [x2 - 1, y2 - 1]) & inner[2:]).any(1))
-        return merge_looks(boxes, scores, more[~cut], more_scores[~cut], trusted)
+        usable = (boxes[:, 2:] - boxes[:, :2]).min(1) >= 1  # not a box clipped to a point at the edge
+        if not usable.any():
+            return boxes, scores
+        found, found_scores = [], []
+        for top, bottom, zoom in self._fine_bands(boxes[usable], h, w, to_input):
+            band = image_bgr[top:bottom]
+            more, more_scores = resized(int(round(zoom * max(band.shape[:2]))))(band, conf=self.region_threshold)
+            more = (more + [0, top, 0, top]).astype(np.float32)
+            # a box at the band's edge (not the photo's) is a card cut in two by it: the
+            # band next to it holds the whole card
+            cut = ((more[:, 1] <= top + 1) & (top > 0)) | ((more[:, 3] >= bottom - 1) & (bottom < h))
+            found.append(more[~cut])
+            found_scores.append(more_scores[~cut])
+        if not found:
+            return boxes, scores
+        more, more_scores = np.concatenate(found), np.concatenate(found_scores).astype(np.float32)
+        if len(found) > 1 and len(more):  # a card whole in two bands' overlap is found twice
+            wh = more[:, 2:] - more[:, :2]
+            kept = np.array(cv2.dnn.NMSBoxes(np.concatenate([more[:, :2], wh], 1).tolist(), more_scores.tolist(),
+                                              self.region_threshold, 0.5), int).reshape(-1)
+            more, more_scores = more[kept], more_scores[kept]
+        return merge_looks(boxes, scores, more, more_scores, trusted)
 
     @classmethod
     def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:

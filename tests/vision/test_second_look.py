@@ -1,7 +1,9 @@
 """The second, closer look at small cards (issue 12: an 8-player table, cards 40 px tall).
 
-The merging of the two looks is checked on hand-made boxes; the whole look on an 8-seat
-table of the independent renderer, with the committed models.
+The merging of the two looks is checked on hand-made boxes; where the closer look looks, on a
+table seen by a detector double that finds only cards of some size on its input (the far
+seat: only the closer look can find it); the whole look on an 8-seat table of the
+independent renderer, with the committed models.
 """
 
 import dataclasses
@@ -104,22 +106,84 @@ def fake_recognizer(answers, seen):
     return Recognizer(FakeDetector(800, answers, seen), classifier, ("not-a-card", "tempura"))
 
 
-def test_small_cards_are_looked_at_again_closer_where_they_lie():
-    # a 2000x1500 photo fed at 800 (0.4 input px a photo px): four far cards 100 px long
-    # (40 px on the input, under 60), one near card 400 px long (160 px: large enough)
-    far = [(1000 + 110 * i, 600, 1070 + 110 * i, 700) for i in range(4)]
-    near = (900, 1000, 1200, 1400)
-    # the part looked at: the far cards' extent, 1.5 of their 100-px side round it:
-    # x 850-1550, y 450-850 (700x400), enlarged so their side is 96 px (0.96): fed at 672
-    part_x, part_y = 850, 450
-    closer = [(b[0] - part_x, b[1] - part_y, b[2] - part_x, b[3] - part_y) for b in far]
-    missed = (1000 - part_x, 710 - part_y, 1070 - part_x, 810 - part_y)  # a fifth card, below the first
-    cut = (0, 100, 60, 200)  # at the part's left edge, inside the photo: half a card
-    seen = []
-    recognizer = fake_recognizer({800: [*far, near], 672: [*closer, missed, cut]}, seen)
-    found = recognizer.detect(np.zeros((1500, 2000, 3), np.uint8))
-    assert seen == [(800, (1500, 2000)), (672, (400, 700))]
-    assert sorted(map(tuple, found.xyxy.tolist())) == sorted([*far, near, (1000, 710, 1070, 810)])
+def where_am_i(width, height):
+    """A photo whose every pixel spells its own place (x and y, 8 bits each and their high
+    bits in the third channel), so a detector double can tell which part of it it was fed."""
+    y, x = np.mgrid[:height, :width]
+    return np.dstack([x % 256, y % 256, (x // 256) * 8 + y // 256]).astype(np.uint8)
+
+
+class SizeLimitedDetector:
+    """A detector double that sees the cards of a table (their boxes on the photo) as a real
+    detector does at best: a card, or the part of it inside what it is fed, when it is at
+    least ``min_side`` px long on its input (``imgsz`` on the long side of what it is fed),
+    never a smaller one."""
+
+    def __init__(self, cards, imgsz, min_side, fed):
+        self.cards, self.imgsz, self.min_side, self.fed = np.array(cards, np.float32), imgsz, min_side, fed
+
+    def resized(self, imgsz):
+        return SizeLimitedDetector(self.cards, imgsz, self.min_side, self.fed)
+
+    def __call__(self, image, conf=0.25, iou=0.5):
+        b, g, r = (int(v) for v in image[0, 0])
+        left, top = (r // 8) * 256 + b, (r % 8) * 256 + g
+        h, w = image.shape[:2]
+        self.fed.append((left, top, w, h, self.imgsz))
+        boxes = np.clip(self.cards - [left, top, left, top], 0, [w, h, w, h])
+        seen = (boxes[:, 2:] - boxes[:, :2]).min(1) > 0
+        large = (boxes[:, 2:] - boxes[:, :2]).max(1) * self.imgsz / max(h, w) >= self.min_side
+        boxes = boxes[seen & large]
+        return boxes, np.full(len(boxes), 0.8, np.float32)
+
+
+def row(y, long_side, n, x=200, gap=40):
+    """``n`` upright cards side by side from ``x``, top at ``y``, ``long_side`` px tall."""
+    short = round(long_side * 2 / 3)
+    return [(x + i * (short + gap), y, x + i * (short + gap) + short, y + long_side) for i in range(n)]
+
+
+# a table seen from a seat at 2016x1512, fed to the detector at 832 (0.41 input px a photo
+# px): the nearer the camera, the lower in the photo and the larger a card. The detector
+# double finds cards 45 px long or more on its input: the near and middle cards at 832,
+# not the far seat's (80 px long on the photo, 33 on the input)
+NEAR, MIDDLE, FAR = row(1300, 130, 8), row(700, 110, 8), row(150, 80, 10, x=500)
+# cards where two parts of the photo looked at closer could meet: near the middle of the
+# photo's height and between the near and middle seats
+BETWEEN = (row(480, 110, 2, x=1500) + row(1080, 110, 2, x=1500) + row(840, 120, 2, x=1750)
+           + row(920, 110, 2, x=1100))
+TABLE = NEAR + MIDDLE + FAR + BETWEEN
+
+
+def read_table(**settings):
+    fed = []
+    recognizer = dataclasses.replace(fake_recognizer({}, []), detector=SizeLimitedDetector(TABLE, 832, 45, fed),
+                                     **settings)
+    return recognizer.detect(where_am_i(2016, 1512)), fed
+
+
+def test_the_first_look_alone_misses_the_far_seat():
+    # the oracle's premise: at 832 px, the detector double does not see the far seat
+    found, fed = read_table(fine_side=0.0)
+    assert fed == [(0, 0, 2016, 1512, 832)]
+    assert sorted(map(tuple, found.xyxy.tolist())) == sorted(NEAR + MIDDLE + BETWEEN)
+
+
+def test_a_far_seat_the_first_look_missed_is_found_by_the_closer_look():
+    found, fed = read_table()
+    assert len(fed) >= 2  # looked at again, closer
+    assert all(imgsz <= max(w, h) for *_, w, h, imgsz in fed)  # never beyond the photo's own pixels
+    pairs = greedy_matching(iou_matrix(found.xyxy, TABLE), 0.9)
+    far = {j for _, j in pairs} & set(range(len(NEAR + MIDDLE), len(NEAR + MIDDLE + FAR)))
+    assert len(far) == len(FAR)
+
+
+def test_every_card_of_the_table_is_found_once_and_whole():
+    # one box per card: none cut in two where two parts looked at closer meet, none twice
+    # where they overlap
+    found, _ = read_table()
+    assert len(found) == len(TABLE)
+    assert len(greedy_matching(iou_matrix(found.xyxy, TABLE), 0.9)) == len(TABLE)
 
 
 def test_large_cards_are_looked_at_once():
@@ -182,7 +246,7 @@ def test_live_frames_get_no_second_look(recognizer, eight_seats):
 
     counted = dataclasses.replace(recognizer, detector=counting(recognizer.detector))
     counted.detect(image)
-    assert len(calls) == 2  # a photo of small cards is looked at twice
+    assert len(calls) >= 2  # a photo of small cards is looked at again, closer
     calls.clear()
     counted.for_live().detect(image)
     assert calls == [recognizer.live_imgsz]
