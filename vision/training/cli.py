@@ -70,7 +70,7 @@ def register(subparsers) -> None:
                        help="share of that stage's own weights in the average with those it started "
                             "from (default 0.5; 1: its own alone)")
     train.add_argument("--camera-det-epochs", type=int, default=None,
-                       help="epochs of the detector's camera stage (default 8; 0 skips it)")
+                       help="epochs of the detector's camera stage (default 0: off in the committed models)")
     train.add_argument("--camera-det-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none)")
     train.add_argument("--camera-det-share", type=float, default=None,
