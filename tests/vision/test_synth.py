@@ -139,3 +139,56 @@ def test_closeups_fill_the_frame_with_one_to_three_cards(tmp_path, faces):
         assert 1 <= len(truth["cards"]) <= 3
         tallest = max(y2 - y1 for _, y1, _, y2 in boxes)
         assert tallest > 0.4 * h
+
+
+def _sharpness(image: np.ndarray) -> float:
+    import cv2
+
+    return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var())
+
+
+def test_far_side_is_out_of_focus_where_the_near_side_stays_sharp():
+    from vision.synth.textures import far_side
+
+    # a fine checkerboard: any blur of a pixel or more flattens it
+    yy, xx = np.mgrid[0:960, 0:1280]
+    board = np.where(((yy // 3) + (xx // 3)) % 2, 200.0, 60.0).astype(np.float32)
+    board = np.repeat(board[..., None], 3, 2)
+    for seed in range(6):
+        seen = np.clip(far_side(np.random.default_rng(seed), board.copy()), 0, 255).astype(np.uint8)
+        far, near = seen[:48], seen[-48:]
+        assert _sharpness(far) < 0.5 * _sharpness(near), seed
+
+
+def test_far_camera_shows_the_far_seats_smaller_and_every_card_still_in_the_photo(faces):
+    # four seats round the table: the seats at the top of the photo are the far ones
+    tableaux = [["tempura", "sashimi", "dumpling"]] * 4
+    plain, plain_truth = compose_table(21, tableaux, size=SMALL, effects=False, clutter=False)
+    far, far_truth = compose_table(21, tableaux, size=SMALL, effects=False, clutter=False, far_camera=True)
+    w, h = SMALL
+
+    def widths(truth, top):
+        boxes = [c["box"] for c in truth["cards"] if not c["hidden"] and c["visible"] > 0.9]
+        middle = np.median([(b[1] + b[3]) / 2 for b in boxes])
+        return np.mean([b[2] - b[0] for b in boxes if ((b[1] + b[3]) / 2 < middle) == top])
+
+    # in the plain photo far and near cards are alike; seen across the table the far ones shrink
+    assert widths(far_truth, top=True) / widths(far_truth, top=False) < \
+        widths(plain_truth, top=True) / widths(plain_truth, top=False) - 0.05
+    assert sum(not c["hidden"] for c in far_truth["cards"]) == sum(not c["hidden"] for c in plain_truth["cards"])
+    for card in far_truth["cards"]:
+        x1, y1, x2, y2 = card["box"]
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+
+
+def test_camera_tables_recipe_writes_webcam_frames_with_their_labels(tmp_path, faces):
+    recipe = replace(RECIPES["train-camera-tables"], train=3, val=0, small_frames=1.0, closeups=0.0)
+    generate(recipe, tmp_path, workers=1, progress=False)
+    import cv2
+
+    for index in range(3):
+        image = cv2.imread(str(tmp_path / "det" / "images" / "train" / f"k{index:06d}.jpg"))
+        truth = json.loads((tmp_path / "truth" / "train" / f"k{index:06d}.json").read_text())
+        assert image.shape[:2] == (480, 640) and truth["size"] == [640, 480]
+        lines = (tmp_path / "det" / "labels" / "train" / f"k{index:06d}.txt").read_text().split()
+        assert len(lines) == 5 * sum(not c["hidden"] for c in truth["cards"])

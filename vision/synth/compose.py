@@ -308,7 +308,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   faces: FaceSet | str | None = None, clutter: bool = True, effects: bool = True,
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
-                  print_styles: bool = False) -> tuple[np.ndarray, dict]:
+                  print_styles: bool = False, far_camera: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -319,6 +319,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     fixes the share of the frame the table fills; ``effects=False`` gives a clean render.
     ``print_styles`` gives every card its own print (``textures.print_style``: colour
     profile, halftone, gloss, wear, sleeve), as the copies of a physical deck differ.
+    ``far_camera`` takes the photo from the table's near edge (``textures.far_side``): the
+    far side smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -348,6 +350,12 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     spin = float(camera_rng.normal(0, 0.1))
     tilt = float(camera_rng.uniform(0.0, 0.12))
     homography = _camera(camera_rng, corners, size, fill, tilt, spin, allow_cutoff)
+    if far_camera:
+        # seen across the table: the far (top) edge of the frame shrinks toward its middle
+        inset, drop = camera_rng.uniform(0.08, 0.3) * w, camera_rng.uniform(0.0, 0.12) * h
+        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        seen = np.array([[inset, drop], [w - inset, drop], [w, h], [0, h]], np.float32)
+        homography = cv2.getPerspectiveTransform(frame, seen) @ homography
 
     table_rng = np.random.default_rng([seed, 3])
     image = textures.table_surface(table_rng, size)
@@ -416,6 +424,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                 clutter_boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
     if effects:
         image = textures.shade(np.random.default_rng([seed, 5]), image)
+        if far_camera:
+            image = textures.far_side(np.random.default_rng([seed, 8]), image)
         photo = textures.degrade(np.random.default_rng([seed, 6]), image)
     else:
         photo = np.clip(image, 0, 255).astype(np.uint8)

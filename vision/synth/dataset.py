@@ -72,6 +72,11 @@ class Recipe:
     #: share of card crops then made harder still (``cropaug.hard_crop``: a print off its
     #: colours, a hard glare on the icon, a strong defocus), each drawn per crop
     crop_hard: float = 0.0
+    #: share of photos taken from the table's near edge (``compose_table(far_camera=True)``:
+    #: the far side smaller and out of focus, hard glare, a lamp's colour, a hand's shadow)
+    far_cameras: float = 0.0
+    #: share of photos rendered as a 640x480 webcam frame instead of ``size``
+    small_frames: float = 0.0
 
 
 RECIPES = {
@@ -137,6 +142,14 @@ RECIPES = {
                                 crop_hard=0.4,
                                 boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
                                        "squid-nigiri", "egg-nigiri", "wasabi", "takeout-box", "dumpling")),
+    # the detector's camera stage (issue 12): whole photos as phones and webcams take them
+    # across a real table, 1-8 seats, cards printed their own way; six photos in ten from the
+    # table's near edge (far side small and out of focus, glare, lamp colour, a hand's shadow),
+    # one in seven a 640x480 webcam frame, a few close-ups. The other photos, as the detector's
+    # earlier data, keep what it knew. Its own folder (``datasets/build/camera-tables``)
+    "train-camera-tables": Recipe("train-camera-tables", train=700, val=40, seed=13, prefix="k", crops=False,
+                                  seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6, closeups=0.08,
+                                  far_cameras=0.6, small_frames=0.15),
 }
 
 
@@ -246,9 +259,12 @@ def _make_one(job) -> int:
             tableaux = [random_tableau(closeup_rng, int(closeup_rng.integers(1, 4)), weights=weights)]
             fill = float(closeup_rng.uniform(0.8, 0.99))
     styled = bool(recipe.print_styles) and np.random.default_rng([seed, 95]).random() < recipe.print_styles
+    camera_rng = np.random.default_rng([seed, 93])
+    far = camera_rng.random() < recipe.far_cameras
+    size = (640, 480) if camera_rng.random() < recipe.small_frames else recipe.size
     image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=recipe.faces,
-                                 size=recipe.size, slug_weights=weights, print_styles=styled,
-                                 fill=fill)
+                                 size=size, slug_weights=weights, print_styles=styled,
+                                 fill=fill, far_camera=far)
     name = f"{recipe.prefix}{index:06d}"
     if recipe.det:
         truth["image"] = f"det/images/{split}/{name}.jpg"

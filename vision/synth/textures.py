@@ -215,6 +215,43 @@ def degrade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
 
 
+
+def far_side(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A phone held at the table's near edge, on a float32 BGR image whose top is the table's
+    far side: the far side out of focus (the blur grows toward the top), and each with its own
+    chance a hard glare burnt out to white, a warm or cool lamp, the soft shadow of a hand.
+
+    The detector learnt from sharp, evenly lit photos taken from above; photos taken across a
+    table lose their far cards to defocus and glare (issue 12's independent photos)."""
+    h, w = image.shape[:2]
+    # defocus: blend a sharp and two blurred copies by height, blurrier toward the far side
+    far_sigma = rng.uniform(0.6, 3.0) * max(w, h) / 1280
+    levels = [image, cv2.GaussianBlur(image, (0, 0), far_sigma / 2), cv2.GaussianBlur(image, (0, 0), far_sigma)]
+    focus = rng.uniform(0.5, 0.9)  # the height (share of the frame from the top) in focus: sharp below
+    depth = np.clip((focus - np.arange(h, dtype=np.float32) / h) / focus, 0, 1) * 2  # 0 in focus .. 2 far edge
+    low = np.minimum(depth.astype(int), 1)
+    mix = (depth - low)[:, None, None]
+    stacked = np.stack(levels)
+    rows = np.arange(h)
+    image = stacked[low, rows] * (1 - mix) + stacked[low + 1, rows] * mix
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.4:  # a hard glare: a lamp's reflection burnt out on the cards' gloss
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        radius = rng.uniform(0.02, 0.1) * max(w, h)
+        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * radius**2))
+        image = image + spot[..., None] * rng.uniform(150, 280)
+    if rng.random() < 0.4:  # a warm (or cool) lamp: blue and red pulled apart
+        warm = rng.uniform(0.7, 0.88)
+        cast = np.array([warm, 1.0, 2 - warm] if rng.random() < 0.75 else [2 - warm, 1.0, warm], np.float32)
+        image = image * cast
+    if rng.random() < 0.3:  # the soft shadow of a hand or an arm reaching over the table
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        ax, ay = rng.uniform(0.08, 0.25) * w, rng.uniform(0.08, 0.25) * h
+        blob = np.exp(-(((xx - cx) / ax) ** 2 + ((yy - cy) / ay) ** 2))
+        image = image * (1 - rng.uniform(0.3, 0.6) * blob)[..., None]
+    return image
+
+
 # --- print styles: how one physical copy of a card differs from the digital face ----------
 #
 # A real deck is printed on some press, under some ink profile, maybe sleeved, maybe worn.

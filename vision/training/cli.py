@@ -49,9 +49,10 @@ def register(subparsers) -> None:
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier", "classifier-print"], default=None,
-                       help="one model, or only the classifier's print-style stage (from the committed "
-                            "classifier when its earlier runs are not here)")
+    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera"],
+                       default=None,
+                       help="one model, or only the classifier's print-style stage or the detector's camera "
+                            "stage (from the committed model when its earlier runs are not here)")
     train.add_argument("--hires-epochs", type=int, default=None,
                        help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
     train.add_argument("--tables-cls-epochs", type=int, default=None,
@@ -66,6 +67,13 @@ def register(subparsers) -> None:
                        help="bound that stage's training time in hours (default: none; ultralytics then fits "
                             "the epochs to it: the committed run was bounded to 1)")
     train.add_argument("--print-cls-share", type=float, default=None,
+                       help="share of that stage's own weights in the average with those it started "
+                            "from (default 0.5; 1: its own alone)")
+    train.add_argument("--camera-det-epochs", type=int, default=None,
+                       help="epochs of the detector's camera stage (default 0: off in the committed models)")
+    train.add_argument("--camera-det-hours", type=float, default=None,
+                       help="bound that stage's training time in hours (default: none)")
+    train.add_argument("--camera-det-share", type=float, default=None,
                        help="share of that stage's own weights in the average with those it started "
                             "from (default 0.5; 1: its own alone)")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
@@ -132,7 +140,9 @@ def _train(args: argparse.Namespace) -> int:
                              f"({torch.cuda.device_count()} found); use --device cpu")
     stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
               "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
-              "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share}
+              "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share,
+              "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
+              "det_camera_share": args.camera_det_share}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

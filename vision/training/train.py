@@ -97,6 +97,17 @@ class TrainPlan:
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
+    #: the detector's camera stage (issue 12, "The detector's camera stage" in models/README.md):
+    #: fine-tuned from the 960-px stage on ``train-camera-tables`` (whole photos as phones and
+    #: webcams take them across real tables, 1-8 seats, printed cards), fed at
+    #: ``det_feed_imgsz``; its last weights averaged with those it started from,
+    #: ``det_camera_share`` its own. Off (0) in the committed models: six epochs on 2 CPU cores
+    #: found more far cards but as many more false pieces, no better on the dev photos of the
+    #: independent renderer; it waits for a GPU's longer run (``--camera-det-epochs``)
+    det_camera_epochs: int = 0
+    det_camera_batch: int = 8
+    det_camera_hours: float = 0.0
+    det_camera_share: float = 0.5
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
@@ -110,7 +121,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
     if plan.photos != recipe.train:
         recipe = type(recipe)(**{**asdict(recipe), "train": plan.photos})
     started = time.process_time()
-    if only != "classifier-print":  # that stage has its own data
+    if only not in ("classifier-print", "detector-camera"):  # those stages have their own data
         generate(recipe, data_root, workers=workers)
     # on the CPU the loader would take cores from training; beside a GPU it is what limits it
     place = dict(device=device, workers=max(1, workers - 1) if device != "cpu" else 1)
@@ -162,6 +173,26 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         # free height and width: fed 4:3 photos without padding them square
         yolo.export_onnx(best, detector_imgsz, models / "detector.onnx", dynamic=True)
         times["detector_wall_s"] = round(time.time() - t)
+    if only in (None, "detector", "detector-camera") and plan.det_camera_epochs:
+        data = data_root.parent / "camera-tables"
+        generate(RECIPES["train-camera-tables"], data, workers=workers)
+        t = time.time()
+        run = runs / "detector-camera"
+        # from the 960-px stage; alone, from the committed detector when that run is not here
+        start = runs / "detector-hires/weights/best.pt"
+        if not start.exists() and only == "detector-camera":
+            start = MODELS_DIR / "detector.pt"
+        yolo.train("detect", data / "det" / "data.yaml", run, plan.det_camera_epochs, plan.det_feed_imgsz,
+                   plan.det_camera_batch, start_from=start, optimizer="AdamW", lr0=0.0002, warmup_epochs=0,
+                   close_mosaic=2, patience=100, cache="ram", time=plan.det_camera_hours or None, **place)
+        # the schedule's last weights, averaged with those it started from (as the classifier's
+        # print stage: the photos it learnt from are still our renderer's)
+        best = run / "weights" / "last.pt"
+        if plan.det_camera_share < 1:
+            best = yolo.average_weights(start, best, plan.det_camera_share, run.with_name(f"{run.name}-averaged.pt"))
+        shutil.copyfile(best, models / "detector.pt")
+        yolo.export_onnx(best, plan.det_feed_imgsz, models / "detector.onnx", dynamic=True)
+        times["detector_camera_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_ft_epochs:
         generate(RECIPES["train-crops"], data_root, workers=workers)
         t = time.time()
