@@ -162,6 +162,36 @@ def merge_looks(first: np.ndarray, first_scores: np.ndarray, second: np.ndarray,
             np.concatenate([first_scores[first_kept], second_scores[second_kept]]))
 
 
+def drop_pieces(detections: Detections, inside: float = 0.6, larger: float = 1.5) -> Detections:
+    """``detections`` less the pieces of a card boxed beside the whole card: a box lying at
+    least ``inside`` of its area within a box ``larger`` times its area that is named the same.
+
+    A closer look at a small card sometimes cuts it into a top and a bottom part while the
+    whole card is boxed too; the part is named as its card (models/README.md). A true card
+    never lies that far within a card of its own name: a column's lower card shows a strip
+    beside the card over it, and a nigiri on its wasabi or a special order on its card are
+    other names.
+
+    >>> from vision.detections import Detections
+    >>> cards = Detections(np.array([[0, 0, 60, 90], [5, 60, 55, 88], [0, 90, 60, 110], [70, 0, 130, 90]], float),
+    ...                    data={"label": np.array(["tempura", "tempura", "tempura", "squid-nigiri"])})
+    >>> drop_pieces(cards).labels  # the part inside the whole tempura goes; the strip below stays
+    ['tempura', 'tempura', 'squid-nigiri']
+    >>> len(drop_pieces(cards, inside=0))
+    4
+    """
+    if not inside or len(detections) < 2:
+        return detections
+    boxes = np.asarray(detections.xyxy, np.float64)
+    within = coverage_matrix(boxes, boxes)
+    np.fill_diagonal(within, 0.0)
+    area = (boxes[:, 2:] - boxes[:, :2]).prod(1)
+    labels = np.asarray(detections.labels)
+    piece = ((within >= inside) & (labels[:, None] == labels[None, :])
+             & (area[None, :] >= larger * area[:, None])).any(1)
+    return detections[~piece]
+
+
 @dataclass(frozen=True)
 class Recognizer:
     """The loaded models; ``detect(image_bgr)`` returns labelled ``Detections``.
@@ -212,6 +242,11 @@ class Recognizer:
     fine_quantile: float = 0.25
     fine_bands: int = 3
     fine_max_imgsz: int = 1600
+    #: a box lying this share of its area within a larger box of the same name is a piece of
+    #: that card (:func:`drop_pieces`); 0: kept (live frames, which take no closer look).
+    #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
+    #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
+    piece_inside: float = 0.6
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -351,7 +386,7 @@ class Recognizer:
         """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset), no
         second look at small cards and each region named from its crop alone: a webcam's
         frames come 10 a second."""
-        live = dataclasses.replace(self, fine_side=0.0, views=CROP_ONLY)
+        live = dataclasses.replace(self, fine_side=0.0, views=CROP_ONLY, piece_inside=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live
@@ -376,7 +411,8 @@ class Recognizer:
         if not len(boxes):
             return Detections.empty()
         naming = self.name(image_bgr, boxes, allowed)
-        return self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming)
+        return drop_pieces(self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming),
+                           self.piece_inside)
 
     def name(self, image_bgr: np.ndarray, boxes: np.ndarray,
              allowed: Collection[str] | None = None) -> Naming:
