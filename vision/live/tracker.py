@@ -45,6 +45,7 @@ import numpy as np
 
 from vision.boxes import area as _box_area
 from vision.boxes import areas as _box_areas
+from vision.boxes import coverage_matrix as box_coverage
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
@@ -97,6 +98,8 @@ class _Track:
     score: float = 0.0  # mean recogniser confidence over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
     full_box: np.ndarray | None = None  # where it was last seen in full view
+    whole_since: float = 0.0  # since when it has lain whole about where ``full_box`` says
+    covered_at: float = -math.inf  # when it was last out of sight or seen only in part
 
     def vote(self, label: str, class_id: int, confidence: float, timestamp: float) -> None:
         """Add a sighting and settle the name: the label with the most confidence wins.
@@ -139,6 +142,12 @@ class CardTracker:
     - ``move_step``: a card seen in the frame before and found again, the same name and size,
       within this share of its size is that card on the move (slid in by hand), while it is
       still arriving (first seen at most ``arriving_s`` ago).
+    - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
+      whole (its box of then this much the same), is that card, not a second one.
+    - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
+      seen within ``arriving_s`` of a hand over it and longer than it by this share or more,
+      is the next card of its column laid over it, boxed together with the thin strip it
+      leaves (a same-named card; another name is a new card anyway).
     """
 
     match_threshold: float = 0.4
@@ -158,6 +167,9 @@ class CardTracker:
     reid_distance: float = 1.5
     move_step: float = 0.8
     arriving_s: float = 1.5
+    whole_iou: float = 0.85
+    grown_share: float = 0.12
+    lain_s: float = 1.0
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
     _next_id: int = field(default=1, init=False, repr=False)
@@ -202,7 +214,11 @@ class CardTracker:
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
                 if _box_area(track.box) >= 0.85 * track.full_area:
+                    if track.full_box is None or box_overlaps(track.full_box[None], track.box[None])[0][0, 0] < self.whole_iou:
+                        track.whole_since = now
                     track.full_box = track.box.copy()
+                else:
+                    track.covered_at = now
             if not track.confirmed and track.hits >= self.confirm_hits:
                 track.confirmed = True
             seen.add(track.track_id)
@@ -212,12 +228,16 @@ class CardTracker:
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
             track.full_box = track.box.copy()
+            track.whole_since = now
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             track.label_since = now
             track.confirmed = self.confirm_hits <= 1
             self._next_id += 1
             self._tracks.append(track)
             seen.add(track.track_id)
+        for track in self._tracks:
+            if track.track_id not in seen:
+                track.covered_at = now
         self._forget(now, seen)
         return self._output(seen)
 
@@ -259,7 +279,10 @@ class CardTracker:
         where_it_lay, _ = box_overlaps(full_boxes, boxes)
         lay_area = ((full_boxes[:, 2] - full_boxes[:, 0]) * (full_boxes[:, 3] - full_boxes[:, 1]))[:, None]
         elsewhere = (areas_d >= 0.75 * full) & (areas_t < 0.85 * lay_area) & (where_it_lay < self.still_iou)
-        same_score = np.where((both_full & ~kept) | elsewhere, -1.0, lenient)
+        same_score = np.where((both_full & ~kept) | elsewhere | self._grown(full_boxes, boxes), -1.0, lenient)
+        # a card that showed a piece of itself (a hand over part of it), seen whole again where
+        # it lay whole, is that card, however little of the box of the piece it fills
+        same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
@@ -282,6 +305,23 @@ class CardTracker:
         score[:, sorted(taken)] = -1.0
         pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
         return pairs, {(t, d) for t, d in pairs if moving[t, d]}
+
+    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(track, detection): the detection is the next card of the track's column laid over
+        it, boxed together with the strip of the track it leaves.
+
+        Seen with the real models on five-player films: a pudding laid over the lower part of
+        a far player's pudding leaves a strip of it a few pixels tall; the detector boxes both
+        cards as one, a box a strip longer than the card below. A card lying still does not
+        grow: a box holding all of where it has lain whole, longer than that by a strip, just
+        after a hand was over it, is the card laid on it."""
+        holds = box_coverage(full_boxes, boxes) >= 0.9
+        sides = np.maximum(full_boxes[:, 2:] - full_boxes[:, :2], 1.0)
+        lengths = boxes[:, 2:] - boxes[:, :2]
+        longer = (lengths[None, :, :] / sides[:, None, :] - 1.0).max(axis=2) >= self.grown_share
+        lain = np.array([self._now - t.whole_since >= self.lain_s and t.whole_since <= t.covered_at
+                         and self._now - t.covered_at <= self.arriving_s for t in self._tracks])[:, None]
+        return holds & longer & lain
 
     def _drop_doubles(self, seen: set[int]) -> None:
         """A second track for one card: a new track lying on a card seen in the same frame, or
