@@ -145,7 +145,8 @@ class CardTracker:
     - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
       whole (its box of then this much the same), is that card, not a second one.
     - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
-      seen within ``arriving_s`` of a hand over it and longer than it by this share or more,
+      seen within ``arriving_s`` of a hand over it and reaching past one of its edges by this
+      share of its length or more,
       is the next card of its column laid over it, boxed together with the thin strip it
       leaves (a same-named card; another name is a new card anyway).
     """
@@ -168,7 +169,7 @@ class CardTracker:
     move_step: float = 0.8
     arriving_s: float = 1.5
     whole_iou: float = 0.85
-    grown_share: float = 0.12
+    grown_share: float = 0.1
     lain_s: float = 1.0
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
@@ -316,9 +317,12 @@ class CardTracker:
         grow: a box holding all of where it has lain whole, longer than that by a strip, just
         after a hand was over it, is the card laid on it."""
         holds = box_coverage(full_boxes, boxes) >= 0.9
-        sides = np.maximum(full_boxes[:, 2:] - full_boxes[:, :2], 1.0)
-        lengths = boxes[:, 2:] - boxes[:, :2]
-        longer = (lengths[None, :, :] / sides[:, None, :] - 1.0).max(axis=2) >= self.grown_share
+        # how far past each edge of where the card lay the box reaches, in the card's lengths
+        # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
+        sides = np.maximum(np.tile(full_boxes[:, 2:] - full_boxes[:, :2], 2), 1.0)[:, None, :]
+        past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
+                               boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
+        longer = past.max(axis=2) >= self.grown_share
         lain = np.array([self._now - t.whole_since >= self.lain_s and t.whole_since <= t.covered_at
                          and self._now - t.covered_at <= self.arriving_s for t in self._tracks])[:, None]
         return holds & longer & lain
