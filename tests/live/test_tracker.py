@@ -279,14 +279,20 @@ def test_the_next_card_of_a_column_laid_over_one_showing_its_strip_is_a_new_card
     assert np.allclose(seen[-1].xyxy[old], strip)
 
 
-def test_a_card_laid_over_a_same_named_one_boxed_with_the_strip_it_leaves_is_a_new_card():
-    """Seen with the real models on a five-player film (dev seed 4): Cid, far from the camera,
-    lays a pudding over the lower part of his pudding; the strip it leaves is a few pixels
-    tall, and the detector boxes both cards as one, a strip longer than the first pudding.
-    The tracker took that box for the first pudding seen again, and the turn lost his card."""
-    lying, piece, both = (311, 96, 363, 157), (315, 121, 362, 157), (307, 84, 363, 155)
-    frames = ([frame(("pudding", lying))] * 30 + [frame()] * 4  # a hand over it
-              + [frame(("pudding", piece))] + [frame()] + [frame(("pudding", both))] * 20)
+@pytest.mark.parametrize("lying, piece, both", [
+    ((311, 96, 363, 157), (315, 121, 362, 157), (307, 84, 363, 155)),  # Cid's pudding, dev seed 4
+    ((495, 82, 535, 132), (495, 102, 532, 132), (495, 75, 536, 130)),  # Dan's tempura, dev seed 8
+    ((100, 100, 200, 255), (100, 180, 200, 255), (100, 83, 200, 255)),  # a strip a tenth of a card
+])
+def test_a_card_laid_over_a_same_named_one_boxed_with_the_strip_it_leaves_is_a_new_card(lying, piece, both):
+    """Seen with the real models on five-player films (dev seeds 4 and 8): a player far from
+    the camera lays a card over the lower part of a card of the same name; the strip it
+    leaves is a few pixels tall, and the detector boxes both cards as one, reaching a strip
+    past where the first lay. The tracker took that box for the first card seen again, and
+    the turn lost the player's card."""
+    name = "pudding"
+    frames = ([frame((name, lying))] * 30 + [frame()] * 4  # a hand over it
+              + [frame((name, piece))] + [frame()] + [frame((name, both))] * 20)
     tracker = CardTracker()
     seen = run(tracker, frames)
     tracked = seen[-1]

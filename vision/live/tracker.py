@@ -280,10 +280,12 @@ class CardTracker:
         where_it_lay, _ = box_overlaps(full_boxes, boxes)
         lay_area = ((full_boxes[:, 2] - full_boxes[:, 0]) * (full_boxes[:, 3] - full_boxes[:, 1]))[:, None]
         elsewhere = (areas_d >= 0.75 * full) & (areas_t < 0.85 * lay_area) & (where_it_lay < self.still_iou)
-        same_score = np.where((both_full & ~kept) | elsewhere | self._grown(full_boxes, boxes), -1.0, lenient)
+        same_score = np.where((both_full & ~kept) | elsewhere, -1.0, lenient)
         # a card that showed a piece of itself (a hand over part of it), seen whole again where
         # it lay whole, is that card, however little of the box of the piece it fills
         same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
+        # but not a box reaching a strip past where it lay: the card laid over it
+        same_score = np.where(self._grown(full_boxes, boxes), -1.0, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
