@@ -322,3 +322,23 @@ def test_a_card_seen_whole_again_where_it_lay_after_only_a_piece_of_it_showed_ke
     seen = run(CardTracker(), frames)
     assert seen[-1].data["track_id"].tolist() == [1]
     assert seen[-1].data["visible"].tolist() == [True]
+
+
+def test_a_card_slid_over_a_same_named_one_is_a_new_card_and_the_one_below_keeps_its_strip():
+    """Seen with the real models on a five-player film (dev seed 9): Eve's second dumpling is
+    slid down her column over her first, which keeps a strip in sight along its top left.
+    While the hand lay over them, the first dumpling showed a piece of itself, and the new
+    card on its way in was boxed mostly inside where the first lay: the tracker moved the
+    first dumpling's box onto the new card (it fit that box a little better than the strip)
+    and followed it to where it came to rest; the new card was never a card of its own."""
+    lying, strip = (634, 494, 723, 571), (638, 495, 667, 541)
+    frames = ([frame(("dumpling", lying))] * 30 + [frame(("dumpling", (637, 494, 714, 568)))]
+              + [frame(("dumpling", (637, 494, 670, 547)))] + [frame()] * 4
+              + [frame(("dumpling", (637, 495, 669, 545)))]
+              + [frame(("dumpling", (641, 497, 706, 564)), ("dumpling", (638, 496, 667, 543)))]
+              + [frame(("dumpling", (646, 499, 730, 572)), ("dumpling", (638, 495, 667, 540)))]
+              + [frame(("dumpling", (649, 501, 737, 582)), ("dumpling", strip))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    assert tracked.data["track_id"].tolist() == [1, 2]
+    assert np.allclose(tracked.xyxy[0], strip)  # the first dumpling, showing its strip
+    assert np.allclose(tracked.xyxy[1], (649, 501, 737, 582))  # the new one, a card of its own

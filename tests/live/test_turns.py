@@ -316,6 +316,31 @@ def test_a_pudding_laid_over_a_far_players_pudding_boxed_with_its_strip_is_that_
     assert reveals == [{"Ann": ["pudding"], "Ben": ["tempura"]}, {"Ann": ["pudding"], "Ben": ["eel"]}]
 
 
+def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
+    """Recorded with the real models on a five-player film (dev seed 9; ``data/``): Eve's
+    regions, her second dumpling slid down her first column over the first, which keeps a
+    strip in sight at its top left. While the hand lay over them, the first dumpling showed a
+    piece of itself and the new card on its way in was boxed mostly where the first lay: the
+    first dumpling was followed onto the new card, and her card of turn 4 was never seen.
+    (Eve's cards there, Ann's here; Ben lays a card a turn, after her.)"""
+    import json
+    from pathlib import Path
+
+    film = json.loads((Path(__file__).parent / "data" / "seed9_eve_column.json").read_text())
+    bens = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193)),
+            ("tofu", (460, 100, 520, 193)), ("sashimi", (540, 100, 600, 193))]
+    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[(690, 480), (370, 150)])
+    show = _live_shown(game)
+    changes = film["changes"]
+    for i in range(film["frames"]):
+        t = round(i / film["fps"], 1)
+        anns = [change["cards"] for change in changes if change["from"] <= t][-1]
+        show(t, *[(label, tuple(box)) for label, box in anns], *bens[:sum(t >= s for s in (3.5, 9.5, 14.5, 20.0))])
+    reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+    assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
+        ["dumpling", "maki-3", "sashimi", "dumpling"], bens, strict=True)]
+
+
 def test_a_card_seen_whole_again_after_a_hand_showed_half_of_it_is_no_card_laid():
     """Seen with the real models on a five-player film (dev seed 4): a hand reaching over Eve's
     egg nigiri left its left half in sight for two frames; boxed whole again where it lay, it

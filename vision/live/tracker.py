@@ -286,6 +286,12 @@ class CardTracker:
         same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
         # but not a box reaching a strip past where it lay: the card laid over it
         same_score = np.where(self._grown(full_boxes, boxes), -1.0, same_score)
+        # a card that has lain whole, a hand just over it, prefers the box lying where it lay
+        # (a piece of it left in sight) to one partly off it (the next card of its column on
+        # its way in over it, boxed mostly where it lies)
+        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
+        off_it = 1.0 - box_coverage(boxes, full_boxes).T
+        same_score = np.where(lain & (same_score > 0), same_score - off_it, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
@@ -325,9 +331,14 @@ class CardTracker:
         past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
                                boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
         longer = past.max(axis=2) >= self.grown_share
-        lain = np.array([self._now - t.whole_since >= self.lain_s and t.whole_since <= t.covered_at
-                         and self._now - t.covered_at <= self.arriving_s for t in self._tracks])[:, None]
+        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
         return holds & longer & lain
+
+    def _lain(self, track: _Track) -> bool:
+        """Whether ``track`` has lain whole ``lain_s`` in one place, and a hand was over it in
+        the last ``arriving_s`` (as one is when a card is laid on it)."""
+        return (self._now - track.whole_since >= self.lain_s and track.whole_since <= track.covered_at
+                and self._now - track.covered_at <= self.arriving_s)
 
     def _drop_doubles(self, seen: set[int]) -> None:
         """A second track for one card: a new track lying on a card seen in the same frame, or
