@@ -341,6 +341,28 @@ def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
         ["dumpling", "maki-3", "sashimi", "dumpling"], bens, strict=True)]
 
 
+def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
+    """Seen with the real models on a five-player film (dev seed 4, frames fed at 832 px):
+    Eve's egg nigiri, carried in under her hand, was boxed for a few frames in bits far from
+    where it came to rest, and found whole there as another card. Three seconds later a
+    hand over the table left a bit of it in sight, found again as the card glimpsed on its
+    way in; read alone once the table was still, it made a turn of one card (Eve's cards
+    there, Ann's here)."""
+    lying = (664, 361, 754, 434)
+    shown = {2.9: [(692, 353, 723, 418)], 3.0: [(670, 338, 703, 411)], 3.1: [(659, 328, 691, 405)], 3.2: [],
+             3.3: [(662, 358, 702, 406), (687, 328, 728, 409)], 3.4: [(664, 360, 750, 436)],
+             6.1: [(661, 359, 692, 403)], 6.2: [(668, 362, 753, 432), (661, 358, 689, 405)]}
+    bens = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193))]
+    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[(700, 400), (370, 150)])
+    show = _live_shown(game)
+    for i in range(160):
+        t = round(i / 10, 1)
+        anns = shown.get(t, [lying] if t >= 3.4 else [])
+        show(t, *[("egg-nigiri", box) for box in anns], *bens[:(t >= 3.5)])
+    reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+    assert reveals == [{"Ann": ["egg-nigiri"], "Ben": ["tempura"]}]
+
+
 def test_a_card_seen_whole_again_after_a_hand_showed_half_of_it_is_no_card_laid():
     """Seen with the real models on a five-player film (dev seed 4): a hand reaching over Eve's
     egg nigiri left its left half in sight for two frames; boxed whole again where it lay, it

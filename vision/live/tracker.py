@@ -398,7 +398,10 @@ class CardTracker:
         takes the new box: it lies there now.
         """
         taken = {t for t, _ in matched}
-        hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed]
+        # (a card seen only on its way in, under the hand carrying it, is found again only soon
+        # after: found seconds later, it was a glimpse of the card now lying elsewhere)
+        hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed
+                  and not (t.last_seen - t.first_seen <= self.arriving_s and self._now - t.last_seen > self.arriving_s)]
         pairs: list[tuple[float, int, int]] = []
         for d in unmatched:
             centre = (boxes[d, :2] + boxes[d, 2:]) / 2
