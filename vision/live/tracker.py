@@ -14,7 +14,10 @@ Why not ultralytics' ByteTrack: its Kalman motion model is made for things that 
 drops a lost track after a fixed number of frames. Cards do not move; they get covered (by a
 hand, or by the next card of a column, which shrinks the visible box to a strip), so matching
 here compares boxes by overlap *and* containment and prefers the same name; a card seen again
-near where a same-named card vanished is the same card (a column straightened).
+near where a same-named card vanished is the same card (a column straightened). A card that
+has lain whole in one place stays there: a same-named box reaching a strip past it after a hand
+was over it is the next card of its column, even when the detector boxes the thin strip it
+leaves together with it (far cards of a table that seats five).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
