@@ -342,3 +342,23 @@ def test_a_card_slid_over_a_same_named_one_is_a_new_card_and_the_one_below_keeps
     assert tracked.data["track_id"].tolist() == [1, 2]
     assert np.allclose(tracked.xyxy[0], strip)  # the first dumpling, showing its strip
     assert np.allclose(tracked.xyxy[1], (649, 501, 737, 582))  # the new one, a card of its own
+
+
+def test_a_card_slid_sideways_over_a_same_named_one_is_a_new_card_while_the_strip_of_that_one_shows():
+    """Seen with the real models on a five-player film (dev seed 13): Dan's column runs
+    sideways, and his second tempura is slid over his first from the left, coming to rest a
+    fifth of a card to the right. On its way in, under the hand, it was boxed in one frame
+    almost exactly where the first lay whole, beside the strip of the first it leaves (the
+    strip sticking out from under it). The tracker took the box for the first tempura seen
+    whole again and followed the new card as the first: the new card was never a card of its
+    own."""
+    lying, strip, rest = (691, 345, 756, 388), (689, 348, 705, 384), (702, 347, 767, 387)
+    frames = ([frame(("tempura", lying))] * 30 + [frame(("tempura", (690, 348, 750, 387)))]
+              + [frame(("tempura", (694, 346, 758, 388)), ("tempura", (689, 348, 704, 384)))]
+              + [frame(("tempura", (689, 350, 705, 386)))] + [frame()] * 4 + [frame(("tempura", strip))] * 2
+              + [frame(("tempura", rest), ("tempura", strip))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    assert sorted(tracked.data["track_id"].tolist()) == [1, 2]
+    first = tracked.data["track_id"].tolist().index(1)
+    assert np.allclose(tracked.xyxy[first], strip)  # the first tempura, showing its strip
+    assert np.allclose(tracked.xyxy[1 - first], rest)  # the new one, a card of its own

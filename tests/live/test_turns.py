@@ -341,6 +341,31 @@ def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
         ["dumpling", "maki-3", "sashimi", "dumpling"], bens, strict=True)]
 
 
+def test_a_tempura_slid_sideways_over_a_tempura_is_that_turns_card():
+    """Recorded with the real models on a five-player film (dev seed 13; ``data/``): Dan's
+    regions, his columns running sideways. His second tempura, slid over his first from the
+    left, was boxed on its way in almost exactly where the first lay, beside the strip of the
+    first sticking out from under it: taken for the first tempura seen whole again, the new
+    card was followed as the first, and a misread of his maki under the hand made his card of
+    turn 4 (Dan's cards there, Ann's here; Ben lays a card a turn, after him)."""
+    import json
+    from pathlib import Path
+
+    film = json.loads((Path(__file__).parent / "data" / "seed13_dan_column.json").read_text())
+    bens = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193)),
+            ("tofu", (460, 100, 520, 193)), ("sashimi", (540, 100, 600, 193))]
+    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[(720, 330), (370, 150)])
+    show = _live_shown(game)
+    changes = film["changes"]
+    for i in range(film["frames"]):
+        t = round(i / film["fps"], 1)
+        anns = [change["cards"] for change in changes if change["from"] <= t][-1]
+        show(t, *[(label, tuple(box)) for label, box in anns], *bens[:sum(t >= s for s in (3.5, 9.6, 14.5, 21.5))])
+    reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+    assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
+        ["tempura", "maki-2", "salmon-nigiri", "tempura"], bens, strict=True)]
+
+
 def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
     """Seen with the real models on a five-player film (dev seed 4, frames fed at 832 px):
     Eve's egg nigiri, carried in under her hand, was boxed for a few frames in bits far from
