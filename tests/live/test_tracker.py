@@ -362,3 +362,17 @@ def test_a_card_slid_sideways_over_a_same_named_one_is_a_new_card_while_the_stri
     first = tracked.data["track_id"].tolist().index(1)
     assert np.allclose(tracked.xyxy[first], strip)  # the first tempura, showing its strip
     assert np.allclose(tracked.xyxy[1 - first], rest)  # the new one, a card of its own
+
+
+def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_keeps_its_id():
+    """Seen with the real models on a three-player film (dev seed 5): just after a hand passed
+    over Ann's dumpling, the detector boxed it whole where it had lain the frame before and,
+    in the same frames, boxed a piece of it along its top edge, reaching a few pixels past
+    the whole box. No card was laid: the whole box is the card, not a second dumpling."""
+    lying, piece = (378, 511, 465, 631), (395, 508, 465, 537)
+    frames = ([frame(("dumpling", lying))] * 30 + [frame()] * 4 + [frame(("dumpling", lying))] * 3
+              + [frame(("dumpling", (379, 513, 465, 631)), ("dumpling", piece))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    ids = tracked.data["track_id"].tolist()
+    assert 1 in ids
+    assert np.allclose(tracked.xyxy[ids.index(1)], (379, 513, 465, 631))  # the dumpling, still whole

@@ -287,17 +287,22 @@ class CardTracker:
         # a card that showed a piece of itself (a hand over part of it), seen whole again where
         # it lay whole, is that card, however little of the box of the piece it fills
         same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
-        # but not while a piece of it shows beside that box in the same frame: a card shows
-        # itself whole or in part, not both, so the whole box is the next card of its column
-        # on its way in over it (a column running sideways, the new card still almost where
-        # the one below lies) and the piece sticking out from under it is this card
-        same_score = np.where(self._beside_piece(same, full, full_boxes, boxes), -1.0, same_score)
+        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
+        # but not, a hand just over it, while a piece of it shows beside that box in the same
+        # frame: a card shows itself whole or in part, not both, so the whole box is the next
+        # card of its column on its way in over it (a column running sideways, the new card
+        # still almost where the one below lies) and the piece sticking out from under it is
+        # this card
+        # (a card seen in the frame before, its box there now to a few pixels, lies still: a
+        # piece of it beside is the detector boxing it twice, a few pixels past its box, as on
+        # dev seed 5 with a hand just over it)
+        just_there = np.array([t.last_seen >= self._previous for t in self._tracks])[:, None] & (iou >= 0.9)
+        same_score = np.where(self._beside_piece(same, full, full_boxes, boxes) & lain & ~just_there, -1.0, same_score)
         # but not a box reaching a strip past where it lay: the card laid over it
         same_score = np.where(self._grown(full_boxes, boxes), -1.0, same_score)
         # a card that has lain whole, a hand just over it, prefers the box lying where it lay
         # (a piece of it left in sight) to one partly off it (the next card of its column on
         # its way in over it, boxed mostly where it lies)
-        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
         off_it = 1.0 - box_coverage(boxes, full_boxes).T
         same_score = np.where(lain & (same_score > 0), same_score - off_it, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
@@ -351,10 +356,13 @@ class CardTracker:
         Seen with the real models on a five-player film (dev seed 13): a tempura slid over a
         tempura of a column running sideways is boxed, on its way in, almost exactly where the
         one below lies (a few pixels off), in the same frame as the strip of the one below it
-        leaves. (One card boxed twice, whole and in part, has the part inside the whole box.)"""
+        leaves."""
         areas_d = _box_areas(boxes)[None, :]
         whole = same & (areas_d >= 0.75 * full)
-        piece = same & (areas_d < 0.75 * full) & (box_coverage(boxes, full_boxes).T >= 0.75)
+        # a piece lying where this track lay, and not more where another card of its name lay
+        # (the strip of the card below a card just laid reaches under that card's box)
+        lay = np.where(same, box_coverage(boxes, full_boxes).T, 0.0)
+        piece = same & (areas_d < 0.75 * full) & (lay >= 0.75) & (lay >= lay.max(axis=0, keepdims=True))
         sticks_out = box_coverage(boxes, boxes) < 0.9  # (piece, whole): how little the whole box covers it
         return (piece.astype(int) @ sticks_out.astype(int) > 0) & whole
 
