@@ -111,6 +111,16 @@ def test_the_live_pipeline_reads_a_five_player_film_on_a_party_menu(model_dir):
     assert_read_turn_by_turn(render_film(3, players=5, turns=4, menu=PARTY_MENU), model_dir)
 
 
+@pytest.mark.slow
+def test_the_live_pipeline_reads_a_five_player_film_whose_far_columns_hide_their_strips(model_dir):
+    """Five players (dev seed 4): far from the camera Cid lays a pudding over his pudding, and
+    the strip it leaves is boxed together with it; a hand over Eve's egg nigiri leaves half
+    of it in sight for a moment."""
+    from vision.fieldtest.film import PARTY_MENU
+
+    assert_read_turn_by_turn(render_film(4, players=5, turns=4, menu=PARTY_MENU), model_dir)
+
+
 def assert_read_turn_by_turn(film, model_dir) -> None:
     """The real models follow ``film`` and read its turns exactly as its log says."""
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector

@@ -14,7 +14,10 @@ Why not ultralytics' ByteTrack: its Kalman motion model is made for things that 
 drops a lost track after a fixed number of frames. Cards do not move; they get covered (by a
 hand, or by the next card of a column, which shrinks the visible box to a strip), so matching
 here compares boxes by overlap *and* containment and prefers the same name; a card seen again
-near where a same-named card vanished is the same card (a column straightened).
+near where a same-named card vanished is the same card (a column straightened). A card that
+has lain whole in one place stays there: a same-named box reaching a strip past it after a hand
+was over it is the next card of its column, even when the detector boxes the thin strip it
+leaves together with it (far cards of a table that seats five).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -45,6 +48,7 @@ import numpy as np
 
 from vision.boxes import area as _box_area
 from vision.boxes import areas as _box_areas
+from vision.boxes import coverage_matrix as box_coverage
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
@@ -97,6 +101,8 @@ class _Track:
     score: float = 0.0  # mean recogniser confidence over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
     full_box: np.ndarray | None = None  # where it was last seen in full view
+    whole_since: float = 0.0  # since when it has lain whole about where ``full_box`` says
+    covered_at: float = -math.inf  # when it was last out of sight or seen only in part
 
     def vote(self, label: str, class_id: int, confidence: float, timestamp: float) -> None:
         """Add a sighting and settle the name: the label with the most confidence wins.
@@ -139,6 +145,13 @@ class CardTracker:
     - ``move_step``: a card seen in the frame before and found again, the same name and size,
       within this share of its size is that card on the move (slid in by hand), while it is
       still arriving (first seen at most ``arriving_s`` ago).
+    - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
+      whole (its box of then this much the same), is that card, not a second one.
+    - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
+      seen within ``arriving_s`` of a hand over it and reaching past one of its edges by this
+      share of its length or more,
+      is the next card of its column laid over it, boxed together with the thin strip it
+      leaves (a same-named card; another name is a new card anyway).
     """
 
     match_threshold: float = 0.4
@@ -158,6 +171,9 @@ class CardTracker:
     reid_distance: float = 1.5
     move_step: float = 0.8
     arriving_s: float = 1.5
+    whole_iou: float = 0.85
+    grown_share: float = 0.1
+    lain_s: float = 1.0
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
     _next_id: int = field(default=1, init=False, repr=False)
@@ -202,7 +218,11 @@ class CardTracker:
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
                 if _box_area(track.box) >= 0.85 * track.full_area:
+                    if track.full_box is None or box_overlaps(track.full_box[None], track.box[None])[0][0, 0] < self.whole_iou:
+                        track.whole_since = now
                     track.full_box = track.box.copy()
+                else:
+                    track.covered_at = now
             if not track.confirmed and track.hits >= self.confirm_hits:
                 track.confirmed = True
             seen.add(track.track_id)
@@ -212,12 +232,16 @@ class CardTracker:
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
             track.full_box = track.box.copy()
+            track.whole_since = now
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             track.label_since = now
             track.confirmed = self.confirm_hits <= 1
             self._next_id += 1
             self._tracks.append(track)
             seen.add(track.track_id)
+        for track in self._tracks:
+            if track.track_id not in seen:
+                track.covered_at = now
         self._forget(now, seen)
         return self._output(seen)
 
@@ -260,6 +284,27 @@ class CardTracker:
         lay_area = ((full_boxes[:, 2] - full_boxes[:, 0]) * (full_boxes[:, 3] - full_boxes[:, 1]))[:, None]
         elsewhere = (areas_d >= 0.75 * full) & (areas_t < 0.85 * lay_area) & (where_it_lay < self.still_iou)
         same_score = np.where((both_full & ~kept) | elsewhere, -1.0, lenient)
+        # a card that showed a piece of itself (a hand over part of it), seen whole again where
+        # it lay whole, is that card, however little of the box of the piece it fills
+        same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
+        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
+        # but not, a hand just over it, while a piece of it shows beside that box in the same
+        # frame: a card shows itself whole or in part, not both, so the whole box is the next
+        # card of its column on its way in over it (a column running sideways, the new card
+        # still almost where the one below lies) and the piece sticking out from under it is
+        # this card
+        # (a card seen in the frame before, its box there now to a few pixels, lies still: a
+        # piece of it beside is the detector boxing it twice, a few pixels past its box, as on
+        # dev seed 5 with a hand just over it)
+        just_there = np.array([t.last_seen >= self._previous for t in self._tracks])[:, None] & (iou >= 0.9)
+        same_score = np.where(self._beside_piece(same, full, full_boxes, boxes) & lain & ~just_there, -1.0, same_score)
+        # but not a box reaching a strip past where it lay: the card laid over it
+        same_score = np.where(self._grown(full_boxes, boxes), -1.0, same_score)
+        # a card that has lain whole, a hand just over it, prefers the box lying where it lay
+        # (a piece of it left in sight) to one partly off it (the next card of its column on
+        # its way in over it, boxed mostly where it lies)
+        off_it = 1.0 - box_coverage(boxes, full_boxes).T
+        same_score = np.where(lain & (same_score > 0), same_score - off_it, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
@@ -282,6 +327,50 @@ class CardTracker:
         score[:, sorted(taken)] = -1.0
         pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
         return pairs, {(t, d) for t, d in pairs if moving[t, d]}
+
+    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(track, detection): the detection is the next card of the track's column laid over
+        it, boxed together with the strip of the track it leaves.
+
+        Seen with the real models on five-player films: a pudding laid over the lower part of
+        a far player's pudding leaves a strip of it a few pixels tall; the detector boxes both
+        cards as one, a box a strip longer than the card below. A card lying still does not
+        grow: a box holding all of where it has lain whole, longer than that by a strip, just
+        after a hand was over it, is the card laid on it."""
+        holds = box_coverage(full_boxes, boxes) >= 0.9
+        # how far past each edge of where the card lay the box reaches, in the card's lengths
+        # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
+        sides = np.maximum(np.tile(full_boxes[:, 2:] - full_boxes[:, :2], 2), 1.0)[:, None, :]
+        past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
+                               boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
+        longer = past.max(axis=2) >= self.grown_share
+        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
+        return holds & longer & lain
+
+    @staticmethod
+    def _beside_piece(same: np.ndarray, full: np.ndarray, full_boxes: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(track, detection): the detection, a box of the track's card in full size, is seen
+        together with a piece of the track's card lying where the track lay whole, sticking
+        out from under it: the detection is another card of the same name over the track.
+
+        Seen with the real models on a five-player film (dev seed 13): a tempura slid over a
+        tempura of a column running sideways is boxed, on its way in, almost exactly where the
+        one below lies (a few pixels off), in the same frame as the strip of the one below it
+        leaves."""
+        areas_d = _box_areas(boxes)[None, :]
+        whole = same & (areas_d >= 0.75 * full)
+        # a piece lying where this track lay, and not more where another card of its name lay
+        # (the strip of the card below a card just laid reaches under that card's box)
+        lay = np.where(same, box_coverage(boxes, full_boxes).T, 0.0)
+        piece = same & (areas_d < 0.75 * full) & (lay >= 0.75) & (lay >= lay.max(axis=0, keepdims=True))
+        sticks_out = box_coverage(boxes, boxes) < 0.9  # (piece, whole): how little the whole box covers it
+        return (piece.astype(int) @ sticks_out.astype(int) > 0) & whole
+
+    def _lain(self, track: _Track) -> bool:
+        """Whether ``track`` has lain whole ``lain_s`` in one place, and a hand was over it in
+        the last ``arriving_s`` (as one is when a card is laid on it)."""
+        return (self._now - track.whole_since >= self.lain_s and track.whole_since <= track.covered_at
+                and self._now - track.covered_at <= self.arriving_s)
 
     def _drop_doubles(self, seen: set[int]) -> None:
         """A second track for one card: a new track lying on a card seen in the same frame, or
@@ -341,7 +430,10 @@ class CardTracker:
         takes the new box: it lies there now.
         """
         taken = {t for t, _ in matched}
-        hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed]
+        # (a card seen only on its way in, under the hand carrying it, is found again only soon
+        # after: found seconds later, it was a glimpse of the card now lying elsewhere)
+        hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed
+                  and not (t.last_seen - t.first_seen <= self.arriving_s and self._now - t.last_seen > self.arriving_s)]
         pairs: list[tuple[float, int, int]] = []
         for d in unmatched:
             centre = (boxes[d, :2] + boxes[d, 2:]) / 2
