@@ -316,6 +316,29 @@ def test_a_pudding_laid_over_a_far_players_pudding_boxed_with_its_strip_is_that_
     assert reveals == [{"Ann": ["pudding"], "Ben": ["tempura"]}, {"Ann": ["pudding"], "Ben": ["eel"]}]
 
 
+#: Ben's cards beside a recorded film's player: one laid a turn, at the times each test gives
+RECORDED_BENS = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193)),
+                 ("tofu", (460, 100, 520, 193)), ("sashimi", (540, 100, 600, 193))]
+
+
+def _recorded_column_round(name: str, anns_seat: tuple[int, int], bens_times: tuple[float, ...]) -> list[dict]:
+    """The turns read from a recorded film's regions of one player (``data/<name>``, played as
+    Ann's, seated at ``anns_seat``) with Ben laying ``RECORDED_BENS`` at ``bens_times``."""
+    import json
+    from pathlib import Path
+
+    film = json.loads((Path(__file__).parent / "data" / name).read_text())
+    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[anns_seat, (370, 150)])
+    show = _live_shown(game)
+    changes = film["changes"]
+    for i in range(film["frames"]):
+        t = round(i / film["fps"], 1)
+        anns = [change["cards"] for change in changes if change["from"] <= t][-1]
+        show(t, *[(label, tuple(box)) for label, box in anns],
+             *RECORDED_BENS[:sum(t >= s for s in bens_times)])
+    return [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+
+
 def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
     """Recorded with the real models on a five-player film (dev seed 9; ``data/``): Eve's
     regions, her second dumpling slid down her first column over the first, which keeps a
@@ -323,22 +346,9 @@ def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
     piece of itself and the new card on its way in was boxed mostly where the first lay: the
     first dumpling was followed onto the new card, and her card of turn 4 was never seen.
     (Eve's cards there, Ann's here; Ben lays a card a turn, after her.)"""
-    import json
-    from pathlib import Path
-
-    film = json.loads((Path(__file__).parent / "data" / "seed9_eve_column.json").read_text())
-    bens = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193)),
-            ("tofu", (460, 100, 520, 193)), ("sashimi", (540, 100, 600, 193))]
-    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[(690, 480), (370, 150)])
-    show = _live_shown(game)
-    changes = film["changes"]
-    for i in range(film["frames"]):
-        t = round(i / film["fps"], 1)
-        anns = [change["cards"] for change in changes if change["from"] <= t][-1]
-        show(t, *[(label, tuple(box)) for label, box in anns], *bens[:sum(t >= s for s in (3.5, 9.5, 14.5, 20.0))])
-    reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+    reveals = _recorded_column_round("seed9_eve_column.json", (690, 480), (3.5, 9.5, 14.5, 20.0))
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
-        ["dumpling", "maki-3", "sashimi", "dumpling"], bens, strict=True)]
+        ["dumpling", "maki-3", "sashimi", "dumpling"], RECORDED_BENS, strict=True)]
 
 
 def test_a_tempura_slid_sideways_over_a_tempura_is_that_turns_card():
@@ -348,22 +358,9 @@ def test_a_tempura_slid_sideways_over_a_tempura_is_that_turns_card():
     first sticking out from under it: taken for the first tempura seen whole again, the new
     card was followed as the first, and a misread of his maki under the hand made his card of
     turn 4 (Dan's cards there, Ann's here; Ben lays a card a turn, after him)."""
-    import json
-    from pathlib import Path
-
-    film = json.loads((Path(__file__).parent / "data" / "seed13_dan_column.json").read_text())
-    bens = [("tempura", (300, 100, 360, 193)), ("eel", (380, 100, 440, 193)),
-            ("tofu", (460, 100, 520, 193)), ("sashimi", (540, 100, 600, 193))]
-    game = LiveGame(["Ann", "Ben"], "party", seat_anchors=[(720, 330), (370, 150)])
-    show = _live_shown(game)
-    changes = film["changes"]
-    for i in range(film["frames"]):
-        t = round(i / film["fps"], 1)
-        anns = [change["cards"] for change in changes if change["from"] <= t][-1]
-        show(t, *[(label, tuple(box)) for label, box in anns], *bens[:sum(t >= s for s in (3.5, 9.6, 14.5, 21.5))])
-    reveals = [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
+    reveals = _recorded_column_round("seed13_dan_column.json", (720, 330), (3.5, 9.6, 14.5, 21.5))
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
-        ["tempura", "maki-2", "salmon-nigiri", "tempura"], bens, strict=True)]
+        ["tempura", "maki-2", "salmon-nigiri", "tempura"], RECORDED_BENS, strict=True)]
 
 
 def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
