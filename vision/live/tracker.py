@@ -288,6 +288,7 @@ class CardTracker:
         # it lay whole, is that card, however little of the box of the piece it fills
         same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
         lain = np.array([self._lain(t) for t in self._tracks])[:, None]
+        on_where_it_lay = box_coverage(boxes, full_boxes).T  # (track, detection)
         # but not, a hand just over it, while a piece of it shows beside that box in the same
         # frame: a card shows itself whole or in part, not both, so the whole box is the next
         # card of its column on its way in over it (a column running sideways, the new card
@@ -297,13 +298,14 @@ class CardTracker:
         # piece of it beside is the detector boxing it twice, a few pixels past its box, as on
         # dev seed 5 with a hand just over it)
         just_there = np.array([t.last_seen >= self._previous for t in self._tracks])[:, None] & (iou >= 0.9)
-        same_score = np.where(self._beside_piece(same, full, full_boxes, boxes) & lain & ~just_there, -1.0, same_score)
+        beside_piece = self._beside_piece(same, full, areas_d, on_where_it_lay, boxes)
+        same_score = np.where(beside_piece & lain & ~just_there, -1.0, same_score)
         # but not a box reaching a strip past where it lay: the card laid over it
-        same_score = np.where(self._grown(full_boxes, boxes), -1.0, same_score)
+        same_score = np.where(self._grown(full_boxes, boxes, lain), -1.0, same_score)
         # a card that has lain whole, a hand just over it, prefers the box lying where it lay
         # (a piece of it left in sight) to one partly off it (the next card of its column on
         # its way in over it, boxed mostly where it lies)
-        off_it = 1.0 - box_coverage(boxes, full_boxes).T
+        off_it = 1.0 - on_where_it_lay
         same_score = np.where(lain & (same_score > 0), same_score - off_it, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
@@ -328,7 +330,7 @@ class CardTracker:
         pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
         return pairs, {(t, d) for t, d in pairs if moving[t, d]}
 
-    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray, lain: np.ndarray) -> np.ndarray:
         """(track, detection): the detection is the next card of the track's column laid over
         it, boxed together with the strip of the track it leaves.
 
@@ -336,7 +338,8 @@ class CardTracker:
         a far player's pudding leaves a strip of it a few pixels tall; the detector boxes both
         cards as one, a box a strip longer than the card below. A card lying still does not
         grow: a box holding all of where it has lain whole, longer than that by a strip, just
-        after a hand was over it, is the card laid on it."""
+        after a hand was over it (``lain``, a column of ``_lain`` per track), is the card laid
+        on it."""
         holds = box_coverage(full_boxes, boxes) >= 0.9
         # how far past each edge of where the card lay the box reaches, in the card's lengths
         # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
@@ -344,11 +347,11 @@ class CardTracker:
         past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
                                boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
         longer = past.max(axis=2) >= self.grown_share
-        lain = np.array([self._lain(t) for t in self._tracks])[:, None]
         return holds & longer & lain
 
     @staticmethod
-    def _beside_piece(same: np.ndarray, full: np.ndarray, full_boxes: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def _beside_piece(same: np.ndarray, full: np.ndarray, areas_d: np.ndarray, on_where_it_lay: np.ndarray,
+                      boxes: np.ndarray) -> np.ndarray:
         """(track, detection): the detection, a box of the track's card in full size, is seen
         together with a piece of the track's card lying where the track lay whole, sticking
         out from under it: the detection is another card of the same name over the track.
@@ -356,12 +359,12 @@ class CardTracker:
         Seen with the real models on a five-player film (dev seed 13): a tempura slid over a
         tempura of a column running sideways is boxed, on its way in, almost exactly where the
         one below lies (a few pixels off), in the same frame as the strip of the one below it
-        leaves."""
-        areas_d = _box_areas(boxes)[None, :]
+        leaves. ``areas_d`` (1, detection) are the boxes' areas, ``on_where_it_lay``
+        (track, detection) how much of each box lies where each track lay whole."""
         whole = same & (areas_d >= 0.75 * full)
         # a piece lying where this track lay, and not more where another card of its name lay
         # (the strip of the card below a card just laid reaches under that card's box)
-        lay = np.where(same, box_coverage(boxes, full_boxes).T, 0.0)
+        lay = np.where(same, on_where_it_lay, 0.0)
         piece = same & (areas_d < 0.75 * full) & (lay >= 0.75) & (lay >= lay.max(axis=0, keepdims=True))
         sticks_out = box_coverage(boxes, boxes) < 0.9  # (piece, whole): how little the whole box covers it
         return (piece.astype(int) @ sticks_out.astype(int) > 0) & whole
