@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 Box = Sequence[float] | np.ndarray
@@ -150,3 +151,18 @@ def greedy_matching(score: np.ndarray, threshold: float) -> list[tuple[int, int]
         used_cols.add(c)
         pairs.append((r, c))
     return pairs
+
+
+def nms(boxes: Box | Sequence[Box], scores, conf: float, iou: float) -> np.ndarray:
+    """The indices of ``boxes`` (xyxy) that OpenCV's non-maximum suppression keeps: scored at
+    least ``conf``, none overlapping a better one by IoU above ``iou``; best first.
+
+    >>> nms([[0, 0, 10, 10], [1, 0, 11, 10], [20, 0, 30, 10]], [0.9, 0.8, 0.7], 0.25, 0.5).tolist()
+    [0, 2]
+    """
+    xyxy = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if not len(xyxy):
+        return np.zeros(0, int)
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    return np.array(cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(),
+                                     np.asarray(scores, np.float64).tolist(), conf, iou), int).reshape(-1)

@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import coverage_matrix, overlaps
+from vision.boxes import coverage_matrix, nms, overlaps
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -272,9 +272,7 @@ class Recognizer:
         more = np.clip(more, 0, [w, h, w, h]).astype(np.float32)
         every = np.concatenate([boxes.reshape(-1, 4), more])
         every_scores = np.concatenate([scores, more_scores]).astype(np.float32)
-        wh = every[:, 2:] - every[:, :2]
-        kept = np.array(cv2.dnn.NMSBoxes(np.concatenate([every[:, :2], wh], 1).tolist(), every_scores.tolist(),
-                                          self.region_threshold, 0.5), int).reshape(-1)
+        kept = nms(every, every_scores, self.region_threshold, 0.5)
         every, every_scores = every[kept], every_scores[kept]
         # a card this large covers no other: a region mostly inside a better one is a part of it
         inside = coverage_matrix(every, every)
@@ -359,9 +357,7 @@ class Recognizer:
             return boxes, scores
         more, more_scores = np.concatenate(found), np.concatenate(found_scores).astype(np.float32)
         if len(found) > 1 and len(more):  # a card whole in two bands' overlap is found twice
-            wh = more[:, 2:] - more[:, :2]
-            kept = np.array(cv2.dnn.NMSBoxes(np.concatenate([more[:, :2], wh], 1).tolist(), more_scores.tolist(),
-                                              self.region_threshold, 0.5), int).reshape(-1)
+            kept = nms(more, more_scores, self.region_threshold, 0.5)
             more, more_scores = more[kept], more_scores[kept]
         return merge_looks(boxes, scores, more, more_scores, trusted)
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.boxes import areas, intersection_matrix
+from vision.boxes import areas, intersection_matrix, nms
 
 
 class ModelFileError(FileNotFoundError):
@@ -132,9 +132,7 @@ class OnnxDetector:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         if not len(xyxy):
             return xyxy.reshape(0, 4), scores.astype(np.float32)
-        wh = xyxy[:, 2:] - xyxy[:, :2]
-        nms = cv2.dnn.NMSBoxes(np.concatenate([xyxy[:, :2], wh], 1).tolist(), scores.tolist(), conf, iou)
-        kept = np.array(nms, int).reshape(-1)
+        kept = nms(xyxy, scores, conf, iou)
         kept = kept[_overlap_suppression(xyxy[kept], scores[kept])]
         return xyxy[kept], scores[kept].astype(np.float32)
 
