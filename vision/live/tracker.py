@@ -688,23 +688,22 @@ class SeatMemory:
         self._members = {name[s]: groups[s] for s in range(self.n_seats)}
         self._laid = {name[s]: max(m.laid for m in groups[s]) for s in range(self.n_seats)}
         for k, track_id in enumerate(ids):
-            seat = name[labels[k]]
-            if self._settled_seat[track_id] != seat:
-                self.revised[track_id] = seat
-            self._settled_seat[track_id] = seat
-            if track_id in self._seat_of:
-                self._seat_of[track_id] = seat
+            self._move_settled(track_id, name[labels[k]])
         for track_id, earlier_id in self._pieces.items():
-            seat = self._settled_seat[earlier_id]
-            if self._settled_seat[track_id] != seat:
-                self.revised[track_id] = seat
-            self._settled_seat[track_id] = seat
-            if track_id in self._seat_of:
-                self._seat_of[track_id] = seat
+            self._move_settled(track_id, self._settled_seat[earlier_id])
         for track_id, card in arriving:
             seat = self._nearest_seat(card, now)
             if self._seat_of[track_id] != seat:
                 self.revised[track_id] = seat
+            self._seat_of[track_id] = seat
+
+    def _move_settled(self, track_id: int, seat: int) -> None:
+        """Give a settled card ``seat`` (in :attr:`revised` when that changed its settled seat),
+        and its track too while it is tracked."""
+        if self._settled_seat[track_id] != seat:
+            self.revised[track_id] = seat
+        self._settled_seat[track_id] = seat
+        if track_id in self._seat_of:
             self._seat_of[track_id] = seat
 
     def _cluster(self, cards: list[_Seated], waves: list[list[int]], start: list[int],
