@@ -190,11 +190,20 @@ def shade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     cast = rng.uniform(0.82, 1.18, 3).astype(np.float32)
     image = image * light[..., None] * cast
     if rng.random() < 0.35:  # glare: a soft bright spot from a lamp or window
-        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
-        radius = rng.uniform(0.05, 0.3) * max(w, h)
-        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * radius**2))
-        image = image + spot[..., None] * rng.uniform(40, 160)
+        image = _glare_spot(rng, image, xx, yy, (0.05, 0.3), (40, 160))
     return image
+
+
+def _glare_spot(rng: np.random.Generator, image: np.ndarray, xx: np.ndarray, yy: np.ndarray,
+                radius: tuple[float, float], strength: tuple[float, float]) -> np.ndarray:
+    """``image`` (float32) with a round bright spot of light added somewhere: its radius a
+    share of the photo's long side drawn from ``radius``, its brightness at the centre drawn
+    from ``strength``; ``xx``, ``yy`` are the photo's pixel coordinates."""
+    h, w = image.shape[:2]
+    gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+    size = rng.uniform(*radius) * max(w, h)
+    spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * size**2))
+    return image + spot[..., None] * rng.uniform(*strength)
 
 
 def degrade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
@@ -236,10 +245,7 @@ def far_side(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     image = stacked[low, rows] * (1 - mix) + stacked[low + 1, rows] * mix
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if rng.random() < 0.4:  # a hard glare: a lamp's reflection burnt out on the cards' gloss
-        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
-        radius = rng.uniform(0.02, 0.1) * max(w, h)
-        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * radius**2))
-        image = image + spot[..., None] * rng.uniform(150, 280)
+        image = _glare_spot(rng, image, xx, yy, (0.02, 0.1), (150, 280))
     if rng.random() < 0.4:  # a warm (or cool) lamp: blue and red pulled apart
         warm = rng.uniform(0.7, 0.88)
         cast = np.array([warm, 1.0, 2 - warm] if rng.random() < 0.75 else [2 - warm, 1.0, warm], np.float32)
