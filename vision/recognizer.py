@@ -168,9 +168,12 @@ def drop_pieces(detections: Detections, inside: float = 0.6, larger: float = 1.5
 
     A closer look at a small card sometimes cuts it into a top and a bottom part while the
     whole card is boxed too; the part is named as its card (models/README.md). A true card
-    never lies that far within a card of its own name: a column's lower card shows a strip
+    seldom lies that far within a card of its own name: a column's lower card shows a strip
     beside the card over it, and a nigiri on its wasabi or a special order on its card are
-    other names.
+    other names. Seldom, not never: where the detector boxes two strips of a column as one,
+    or the column lies askew, the strip of the card beneath lies within that box; so
+    :meth:`Recognizer.detect` drops pieces only on photos that took the closer look (on the
+    independent renderer's single tableaux, dropping them everywhere lost a strip in five).
 
     >>> from vision.detections import Detections
     >>> cards = Detections(np.array([[0, 0, 60, 90], [5, 60, 55, 88], [0, 90, 60, 110], [70, 0, 130, 90]], float),
@@ -243,7 +246,9 @@ class Recognizer:
     fine_bands: int = 3
     fine_max_imgsz: int = 1600
     #: a box lying this share of its area within a larger box of the same name is a piece of
-    #: that card (:func:`drop_pieces`); 0: kept (live frames, which take no closer look).
+    #: that card (:func:`drop_pieces`), on photos that took the closer look (the other photos'
+    #: cards are large: such a box is the strip of a card under one of its name, which the
+    #: first look boxed with the strip below it); 0: kept (live frames: no closer look).
     #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
     #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
     piece_inside: float = 0.6
@@ -327,22 +332,23 @@ class Recognizer:
         return [(top, bottom, zoom * shrink) for top, bottom, zoom in joined if zoom * shrink > 1.15 * to_input]
 
     def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
-        """``boxes, scores`` after the second look at small cards (as they are when the cards
-        are large enough on the detector's input, or the detector is fed one size only)."""
+        """``boxes, scores, looked`` after the second look at small cards (as they are, and
+        ``looked`` false, when the cards are large enough on the detector's input, or the
+        detector is fed one size only)."""
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         imgsz = getattr(self.detector, "imgsz", None)
         if not self.fine_side or resized is None or not imgsz or not len(boxes):
-            return boxes, scores
+            return boxes, scores, False
         h, w = image_bgr.shape[:2]
         to_input = imgsz / max(h, w)
         sides = (boxes[:, 2:] - boxes[:, :2]).max(1) * to_input
         if np.quantile(sides, self.fine_quantile) >= self.fine_side:
-            return boxes, scores
+            return boxes, scores, False
         # a card large at the first look's size is read there: the closer look would cut it up
         trusted = sides >= self.fine_side
         usable = (boxes[:, 2:] - boxes[:, :2]).min(1) >= 1  # not a box clipped to a point at the edge
         if not usable.any():
-            return boxes, scores
+            return boxes, scores, False
         found, found_scores = [], []
         for top, bottom, zoom in self._fine_bands(boxes[usable], h, w, to_input):
             band = image_bgr[top:bottom]
@@ -354,12 +360,12 @@ class Recognizer:
             found.append(more[~cut])
             found_scores.append(more_scores[~cut])
         if not found:
-            return boxes, scores
+            return boxes, scores, False
         more, more_scores = np.concatenate(found), np.concatenate(found_scores).astype(np.float32)
         if len(found) > 1 and len(more):  # a card whole in two bands' overlap is found twice
             kept = nms(more, more_scores, self.region_threshold, 0.5)
             more, more_scores = more[kept], more_scores[kept]
-        return merge_looks(boxes, scores, more, more_scores, trusted)
+        return *merge_looks(boxes, scores, more, more_scores, trusted), True
 
     @classmethod
     def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
@@ -400,15 +406,18 @@ class Recognizer:
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
         boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
+        looked_closer = False
         if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
             boxes, scores = self._closeup(image_bgr, boxes, scores)
         else:
-            boxes, scores = self._fine(image_bgr, boxes, scores)
+            boxes, scores, looked_closer = self._fine(image_bgr, boxes, scores)
         if not len(boxes):
             return Detections.empty()
         naming = self.name(image_bgr, boxes, allowed)
+        # pieces come from looking closer at small cards; where the cards were large enough
+        # not to, a box within a same-named one is a strip of its column (drop_pieces)
         return drop_pieces(self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming),
-                           self.piece_inside)
+                           self.piece_inside if looked_closer else 0.0)
 
     def name(self, image_bgr: np.ndarray, boxes: np.ndarray,
              allowed: Collection[str] | None = None) -> Naming:

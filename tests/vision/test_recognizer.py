@@ -123,33 +123,6 @@ def test_the_live_label_cache_drops_not_a_card_too():
     assert cache.classified == 2
 
 
-def test_a_piece_boxed_inside_its_whole_card_is_not_a_second_card():
-    # a column of two tempura (the lower one's strip shows below the upper card), the upper
-    # card also boxed in part (a closer look cutting it), a squid nigiri on its wasabi beside
-    boxes = np.array([[10, 10, 70, 100],    # tempura, whole, on top of the column
-                      [14, 60, 66, 98],     # the same tempura's lower part, boxed again
-                      [10, 100, 70, 125],   # the covered tempura's strip, below it
-                      [90, 10, 150, 100],   # squid nigiri, whole
-                      [90, 100, 150, 122],  # the wasabi's strip under it
-                      ], np.float32)
-    names = ["tempura", "tempura", "tempura", "squid-nigiri", "wasabi"]
-    classes = ("tempura", "squid-nigiri", "wasabi")
-
-    def detector(image, conf=0.25):
-        return boxes, np.full(len(boxes), 0.9, np.float32)
-
-    def classifier(crops):
-        return np.eye(len(classes), dtype=np.float32)[[classes.index(n) for n in names]][: len(crops)]
-
-    recognizer = Recognizer(detector, classifier, classes, views=CROP_ONLY)
-    found = recognizer.detect(np.zeros((140, 160, 3), np.uint8))
-    # the hand-laid table: two tempura (one whole, one strip), a squid nigiri on a wasabi
-    assert sorted(found.labels) == ["squid-nigiri", "tempura", "tempura", "wasabi"]
-    assert [14, 60, 66, 98] not in found.xyxy.tolist()
-    # live frames take no closer look, and keep every box as the tracker had them
-    assert len(recognizer.for_live().detect(np.zeros((140, 160, 3), np.uint8))) == 5
-
-
 @pytest.mark.parametrize("shape, imgsz, fed", [
     ((960, 1280), 832, (640, 832)),   # a 4:3 phone photo: no square padding
     ((1280, 960), 832, (832, 640)),   # the same photo held upright

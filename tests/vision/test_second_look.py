@@ -250,3 +250,55 @@ def test_live_frames_get_no_second_look(recognizer, eight_seats):
     calls.clear()
     counted.for_live().detect(image)
     assert calls == [recognizer.live_imgsz]
+
+
+class PieceCuttingDetector(SizeLimitedDetector):
+    """As :class:`SizeLimitedDetector`, and when it looks closer than its first size it also
+    boxes ``pieces`` (parts of cards, cut as a closer look at a small card can cut them)."""
+
+    def __init__(self, cards, imgsz, min_side, fed, pieces, first_imgsz=None):
+        super().__init__(cards, imgsz, min_side, fed)
+        self.pieces, self.first_imgsz = np.array(pieces, np.float32), first_imgsz or imgsz
+
+    def resized(self, imgsz):
+        return PieceCuttingDetector(self.cards, imgsz, self.min_side, self.fed, self.pieces, self.first_imgsz)
+
+    def __call__(self, image, conf=0.25, iou=0.5):
+        boxes, scores = super().__call__(image, conf, iou)
+        left, top, w, h, imgsz = self.fed[-1]
+        if imgsz * 2016 <= self.first_imgsz * max(image.shape[:2]):  # not closer than the first look
+            return boxes, scores
+        pieces = self.pieces - [left, top, left, top]
+        inside = (pieces[:, :2] >= 0).all(1) & (pieces[:, 2:] <= [w, h]).all(1)
+        boxes = np.concatenate([boxes, pieces[inside]])
+        return boxes, np.full(len(boxes), 0.8, np.float32)
+
+
+def test_a_piece_the_closer_look_cuts_from_a_small_card_is_not_a_second_card():
+    # the top 45 % of a middle seat's card (small: looked at closer), boxed beside the whole card
+    x1, y1, x2, y2 = MIDDLE[0]
+    piece = (x1, y1, x2, y1 + round(0.45 * (y2 - y1)))
+
+    def read(**settings):
+        detector = PieceCuttingDetector(TABLE, 832, 45, [], [piece])
+        recognizer = dataclasses.replace(fake_recognizer({}, []), detector=detector, **settings)
+        return recognizer.detect(where_am_i(2016, 1512))
+
+    assert piece in map(tuple, read(piece_inside=0.0).xyxy.tolist())  # the oracle's premise
+    found = read()
+    assert len(found) == len(TABLE)
+    assert len(greedy_matching(iou_matrix(found.xyxy, TABLE), 0.9)) == len(TABLE)
+
+
+def test_on_a_photo_of_large_cards_a_strip_boxed_again_with_the_strip_below_stays():
+    # a column of three tempura seen close (no closer look): the first two show their top
+    # strips; the first look boxes the first strip, and the two strips once more as one box,
+    # which lies over the first: the first strip is a card of the column, not a piece
+    first_strip, two_strips, top_card = (100, 100, 400, 160), (100, 100, 400, 225), (100, 220, 400, 670)
+    seen = []
+    recognizer = fake_recognizer({800: [first_strip, two_strips, top_card]}, seen)
+    found = recognizer.detect(np.zeros((1500, 2000, 3), np.uint8))
+    assert seen == [(800, (1500, 2000))]  # looked at once
+    assert first_strip in map(tuple, found.xyxy.tolist())
+    # live frames take no closer look either, and keep every box as the tracker had them
+    assert len(recognizer.for_live().detect(np.zeros((1500, 2000, 3), np.uint8))) == 3
