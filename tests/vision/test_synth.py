@@ -192,3 +192,23 @@ def test_camera_tables_recipe_writes_webcam_frames_with_their_labels(tmp_path, f
         assert image.shape[:2] == (480, 640) and truth["size"] == [640, 480]
         lines = (tmp_path / "det" / "labels" / "train" / f"k{index:06d}.txt").read_text().split()
         assert len(lines) == 5 * sum(not c["hidden"] for c in truth["cards"])
+
+
+def test_piles_leave_thinner_and_uneven_strips_as_hands_lay_them(faces):
+    # the independent test's loose piles leave strips down to an eighth of a card; straight
+    # columns never go below a fifth: the detector's pile stage must see both
+    column = [["tempura"] * 5]
+
+    def strips(piles: bool) -> list[float]:
+        shares = []
+        for seed in range(6):
+            _, truth = compose_table(seed, column, layout="columns", size=(960, 720), effects=False,
+                                     clutter=False, fill=0.8, piles=piles)
+            assert all(not c["hidden"] for c in truth["cards"])
+            shares += [c["visible"] for c in truth["cards"] if c["covered"]]
+        return shares
+
+    straight, loose = strips(False), strips(True)
+    assert min(straight) > 0.16
+    assert min(loose) < 0.14
+    assert np.std(loose) > 1.5 * np.std(straight)

@@ -89,3 +89,47 @@ def test_averaged_weights_lie_between_the_two_stages(tmp_path):
     averaged = yolo.average_weights(base, tmp_path / "tuned.pt", 0.25, tmp_path / "avg.pt")
     got = torch.load(averaged, map_location="cpu", weights_only=False)["model"].float().state_dict()[name]
     assert torch.allclose(got, first + 1.0, atol=1e-2)  # a quarter of the way: +1
+
+
+def test_a_checkpoint_saved_mid_run_is_averaged_from_its_ema_weights(tmp_path):
+    # ultralytics saves a run's last.pt between epochs with "model" None and the weights in
+    # "ema": a stage can be averaged from such a checkpoint too (picked by epoch)
+    import torch
+
+    from vision.paths import MODELS_DIR
+    from vision.training import yolo
+
+    base = MODELS_DIR / "classifier.pt"
+    tuned = torch.load(base, map_location="cpu", weights_only=False)
+    name, first = next(iter(tuned["model"].float().state_dict().items()))
+    first = first.clone()
+    model = tuned["model"].float()
+    with torch.no_grad():
+        model.state_dict()[name].add_(4.0)
+    tuned["model"], tuned["ema"] = None, model
+    torch.save(tuned, tmp_path / "mid-run.pt")
+    averaged = yolo.average_weights(base, tmp_path / "mid-run.pt", 0.5, tmp_path / "avg.pt")
+    got = torch.load(averaged, map_location="cpu", weights_only=False)["model"].float().state_dict()[name]
+    assert torch.allclose(got, first + 2.0, atol=1e-2)
+
+
+def test_the_detector_stage_trains_on_every_recipe_it_names_together(tmp_path, faces):
+    # two recipes, each generated in its own folder; ultralytics' own dataset check reads
+    # the one data file and finds the photos of both
+    from dataclasses import replace
+
+    from ultralytics.data.utils import check_det_dataset
+
+    from vision.synth.dataset import RECIPES
+    from vision.training.train import camera_stage_data
+
+    recipes = [replace(RECIPES["train-camera-tables"], train=2, val=1, size=(320, 240), small_frames=0.0),
+               replace(RECIPES["train-pile-tables"], train=3, val=1, size=(320, 240), small_frames=0.0)]
+    data = camera_stage_data(recipes, tmp_path, workers=1)
+    checked = check_det_dataset(str(data))
+    folders = [str(tmp_path / "camera-tables" / "det" / "images"), str(tmp_path / "pile-tables" / "det" / "images")]
+    assert checked["train"] == [f + "/train" for f in folders] and checked["val"] == [f + "/val" for f in folders]
+    assert len(list((tmp_path / "camera-tables" / "det" / "images" / "train").glob("k*.jpg"))) == 2
+    assert len(list((tmp_path / "pile-tables" / "det" / "images" / "train").glob("q*.jpg"))) == 3
+    # one recipe alone keeps its own data file
+    assert camera_stage_data(recipes[:1], tmp_path, workers=1) == tmp_path / "camera-tables" / "det" / "data.yaml"

@@ -125,10 +125,16 @@ def _columns(rng: np.random.Generator, tableau: list[Entry], layout: str) -> lis
 
 
 def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
-                   layout: str) -> tuple[list[PlacedCard], float, float]:
-    """Place one tableau in its player's frame, centred on the origin; returns (cards, w, h)."""
+                   layout: str, piles: bool = False) -> tuple[list[PlacedCard], float, float]:
+    """Place one tableau in its player's frame, centred on the origin; returns (cards, w, h).
+
+    ``piles`` lays each column loosely, as hands do at a real table: thinner and uneven
+    strips (an eighth to a third of a card), each card a little turned and shifted.
+    """
     columns = _columns(rng, tableau, layout)
     strip = rng.uniform(0.2, 0.27) * CARD_ASPECT
+    if piles:  # drawn after the usual draws, so photos without piles stay as they were
+        strip = rng.uniform(0.12, 0.3) * CARD_ASPECT
     per_row = int(rng.integers(3, 9)) if layout == "columns" else int(rng.integers(3, 7))
     gap = rng.uniform(0.05, 0.4)
     placed: list[PlacedCard] = []
@@ -145,11 +151,14 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
                 card = PlacedCard(slug, seat, x + rng.normal(0, 0.015), y,
                                   column_angle + rng.normal(0, 0.012))
                 card.variant = int(rng.integers(0, 1 << 16))
+                if piles:
+                    card.cx += rng.normal(0, 0.05)
+                    card.angle += rng.normal(0, 0.07)
                 if j > 0:
                     placed[-1].covered_by = len(placed)
                     card.covers = len(placed) - 1
                 placed.append(card)
-                y += strip * rng.uniform(0.9, 1.1)
+                y += strip * (rng.uniform(0.75, 1.3) if piles else rng.uniform(0.9, 1.1))
                 x += rng.normal(0, 0.02)
             row_height = max(row_height, y - strip - row_top + CARD_ASPECT / 2)
             width = max(width, x + 0.5)
@@ -161,16 +170,18 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
     return placed, width, height
 
 
-def build_scene(rng: np.random.Generator, tableaux: list[list[Entry]], layout: str | None) -> Scene:
+def build_scene(rng: np.random.Generator, tableaux: list[list[Entry]], layout: str | None,
+                piles: bool = False) -> Scene:
     """Lay out every seat and turn each tableau to face its player around the table.
 
-    Seat 0 sits at the bottom of the photo and seats follow clockwise.
+    Seat 0 sits at the bottom of the photo and seats follow clockwise. ``piles``: the
+    columns laid loosely (``layout_tableau``).
     """
     scene = Scene()
     laid = []
     for seat, tableau in enumerate(tableaux):
         seat_layout = layout or str(rng.choice(LAYOUTS, p=[0.8, 0.2]))
-        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout)
+        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout, piles)
         laid.append((cards, w, h, seat_layout))
     n = len(tableaux)
     w_max = max(w for _, w, _, _ in laid)
@@ -308,7 +319,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   faces: FaceSet | str | None = None, clutter: bool = True, effects: bool = True,
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
-                  print_styles: bool = False, far_camera: bool = False) -> tuple[np.ndarray, dict]:
+                  print_styles: bool = False, far_camera: bool = False,
+                  piles: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -321,6 +333,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     profile, halftone, gloss, wear, sleeve), as the copies of a physical deck differ.
     ``far_camera`` takes the photo from the table's near edge (``textures.far_side``): the
     far side smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow.
+    ``piles`` lays the columns loosely: thin, uneven strips, cards turned and shifted.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -341,7 +354,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     if not tableaux or any(not t for t in tableaux):
         raise ValueError("every seat needs at least one card")
     face_set = _resolve_faces(faces)
-    scene = build_scene(plan, tableaux, layout)
+    scene = build_scene(plan, tableaux, layout, piles)
 
     camera_rng = np.random.default_rng([seed, 2])
     corners = np.concatenate([_card_corners(c) for c in scene.cards])

@@ -77,6 +77,9 @@ class Recipe:
     far_cameras: float = 0.0
     #: share of photos rendered as a 640x480 webcam frame instead of ``size``
     small_frames: float = 0.0
+    #: share of photos whose columns are laid loosely (``compose_table(piles=True)``: thin,
+    #: uneven strips, each card a little turned and shifted)
+    piles: float = 0.0
 
 
 RECIPES = {
@@ -150,6 +153,13 @@ RECIPES = {
     "train-camera-tables": Recipe("train-camera-tables", train=700, val=40, seed=13, prefix="k", crops=False,
                                   seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6, closeups=0.08,
                                   far_cameras=0.6, small_frames=0.15),
+    # the detector's pile stage (issue 12): columns laid loosely, as hands lay them (thin and
+    # uneven strips, cards turned and shifted), 1-5 seats, mostly one tableau seen close, half
+    # the photos from the table's near edge. Trained together with ``train-camera-tables``
+    # (``datasets/build/pile-tables``)
+    "train-pile-tables": Recipe("train-pile-tables", train=500, val=40, seed=14, prefix="q", crops=False,
+                                seats=(1, 1, 1, 2, 3, 4, 5), print_styles=0.6, closeups=0.05,
+                                far_cameras=0.5, small_frames=0.1, piles=0.7),
 }
 
 
@@ -262,9 +272,10 @@ def _make_one(job) -> int:
     camera_rng = np.random.default_rng([seed, 93])
     far = camera_rng.random() < recipe.far_cameras
     size = (640, 480) if camera_rng.random() < recipe.small_frames else recipe.size
+    piles = bool(recipe.piles) and np.random.default_rng([seed, 92]).random() < recipe.piles
     image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=recipe.faces,
                                  size=size, slug_weights=weights, print_styles=styled,
-                                 fill=fill, far_camera=far)
+                                 fill=fill, far_camera=far, piles=piles)
     name = f"{recipe.prefix}{index:06d}"
     if recipe.det:
         truth["image"] = f"det/images/{split}/{name}.jpg"

@@ -71,6 +71,10 @@ def register(subparsers) -> None:
                             "from (default 0.5; 1: its own alone)")
     train.add_argument("--camera-det-epochs", type=int, default=None,
                        help="epochs of the detector's camera stage (default 0: off in the committed models)")
+    train.add_argument("--camera-det-recipes", nargs="+", default=None,
+                       choices=["train-camera-tables", "train-pile-tables"],
+                       help="that stage's photos, trained on together (default train-camera-tables; "
+                            "train-pile-tables: columns laid loosely, thin and uneven strips)")
     train.add_argument("--camera-det-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none)")
     train.add_argument("--camera-det-share", type=float, default=None,
@@ -142,7 +146,8 @@ def _train(args: argparse.Namespace) -> int:
               "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
               "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share,
               "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
-              "det_camera_share": args.camera_det_share}
+              "det_camera_share": args.camera_det_share,
+              "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

@@ -27,7 +27,7 @@ from pathlib import Path
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
 from vision.recognizer import CROP_SIZE, NOT_A_CARD
-from vision.synth.dataset import RECIPES, generate
+from vision.synth.dataset import RECIPES, Recipe, generate
 
 
 @dataclass(frozen=True)
@@ -105,9 +105,29 @@ class TrainPlan:
     #: found more far cards but as many more false pieces, no better on the dev photos of the
     #: independent renderer; it waits for a GPU's longer run (``--camera-det-epochs``)
     det_camera_epochs: int = 0
+    #: that stage's photos, each recipe in its own folder beside ``train`` (the recipe's name
+    #: without ``train-``), trained on together
+    det_camera_recipes: tuple[str, ...] = ("train-camera-tables",)
     det_camera_batch: int = 8
     det_camera_hours: float = 0.0
     det_camera_share: float = 0.5
+
+
+def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> Path:
+    """Generate the detector camera stage's recipes, each in its own folder under ``build``
+    (the recipe's name without ``train-``), and return a YOLO data file that trains and
+    validates on all of them."""
+    folders = []
+    for recipe in recipes:
+        folder = build / recipe.name.removeprefix("train-")
+        generate(recipe, folder, workers=workers)
+        folders.append(folder / "det" / "images")
+    if len(folders) == 1:
+        return folders[0].parent / "data.yaml"
+    data = build / ("detector-stage-" + "+".join(r.name.removeprefix("train-") for r in recipes) + ".yaml")
+    lines = [f"{split}: [{', '.join(str(f / split) for f in folders)}]" for split in ("train", "val")]
+    data.write_text("\n".join(lines) + "\nnames:\n  0: card\n")
+    return data
 
 
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
@@ -174,15 +194,16 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         yolo.export_onnx(best, detector_imgsz, models / "detector.onnx", dynamic=True)
         times["detector_wall_s"] = round(time.time() - t)
     if only in (None, "detector", "detector-camera") and plan.det_camera_epochs:
-        data = data_root.parent / "camera-tables"
-        generate(RECIPES["train-camera-tables"], data, workers=workers)
+        data = camera_stage_data([RECIPES[name] for name in plan.det_camera_recipes], data_root.parent, workers)
         t = time.time()
-        run = runs / "detector-camera"
+        # a run of other recipes is another run (a resumed run must not change its data)
+        run = runs / ("detector-camera" if plan.det_camera_recipes == ("train-camera-tables",) else
+                      "detector-" + "+".join(r.removeprefix("train-") for r in plan.det_camera_recipes))
         # from the 960-px stage; alone, from the committed detector when that run is not here
         start = runs / "detector-hires/weights/best.pt"
         if not start.exists() and only == "detector-camera":
             start = MODELS_DIR / "detector.pt"
-        yolo.train("detect", data / "det" / "data.yaml", run, plan.det_camera_epochs, plan.det_feed_imgsz,
+        yolo.train("detect", data, run, plan.det_camera_epochs, plan.det_feed_imgsz,
                    plan.det_camera_batch, start_from=start, optimizer="AdamW", lr0=0.0002, warmup_epochs=0,
                    close_mosaic=2, patience=100, cache="ram", time=plan.det_camera_hours or None, **place)
         # the schedule's last weights, averaged with those it started from (as the classifier's

@@ -137,9 +137,11 @@ def average_weights(first: str | Path, second: str | Path, share: float, target:
     of what that one knew, as in WiSE-FT). Integer buffers are ``second``'s."""
     base = torch.load(first, map_location="cpu", weights_only=False)
     tuned = torch.load(second, map_location="cpu", weights_only=False)
-    half = next(tuned["model"].parameters()).dtype == torch.float16
-    model = tuned["model"].float()
-    a, b = base["model"].float().state_dict(), model.state_dict()
+    # a checkpoint saved mid-run keeps its weights in "ema" alone ("model" is None)
+    net = tuned["model"] or tuned["ema"]
+    half = next(net.parameters()).dtype == torch.float16
+    model = net.float()
+    a, b = (base["model"] or base["ema"]).float().state_dict(), model.state_dict()
     model.load_state_dict({k: a[k] * (1 - share) + b[k] * share if b[k].is_floating_point() else b[k]
                            for k in b})
     tuned["model"] = model.half() if half else model
