@@ -788,12 +788,17 @@ def _polygon(area) -> tuple[np.ndarray, float | None]:
 
 
 def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Detections]:
-    """Cards whose centre lies in each area; cards outside every area are left out."""
+    """Cards whose centre lies in each area; cards outside every area are left out. A seat
+    is turned as its area says (its ``angle``), else by its own cards as in a split by
+    position (``seat_turn``: the way their columns run, their own turn, the side of the
+    areas' middle the area lies on); an area without cards faces that side."""
     h, w = image_shape[:2]
     polygons = [_polygon(a) for a in seat_areas]
     centres_all = np.array([p.mean(0) for p, _ in polygons])
     middle = centres_all.mean(0) if len(polygons) > 1 else np.array([0.5, 0.0])
     taken = np.zeros(len(detections), bool)
+    top = table_top(detections.xyxy) if len(detections) else TableTop()
+    axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
     seats = []
     for s, (points, angle) in enumerate(polygons):
         contour = (points * [w, h]).astype(np.float32).reshape(-1, 1, 2)
@@ -801,11 +806,13 @@ def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Dete
                            for x, y in detections.centres], bool).reshape(-1) & ~taken
         taken |= inside
         if angle is None:
-            if len(polygons) == 1:
+            towards = None if len(polygons) == 1 else (points.mean(0) - middle) * [w, h]
+            if inside.any():
+                angle = seat_turn(detections.xyxy[inside], towards, axes[inside], is_strip[inside], top)
+            elif towards is None:
                 angle = 0.0
             else:
-                d = (points.mean(0) - middle) * [w, h]
-                angle = round(turn_towards(d) / 90) * 90 % 360
+                angle = round(turn_towards(towards) / 90) * 90 % 360
         seats.append(_tag(detections[inside], s, float(angle)))
     return seats
 

@@ -448,3 +448,20 @@ def test_a_table_photographed_steeply_is_split_seat_by_seat(faces, seed, kind):
                             data={"label": np.array([c["label"] for c in visible])})
     parts = split_seats(detections, n_seats=len(truth["seats"]))
     assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+
+
+# --- seat areas a player drew in the app (web: a game's remembered areas) -------------------
+
+
+def test_seat_areas_turn_each_seat_by_its_own_cards():
+    # a 1280x960 photo of a rectangular table: two players side by side on the near long
+    # side, one at the far right corner. The areas' middle lies above the near pair, so the
+    # direction to each of their areas is mostly sideways; their cards' columns say they sit
+    # at the bottom, and the corner player's cards turned 45 degrees that they face the corner
+    seats = [(TEMPURA, 0, (330, 800)), (MAKI, 0, (800, 800)), (UNEVEN, 225, (1050, 200))]
+    areas = [[0.0, 0.65, 0.45, 1.0], [0.45, 0.65, 0.9, 1.0], [0.6, 0.0, 1.0, 0.45]]
+    parts = split_seats(table(seats), seat_areas=areas, image_shape=(960, 1280, 3))
+    assert [canonical(read_tableau(p)) for p in parts] == [tableau_of(columns) for columns, *_ in seats]
+    turns = [float(p.data["seat_angle"][0]) for p in parts]
+    assert turns[:2] == [0, 0] and abs((turns[2] - 225 + 180) % 360 - 180) < 8
+
