@@ -361,8 +361,10 @@ BOTH_WAYS = 1.3
 LONE_CARD = 1.0
 #: A gap counts at most this many card sizes: a dessert laid apart still belongs to its tableau
 GAP_CAP = 2.0
-#: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2
-TURN_WEIGHT = 0.5
+#: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2:
+#: on the table top (``table_top``) a card's box tells its turn well, as much as a gap of a
+#: card size between two of them tells
+TURN_WEIGHT = 1.0
 #: The weight of a seat's columns disagreeing on which way they run
 COLUMN_WEIGHT = 0.25
 #: The weight of a seat's rows disagreeing on their axis (``_row_axes``)

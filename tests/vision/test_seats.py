@@ -465,3 +465,16 @@ def test_seat_areas_turn_each_seat_by_its_own_cards():
     turns = [float(p.data["seat_angle"][0]) for p in parts]
     assert turns[:2] == [0, 0] and abs((turns[2] - 225 + 180) % 360 - 180) < 8
 
+
+
+def test_a_card_laid_apart_against_a_neighbours_turned_card_stays_with_the_cards_turned_like_it():
+    # the far player laid their tofu most of a card beyond their row, where its box meets
+    # the box of the eel of the player at the far left corner, whose cards are turned 30
+    # degrees; the tofu is turned like its own row, and goes with it
+    row = [["sashimi"], ["dumpling"], ["miso-soup"], ["tofu"]]
+    corner = [["eel"], ["tempura"], ["edamame"]]
+    seats = [(TEMPURA, 0, (640, 820)), (row, 180, (560, 150), 0.8), (corner, 150, (300, 230)),
+             (MAKI, 270, (1130, 480))]
+    parts = split_seats(table(seats), n_seats=4)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
