@@ -268,15 +268,20 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
     """``(strip, card)``: each whole card and the strip it covers, where it covers one. The
     strip a card covers shares an edge with it: their boxes, widened a little, meet along
     the strip's whole length; a neighbouring column's strip meets it at a corner."""
+    return _edge_pairs(xyxy, np.flatnonzero(~np.asarray(is_strip, bool)), np.flatnonzero(is_strip))
+
+
+def _edge_pairs(xyxy: np.ndarray, covering: np.ndarray, strip_ids: np.ndarray) -> list[tuple[int, int]]:
+    """``column_pairs`` for the boxes ``covering`` (each with the one of ``strip_ids``, never
+    itself, whose edge it meets most)."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    strip_ids = np.flatnonzero(is_strip)
     pairs: list[tuple[int, int]] = []
     if not len(strip_ids):
         return pairs
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     ratio = (xyxy[strip_ids, 3] - xyxy[strip_ids, 1]) / np.maximum(xyxy[strip_ids, 2] - xyxy[strip_ids, 0], 1e-6)
-    for i in np.flatnonzero(~is_strip):
+    for i in covering:
         pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
         shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
         # a strip lies along its card's edge: the box of a strip of a card turned by t is
@@ -286,6 +291,7 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
         step = np.abs(centres[i] - centres[strip_ids])
         shared[(ratio < 1 / SQUARE) & (step[:, 0] > step[:, 1])] = 0
         shared[(ratio > SQUARE) & (step[:, 1] > step[:, 0])] = 0
+        shared[strip_ids == i] = 0
         best = int(shared.argmax())
         if shared[best] > 0.15:
             pairs.append((int(strip_ids[best]), int(i)))
@@ -312,8 +318,14 @@ def _turn_evidence(xyxy: np.ndarray, is_strip: np.ndarray,
             continue
         vectors[card] = vectors[strip] = step / max(float(np.linalg.norm(step)), 1e-9)
         folded[strip] = folded[card]
-    # a strip covered by another strip takes its evidence from the box it touches most that
-    # has some (down the column, one strip at a time)
+    # a strip covered by another strip takes its evidence from the strip on it (down the
+    # column, one strip at a time), else from the box it touches most that has some
+    strip_ids = np.flatnonzero(is_strip)
+    on_strips = _edge_pairs(xyxy, strip_ids, strip_ids)
+    for _ in range(4):
+        for covered, cover in on_strips:
+            if np.isnan(folded[covered]) and not np.isnan(folded[cover]):
+                folded[covered], vectors[covered] = folded[cover], vectors[cover]
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     for _ in range(4):
         unknown = np.flatnonzero(np.isnan(folded))

@@ -478,3 +478,15 @@ def test_a_card_laid_apart_against_a_neighbours_turned_card_stays_with_the_cards
     parts = split_seats(table(seats), n_seats=4)
     assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
         str(tableau_of(columns)) for columns, *_ in seats)
+
+
+def test_the_first_strips_of_a_long_column_stay_with_it_beside_a_neighbours_turned_cards():
+    # the bottom player's maki column: three strips, each covered by the next, and the card
+    # on top; the lower-left player's row, turned 60 degrees, reaches against its first
+    # strips. Each strip is turned as the strip on it, down the column to the card
+    bottom = [["maki-1", "maki-2", "maki-3", "maki-1"], ["eel"], ["sashimi"]]
+    corner = [["dumpling"], ["tofu"], ["edamame"], ["tea"]]
+    seats = [(bottom, 0, (640, 800)), (corner, 60, (440, 700)), (MAKI, 180, (640, 150)), (UNEVEN, 270, (1130, 480))]
+    parts = split_seats(table(seats), n_seats=4)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
