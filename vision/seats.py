@@ -14,7 +14,9 @@ undone (``table_top``: the far side smaller and flatter than the near side, as f
 cards' sizes and aspects tell), so a far seat's small, flat cards count alike and a
 turned card there is not taken for a card lying sideways. A player whose cards
 are out of sight (or all missed) leaves their seat empty, where the others' turns and the
-gaps between them leave the most room, rather than a neighbour's tableau cut in two. Every
+gaps between them leave the most room, rather than a neighbour's tableau cut in two; and
+boxes that can be no player's cards (``clutter``: a score pad boxed as thin cards, lying
+apart) take no seat, nor move the table's middle the seats are numbered from. Every
 length is measured in card sizes and every turn in degrees, never in pixels: a table reads
 alike in a 640x480 webcam frame and a 4032x3024 phone photo.
 
@@ -386,6 +388,10 @@ ROW_GAP = 0.3
 #: What one more tableau must save in a split (``tableau_segments``): cutting one tableau in
 #: two saves less, so a player with no cards in sight leaves a seat empty
 SEAT_SAVING = 0.6
+#: A whole card's box on the table top measures at most ``CARD_ASPECT`` times as long as
+#: wide at any turn; this much more leaves room for a box a little off and a squash
+#: misjudged
+SHAPE_SLACK = 1.3
 
 
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
@@ -702,6 +708,33 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, ga
     return [np.flatnonzero(label == g) for g in range(len(groups))]
 
 
+def clutter(xyxy: np.ndarray, top: TableTop | None = None) -> np.ndarray:
+    """Which boxes are no player's cards: a cluster of boxes (each within ``NEIGHBOUR_GAP``
+    card sizes of the next) none of which can be a whole card, its box on the table top
+    (``top``) longer than any card's at any turn (``SHAPE_SLACK``). Every column ends in a
+    whole card, so a real tableau's strips lie against one; a score pad, chopsticks or a
+    box's lid on the table, boxed as cards, lie apart and would take a seat of their own
+    (two real tableaux merged to make up for it). A box shaped like no card beside a
+    tableau (a card boxed with the strip below it) stays with it."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    n = len(xyxy)
+    if not n:
+        return np.zeros(0, bool)
+    flat = (table_top(xyxy) if top is None else top).flat(xyxy)
+    w, h = flat[:, 2] - flat[:, 0], flat[:, 3] - flat[:, 1]
+    longest = CARD_ASPECT * SHAPE_SLACK
+    shaped = (h <= longest * w) & (w <= longest * h)
+    linked = _relative_gaps(flat) <= NEIGHBOUR_GAP
+    # clusters: the boxes linked to each, grown till nothing more joins
+    reached = np.eye(n, dtype=bool) | linked
+    for _ in range(n):
+        grown = (reached.astype(np.int32) @ reached.astype(np.int32)) > 0
+        if np.array_equal(grown, reached):
+            break
+        reached = grown
+    return ~(reached & shaped[None, :]).any(1)
+
+
 def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     """``n_seats`` tableaux (``tableau_segments``: runs of cards round the table that lie
     close and are turned alike), each turned by its own cards (``seat_turn``), not by an
@@ -716,10 +749,17 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
         return [_tag(Detections.empty(), s, 0.0) for s in range(n_seats)]
     if n_seats == 1:
         return [_tag(detections, 0, seat_turn(detections.xyxy, None))]
-    k = min(n_seats, len(detections))
     top = table_top(detections.xyxy)
-    groups = tableau_segments(detections.xyxy, k, top)
-    centre = table_centre(detections)
+    # boxes that are no player's cards take no seat of their own (``clutter``): split the
+    # rest, then each goes with the tableau nearest it
+    stray = clutter(detections.xyxy, top)
+    if stray.all():
+        stray[:] = False
+    kept = np.flatnonzero(~stray)
+    k = min(n_seats, len(kept))
+    groups = [kept[g] for g in tableau_segments(detections.xyxy[kept], k, top)]
+    # the table's centre, the seats' directions and turns from the tableaux alone
+    centre = table_centre(detections[kept])
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [turn_towards(t) for t in towards]
     # the seats left empty lie where the table has room for a player: in the widest gaps
@@ -739,6 +779,10 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
     start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
     places = places[start:] + places[:start]
+    if stray.any():
+        gaps = _relative_gaps(top.flat(detections.xyxy))
+        nearest = np.array([int(np.argmin([gaps[i, g].min() for g in groups])) for i in np.flatnonzero(stray)])
+        groups = [np.sort(np.concatenate([g, np.flatnonzero(stray)[nearest == j]])) for j, g in enumerate(groups)]
     return [_tag(Detections.empty(), s, 0.0) if g is None else _tag(detections[groups[g]], s, turns[g])
             for s, (_, g) in enumerate(places)]
 

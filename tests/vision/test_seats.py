@@ -490,3 +490,18 @@ def test_the_first_strips_of_a_long_column_stay_with_it_beside_a_neighbours_turn
     parts = split_seats(table(seats), n_seats=4)
     assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
         str(tableau_of(columns)) for columns, *_ in seats)
+
+
+def test_a_score_pad_boxed_as_cards_takes_no_seat_from_two_players_side_by_side():
+    # two players side by side at the bottom, and across the table the score pad, its
+    # lines boxed as three thin cards: no card is shaped like that, nor lies against a
+    # card, so the pad is no player's tableau, and the two players keep a seat each
+    seats = [(TEMPURA, 0, (450, 800)), (MAKI, 0, (750, 800))]
+    cards = table(seats)
+    pad = np.array([[560 + 30 * i, 150, 582 + 30 * i, 240] for i in range(3)], np.float32)
+    boxes = np.concatenate([cards.xyxy, pad])
+    parts = split_seats(Detections(boxes, data={"index": np.arange(len(boxes))}), n_seats=2)
+    first = len(tableau_boxes(TEMPURA, 0, np.zeros(2))[0])
+    own = [set(range(first)), set(range(first, len(cards)))]
+    held = [sorted(set(p.data["index"].tolist()) & (own[0] | own[1])) for p in parts]
+    assert sorted(held) == sorted(sorted(o) for o in own)
