@@ -8,6 +8,7 @@ from vision.detections import Detections
 from vision.fieldtest.render import render_photo
 from vision.seats import (
     SeatAreaError,
+    clutter,
     column_pairs,
     foreshortening,
     seat_turn,
@@ -505,3 +506,18 @@ def test_a_score_pad_boxed_as_cards_takes_no_seat_from_two_players_side_by_side(
     own = [set(range(first)), set(range(first, len(cards)))]
     held = [sorted(set(p.data["index"].tolist()) & (own[0] | own[1])) for p in parts]
     assert sorted(held) == sorted(sorted(o) for o in own)
+
+
+def test_a_card_boxed_with_the_strips_below_it_stays_with_its_tableau():
+    # the detector boxed the bottom player's last tempura with the two strips it covers: a
+    # box shaped like no card, but lying in the tableau, so no clutter (``clutter``)
+    seats = [(TEMPURA, 0, (640, 800)), (MAKI, 180, (640, 160))]
+    cards = table(seats)
+    boxes = cards.xyxy.copy()
+    boxes[2] = [boxes[0, 0], boxes[0, 1], boxes[2, 2], boxes[2, 3]]
+    keep = np.array([i not in (0, 1) for i in range(len(boxes))])
+    assert not clutter(boxes[keep]).any()
+    parts = split_seats(Detections(boxes[keep], data={"index": np.flatnonzero(keep)}), n_seats=2)
+    first = len(tableau_boxes(TEMPURA, 0, np.zeros(2))[0])
+    assert sorted(sorted(p.data["index"].tolist()) for p in parts) == sorted(
+        [sorted(set(range(2, first))), sorted(set(range(first, len(cards))))])
