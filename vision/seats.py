@@ -10,9 +10,13 @@ faces the corner. Which cards are whose comes from where they lie round the tabl
 they are turned (``tableau_segments``): seen from the middle of the cards each tableau
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
 cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
-undone (``foreshortening``), so a far seat's small cards count alike. A player whose cards
+undone (``table_top``: the far side smaller and flatter than the near side, as far as the
+cards' sizes and aspects tell), so a far seat's small, flat cards count alike and a
+turned card there is not taken for a card lying sideways. A player whose cards
 are out of sight (or all missed) leaves their seat empty, where the others' turns and the
-gaps between them leave the most room, rather than a neighbour's tableau cut in two. Every
+gaps between them leave the most room, rather than a neighbour's tableau cut in two; and
+boxes that can be no player's cards (``clutter``: a score pad boxed as thin cards, lying
+apart) take no seat, nor move the table's middle the seats are numbered from. Every
 length is measured in card sizes and every turn in degrees, never in pixels: a table reads
 alike in a 640x480 webcam frame and a 4032x3024 phone photo.
 
@@ -24,6 +28,7 @@ rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -73,6 +78,14 @@ FOLD_SNAP = 15.0
 FOLD_SIDE = 30.0
 #: A tableau's rows give its turn where this many of its cards lie in rows
 ROW_CARDS = 3
+#: The perspective is measured from this many whole cards (``table_top``)
+PERSPECTIVE_CARDS = 6
+#: A horizon must make whole cards' sizes this much more alike (their variance) than one
+#: squash throughout (``table_top``)
+PERSPECTIVE_GAIN = 0.8
+#: ... and by at least this much (the variance of their logarithms: a card's own wobble of a
+#: few per cent leaves sizes alike)
+PERSPECTIVE_FLOOR = 0.008
 
 
 def strips(xyxy: np.ndarray) -> np.ndarray:
@@ -138,7 +151,7 @@ def turn_towards(vector: np.ndarray) -> float:
 
 
 def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | None = None,
-              is_strip: np.ndarray | None = None, squash: float = 1.0) -> float:
+              is_strip: np.ndarray | None = None, top: TableTop | None = None) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
     their columns run gives the side; where no column says, the cards' own turn at any
@@ -148,12 +161,15 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     the two ways along that axis its player sits. Where the cards disagree, their axis, or
     the direction from the centre, or the side it lies within ``SNAP`` degrees of, is the
     turn. ``axes`` and ``is_strip``: ``card_axes`` and ``strips``
-    as measured on the whole photo (the tableau's own boxes when left out); ``squash``: the
-    photo's ``foreshortening``."""
+    as measured on the whole photo (the tableau's own boxes when left out); ``top``: the
+    photo's ``table_top`` (seen from straight above when left out)."""
     axes = card_axes(xyxy) if axes is None else axes
     is_strip = strips(xyxy) if is_strip is None else is_strip
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    top = TableTop() if top is None else top
     # on the table top as if seen from straight above
-    flat = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
+    flat = top.flat(xyxy)
+    at = ((xyxy[:, :2] + xyxy[:, 2:]) / 2).mean(0) if len(xyxy) else np.zeros(2)
     columns = column_turns(flat, is_strip)
     folded = folded_turns(flat, is_strip)[~is_strip]
     if len(columns):
@@ -166,9 +182,8 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
         agree = close[best]
         rivals = np.any(support[~agree] >= support[best])
         if agree.mean() > 0.5 or agree.sum() >= 3 or agree.sum() >= 2 and not rivals:
-            a = math.radians(_mean_turn(columns[agree]))
             # back into the photo, squashed again
-            return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), COLUMN_SNAP)
+            return _square(top.photo_turn(_mean_turn(columns[agree]), at), COLUMN_SNAP)
     if len(folded) and towards is not None and np.any(towards):
         # the cards' own turn: how far they are turned their boxes say (``folded_turns``), its
         # sign the way their rows run (``_row_axes``), and the side of the table the tableau
@@ -184,13 +199,12 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             if by_rows:
                 axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
                 candidates = np.array([axis, axis + 180]) % 360
-            side = turn_towards(np.asarray(towards, np.float64) / [1, squash])
+            side = turn_towards(np.subtract(*top.place(np.array([at, at - towards]))))
             off = np.abs((candidates - side + 180) % 360 - 180)
             # without rows, a turn far from the tableau's side of the table is a guess between
             # two: left to the cards' axis below
             if by_rows or off.min() <= FOLD_SIDE:
-                a = math.radians(candidates[int(np.argmin(off))])
-                return _square(turn_towards(np.array([-math.sin(a), squash * math.cos(a)])), FOLD_SNAP)
+                return _square(top.photo_turn(float(candidates[int(np.argmin(off))]), at), FOLD_SNAP)
     shown = axes[axes >= 0]
     if len(shown):
         axis = int(np.bincount(shown, minlength=2).argmax())
@@ -256,15 +270,30 @@ def column_pairs(xyxy: np.ndarray, is_strip: np.ndarray) -> list[tuple[int, int]
     """``(strip, card)``: each whole card and the strip it covers, where it covers one. The
     strip a card covers shares an edge with it: their boxes, widened a little, meet along
     the strip's whole length; a neighbouring column's strip meets it at a corner."""
+    return _edge_pairs(xyxy, np.flatnonzero(~np.asarray(is_strip, bool)), np.flatnonzero(is_strip))
+
+
+def _edge_pairs(xyxy: np.ndarray, covering: np.ndarray, strip_ids: np.ndarray) -> list[tuple[int, int]]:
+    """``column_pairs`` for the boxes ``covering`` (each with the one of ``strip_ids``, never
+    itself, whose edge it meets most)."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    strip_ids = np.flatnonzero(is_strip)
     pairs: list[tuple[int, int]] = []
     if not len(strip_ids):
         return pairs
-    for i in np.flatnonzero(~is_strip):
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    ratio = (xyxy[strip_ids, 3] - xyxy[strip_ids, 1]) / np.maximum(xyxy[strip_ids, 2] - xyxy[strip_ids, 0], 1e-6)
+    for i in covering:
         pad = 0.1 * sides[i] * np.array([-1, -1, 1, 1])
         shared = coverage_matrix(xyxy[strip_ids] + pad, xyxy[i] + pad)[:, 0]
+        # a strip lies along its card's edge: the box of a strip of a card turned by t is
+        # wider than tall exactly where t is under 45 degrees, where the step from the strip
+        # to the card runs more down (or up) than across; a tall strip beside a card's short
+        # edge belongs to a card lying the other way (a neighbouring tableau's)
+        step = np.abs(centres[i] - centres[strip_ids])
+        shared[(ratio < 1 / SQUARE) & (step[:, 0] > step[:, 1])] = 0
+        shared[(ratio > SQUARE) & (step[:, 1] > step[:, 0])] = 0
+        shared[strip_ids == i] = 0
         best = int(shared.argmax())
         if shared[best] > 0.15:
             pairs.append((int(strip_ids[best]), int(i)))
@@ -291,8 +320,14 @@ def _turn_evidence(xyxy: np.ndarray, is_strip: np.ndarray,
             continue
         vectors[card] = vectors[strip] = step / max(float(np.linalg.norm(step)), 1e-9)
         folded[strip] = folded[card]
-    # a strip covered by another strip takes its evidence from the box it touches most that
-    # has some (down the column, one strip at a time)
+    # a strip covered by another strip takes its evidence from the strip on it (down the
+    # column, one strip at a time), else from the box it touches most that has some
+    strip_ids = np.flatnonzero(is_strip)
+    on_strips = _edge_pairs(xyxy, strip_ids, strip_ids)
+    for _ in range(4):
+        for covered, cover in on_strips:
+            if np.isnan(folded[covered]) and not np.isnan(folded[cover]):
+                folded[covered], vectors[covered] = folded[cover], vectors[cover]
     sides = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     for _ in range(4):
         unknown = np.flatnonzero(np.isnan(folded))
@@ -340,8 +375,10 @@ BOTH_WAYS = 1.3
 LONE_CARD = 1.0
 #: A gap counts at most this many card sizes: a dessert laid apart still belongs to its tableau
 GAP_CAP = 2.0
-#: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2
-TURN_WEIGHT = 0.5
+#: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2:
+#: on the table top (``table_top``) a card's box tells its turn well, as much as a gap of a
+#: card size between two of them tells
+TURN_WEIGHT = 1.0
 #: The weight of a seat's columns disagreeing on which way they run
 COLUMN_WEIGHT = 0.25
 #: The weight of a seat's rows disagreeing on their axis (``_row_axes``)
@@ -351,6 +388,10 @@ ROW_GAP = 0.3
 #: What one more tableau must save in a split (``tableau_segments``): cutting one tableau in
 #: two saves less, so a player with no cards in sight leaves a seat empty
 SEAT_SAVING = 0.6
+#: A whole card's box on the table top measures at most ``CARD_ASPECT`` times as long as
+#: wide at any turn; this much more leaves room for a box a little off and a squash
+#: misjudged
+SHAPE_SLACK = 1.3
 
 
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
@@ -408,31 +449,144 @@ def foreshortening(xyxy: np.ndarray) -> float:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     ratio = (xyxy[:, 3] - xyxy[:, 1]) / np.maximum(xyxy[:, 2] - xyxy[:, 0], 1e-6)
-    ratio = ratio[~strips(xyxy)]
+    squash = _squash_of(ratio[~strips(xyxy)])
+    return 1.0 if squash is None else squash
+
+
+def _squash_of(ratio: np.ndarray) -> float | None:
+    """``foreshortening`` from whole cards' aspects (height over width, squashed alike);
+    None where they do not show cards both standing and lying."""
     if len(ratio) < 4:
-        return 1.0
+        return None
     low, high = np.percentile(ratio, [10, 90])
     if high / low < BOTH_WAYS:
-        return 1.0
+        return None
     return float(np.clip(math.sqrt(high * low), 0.5, 1.0))
 
 
-def tableau_segments(xyxy: np.ndarray, k: int, squash: float | None = None) -> list[np.ndarray]:
+@dataclass(frozen=True)
+class TableTop:
+    """How the photo shows the flat table top. A phone tilted forward over a table (a pinhole
+    camera, little roll) shows it ever smaller and flatter towards the top of the photo:
+    at a row ``y`` both the table's scale across and its squash in depth are
+    ``(y - horizon) / (row - horizon)`` times those at ``row`` (the squash there:
+    ``squash``), falling linearly to nothing at the horizon's row, above the photo.
+    ``horizon`` -inf: one squash throughout (a phone held far off, or too few cards to
+    tell). ``middle``: the column the camera looks along, about which upright edges lean."""
+
+    squash: float = 1.0
+    row: float = 0.0
+    horizon: float = -math.inf
+    middle: float = 0.0
+
+    def scale(self, y: np.ndarray) -> np.ndarray:
+        """The table's scale at rows ``y``, relative to ``row``."""
+        y = np.asarray(y, np.float64)
+        if not math.isfinite(self.horizon):
+            return np.ones_like(y)
+        return (y - self.horizon) / (self.row - self.horizon)
+
+    def flat(self, xyxy: np.ndarray) -> np.ndarray:
+        """Boxes on the table top as if seen from straight above, at the scale of ``row``:
+        centres mapped exactly, sizes by the scale and squash where each box lies.
+
+        >>> TableTop(0.5, 100.0).flat(np.array([[0, 100, 10, 110]])).tolist()
+        [[0.0, 100.0, 10.0, 120.0]]
+        """
+        xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+        across, down = self.place((xyxy[:, :2] + xyxy[:, 2:]) / 2).T
+        k = self.scale((xyxy[:, 1] + xyxy[:, 3]) / 2)
+        half_w = (xyxy[:, 2] - xyxy[:, 0]) / k / 2
+        half_h = (xyxy[:, 3] - xyxy[:, 1]) / (k * k * self.squash) / 2
+        return np.stack([across - half_w, down - half_h, across + half_w, down + half_h], 1)
+
+    def place(self, points: np.ndarray) -> np.ndarray:
+        """Points of the photo on the table top (``flat``'s frame)."""
+        x, y = np.asarray(points, np.float64).reshape(-1, 2).T
+        if not math.isfinite(self.horizon):
+            return np.stack([x, self.row + (y - self.row) / self.squash], 1)
+        depth = self.row - self.horizon
+        return np.stack([self.middle + (x - self.middle) / self.scale(y),
+                         self.row + depth / self.squash * (1 - depth / (y - self.horizon))], 1)
+
+    def photo_turn(self, turn: float, at: np.ndarray) -> float:
+        """A turn on the table top (``turn_towards``'s degrees) as the photo shows it at the
+        point ``at``: squashed in depth, and leaning with the upright edges there."""
+        a = math.radians(turn)
+        across, down = -math.sin(a), math.cos(a)
+        squash = self.squash * float(self.scale(at[1]))
+        lean = (at[0] - self.middle) / (at[1] - self.horizon) if math.isfinite(self.horizon) else 0.0
+        return turn_towards(np.array([across + lean * squash * down, squash * down]))
+
+
+def table_top(xyxy: np.ndarray) -> TableTop:
+    """The ``TableTop`` the cards' boxes show. Whole cards are all one size on the table, and
+    the longer side of a card's box, its height unsquashed, measures 1.56 to 1.81 card
+    widths at any turn: of the horizons above the cards (and none), the one that leaves
+    those sizes, taken back to the middle row, most alike, and with it the squash there as
+    ``foreshortening`` measures it, each card's aspect taken back to that row. A horizon
+    must make the sizes more alike than one squash throughout does (``PERSPECTIVE_GAIN``,
+    ``PERSPECTIVE_FLOOR``);
+    it is not looked for with fewer than ``PERSPECTIVE_CARDS`` whole cards, nor where they
+    do not show cards both standing and lying (``BOTH_WAYS``): the squash is unknown then,
+    and a horizon would only stand in for it.
+
+    >>> top = table_top(np.array([[0, 85, 57, 115], [400, 90, 489, 110], [200, 203, 300, 297],
+    ...                           [600, 220, 756, 280], [400, 304, 543, 496], [800, 339, 1023, 461]]))
+    >>> bool(abs(top.horizon + 100) < 15), round(float(top.squash * top.scale(250)), 2)
+    (True, 0.6)
+    """
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    whole = ~strips(xyxy)
+    uniform = TableTop(foreshortening(xyxy), float(xyxy[:, 1].min() + xyxy[:, 3].max()) / 2 if len(xyxy) else 0.0,
+                       -math.inf, float(xyxy[:, 0].min() + xyxy[:, 2].max()) / 2 if len(xyxy) else 0.0)
+    if whole.sum() < PERSPECTIVE_CARDS:
+        return uniform
+    w, h = (xyxy[:, 2] - xyxy[:, 0])[whole], (xyxy[:, 3] - xyxy[:, 1])[whole]
+    y = ((xyxy[:, 1] + xyxy[:, 3]) / 2)[whole]
+    highest, depth = float(xyxy[:, 1].min()), float(xyxy[:, 3].max() - xyxy[:, 1].min())
+
+    low, high = np.percentile(h / w, [10, 90])
+    if high / low < BOTH_WAYS:
+        return uniform
+
+    def unevenness(top: TableTop) -> float:
+        k = top.scale(y)
+        # each card's width, its turn undone (``folded_turns``): a box of a W x H card turned
+        # by t measures A w - h = (A^2 - 1) W sin t and A h - w = (A^2 - 1) W cos t
+        upright = h / (top.squash * k)
+        width = np.hypot(np.maximum(CARD_ASPECT * w - upright, 0), np.maximum(CARD_ASPECT * upright - w, 0))
+        return float(np.var(np.log(np.maximum(width, 1e-6) / k)))
+
+    # a horizon must explain enough of how unalike the sizes are: not a card's wobble
+    chosen, least = uniform, unevenness(uniform)
+    best = min(least * PERSPECTIVE_GAIN, least - PERSPECTIVE_FLOOR)
+    for above in np.geomspace(0.05, 20, 40):
+        top = replace(uniform, horizon=highest - float(above) * depth)
+        low, high = np.percentile(h / w / top.scale(y), [10, 90])
+        top = replace(top, squash=float(np.clip(math.sqrt(high * low), 0.3, 1.1)))
+        spread = unevenness(top)
+        if spread < best:
+            best, chosen = spread, top
+    return chosen
+
+
+def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> list[np.ndarray]:
     """At most ``k`` groups of cards, each a run of cards round the table's middle: seen from
     the middle of the cards, every tableau lies in its own sector, whatever the table's shape
     and however the seats are spaced. The runs are those that fit tableaux best
     (``_interval_costs``): near neighbours, cards turned alike, columns running one way.
     Fewer than ``k`` where a further run would only cut a tableau in two (it must save
     ``SEAT_SAVING``): a player whose cards are out of sight, or missed, leaves a seat empty
-    rather than a neighbour's tableau halved. ``squash``: the photo's ``foreshortening``
-    (measured when left out)."""
+    rather than a neighbour's tableau halved. ``top``: the photo's ``table_top`` (measured
+    when left out)."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
-    if squash is None:
-        squash = foreshortening(xyxy)
+    if top is None:
+        top = table_top(xyxy)
     # on the table top as if seen from straight above
-    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4) / [1, squash, 1, squash]
+    xyxy = top.flat(xyxy)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     offset = centres - centres.mean(0)
     order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
@@ -554,6 +708,33 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, ga
     return [np.flatnonzero(label == g) for g in range(len(groups))]
 
 
+def clutter(xyxy: np.ndarray, top: TableTop | None = None) -> np.ndarray:
+    """Which boxes are no player's cards: a cluster of boxes (each within ``NEIGHBOUR_GAP``
+    card sizes of the next) none of which can be a whole card, its box on the table top
+    (``top``) longer than any card's at any turn (``SHAPE_SLACK``). Every column ends in a
+    whole card, so a real tableau's strips lie against one; a score pad, chopsticks or a
+    box's lid on the table, boxed as cards, lie apart and would take a seat of their own
+    (two real tableaux merged to make up for it). A box shaped like no card beside a
+    tableau (a card boxed with the strip below it) stays with it."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    n = len(xyxy)
+    if not n:
+        return np.zeros(0, bool)
+    flat = (table_top(xyxy) if top is None else top).flat(xyxy)
+    w, h = flat[:, 2] - flat[:, 0], flat[:, 3] - flat[:, 1]
+    longest = CARD_ASPECT * SHAPE_SLACK
+    shaped = (h <= longest * w) & (w <= longest * h)
+    linked = _relative_gaps(flat) <= NEIGHBOUR_GAP
+    # clusters: the boxes linked to each, grown till nothing more joins
+    reached = np.eye(n, dtype=bool) | linked
+    for _ in range(n):
+        grown = (reached.astype(np.int32) @ reached.astype(np.int32)) > 0
+        if np.array_equal(grown, reached):
+            break
+        reached = grown
+    return ~(reached & shaped[None, :]).any(1)
+
+
 def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     """``n_seats`` tableaux (``tableau_segments``: runs of cards round the table that lie
     close and are turned alike), each turned by its own cards (``seat_turn``), not by an
@@ -568,10 +749,17 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
         return [_tag(Detections.empty(), s, 0.0) for s in range(n_seats)]
     if n_seats == 1:
         return [_tag(detections, 0, seat_turn(detections.xyxy, None))]
-    k = min(n_seats, len(detections))
-    squash = foreshortening(detections.xyxy)
-    groups = tableau_segments(detections.xyxy, k, squash)
-    centre = table_centre(detections)
+    top = table_top(detections.xyxy)
+    # boxes that are no player's cards take no seat of their own (``clutter``): split the
+    # rest, then each goes with the tableau nearest it
+    stray = clutter(detections.xyxy, top)
+    if stray.all():
+        stray[:] = False
+    kept = np.flatnonzero(~stray)
+    k = min(n_seats, len(kept))
+    groups = [kept[g] for g in tableau_segments(detections.xyxy[kept], k, top)]
+    # the table's centre, the seats' directions and turns from the tableaux alone
+    centre = table_centre(detections[kept])
     towards = [detections.centres[g].mean(0) - centre for g in groups]
     directions = [turn_towards(t) for t in towards]
     # the seats left empty lie where the table has room for a player: in the widest gaps
@@ -579,10 +767,10 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     # round the table from the bottom
     around = sorted(range(len(groups)), key=lambda g: directions[g])
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    turns = [seat_turn(detections.xyxy[g], towards[i], axes[g], is_strip[g], squash) for i, g in enumerate(groups)]
+    turns = [seat_turn(detections.xyxy[g], towards[i], axes[g], is_strip[g], top) for i, g in enumerate(groups)]
     widths = []
     if len(groups) < n_seats:
-        gaps = _relative_gaps(detections.xyxy / [1, squash, 1, squash])
+        gaps = _relative_gaps(top.flat(detections.xyxy))
         for a, g in enumerate(around):
             after = around[(a + 1) % len(around)]
             apart = float(gaps[np.ix_(groups[g], groups[after])].min())
@@ -591,6 +779,10 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
     start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
     places = places[start:] + places[:start]
+    if stray.any():
+        gaps = _relative_gaps(top.flat(detections.xyxy))
+        nearest = np.array([int(np.argmin([gaps[i, g].min() for g in groups])) for i in np.flatnonzero(stray)])
+        groups = [np.sort(np.concatenate([g, np.flatnonzero(stray)[nearest == j]])) for j, g in enumerate(groups)]
     return [_tag(Detections.empty(), s, 0.0) if g is None else _tag(detections[groups[g]], s, turns[g])
             for s, (_, g) in enumerate(places)]
 
@@ -654,12 +846,17 @@ def _polygon(area) -> tuple[np.ndarray, float | None]:
 
 
 def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Detections]:
-    """Cards whose centre lies in each area; cards outside every area are left out."""
+    """Cards whose centre lies in each area; cards outside every area are left out. A seat
+    is turned as its area says (its ``angle``), else by its own cards as in a split by
+    position (``seat_turn``: the way their columns run, their own turn, the side of the
+    areas' middle the area lies on); an area without cards faces that side."""
     h, w = image_shape[:2]
     polygons = [_polygon(a) for a in seat_areas]
     centres_all = np.array([p.mean(0) for p, _ in polygons])
     middle = centres_all.mean(0) if len(polygons) > 1 else np.array([0.5, 0.0])
     taken = np.zeros(len(detections), bool)
+    top = table_top(detections.xyxy) if len(detections) else TableTop()
+    axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
     seats = []
     for s, (points, angle) in enumerate(polygons):
         contour = (points * [w, h]).astype(np.float32).reshape(-1, 1, 2)
@@ -667,11 +864,13 @@ def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Dete
                            for x, y in detections.centres], bool).reshape(-1) & ~taken
         taken |= inside
         if angle is None:
-            if len(polygons) == 1:
+            towards = None if len(polygons) == 1 else (points.mean(0) - middle) * [w, h]
+            if inside.any():
+                angle = seat_turn(detections.xyxy[inside], towards, axes[inside], is_strip[inside], top)
+            elif towards is None:
                 angle = 0.0
             else:
-                d = (points.mean(0) - middle) * [w, h]
-                angle = round(turn_towards(d) / 90) * 90 % 360
+                angle = round(turn_towards(towards) / 90) * 90 % 360
         seats.append(_tag(detections[inside], s, float(angle)))
     return seats
 

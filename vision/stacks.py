@@ -181,7 +181,10 @@ def _entry_groups(detections: Detections, angle: float | None) -> list[list[int]
     labels = detections.labels
     groups: list[list[int]] = []
     exact = abs(angle) % 90 < 3 or abs(angle) % 90 > 87
-    width = None if exact else card_width(detections.xyxy, angle)
+    # the card's width from the sum of whole cards' sides at any turn, not the boxes' widths
+    # in the seat's frame: a tilted phone squashes a side seat's widths (the table's depth)
+    # but not the steps along its columns
+    width = card_width(detections.xyxy, angle)
     for chain in columns(xyxy, exact, width):
         groups.extend([chain[k] for k in group] for group in stack_groups([labels[i] for i in chain]))
     return groups

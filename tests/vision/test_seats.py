@@ -1,3 +1,4 @@
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -5,7 +6,16 @@ from hypothesis import strategies as st
 
 from vision.detections import Detections
 from vision.fieldtest.render import render_photo
-from vision.seats import SeatAreaError, foreshortening, seat_turn, split_seats, strips
+from vision.seats import (
+    SeatAreaError,
+    clutter,
+    column_pairs,
+    foreshortening,
+    seat_turn,
+    split_seats,
+    strips,
+    table_top,
+)
 from vision.stacks import canonical, read_tableau
 
 
@@ -346,3 +356,168 @@ def test_a_missing_players_seat_is_left_where_the_others_turns_leave_room(turns,
     parts = split_seats(at_size(table(seats), SIZES[size]), n_seats=len(turns))
     expected = [[] if s in missing else tableau_of(players[s]) for s in range(len(turns))]
     assert [canonical(read_tableau(p)) for p in parts] == expected
+
+
+# --- a phone tilted over the table: perspective (issue 12.4) -----------------------------
+# The layouts above are drawn on the table top; a camera tilted from straight down shows the
+# far side smaller and flatter than the near side, and upright edges leaning off the middle.
+# The photo's boxes are the boxes of each card's corners projected through a pinhole camera
+# (cv2.projectPoints), not through any model of vision.seats.
+
+
+def tableau_corners(columns, turn, centre, apart=0.0):
+    """``tableau_boxes``' cards as the four corners each, on the table top."""
+    flat, labels = tableau_boxes(columns, 0, (0.0, 0.0), apart)
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return [np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ rot.T + centre for x1, y1, x2, y2 in flat], labels
+
+
+def photographed(seats, tilt, size=(1280, 960), distance=1400.0):
+    """Detections of ``seats`` (as ``table``) laid on a table top drawn as a ``size`` photo seen
+    from straight above, photographed by a phone ``distance`` from the table's middle, tilted
+    ``tilt`` degrees from straight down towards the photo's bottom, framing the table."""
+    w, h = size
+    t = np.radians(tilt)
+    # the table top: x right, y away from the camera (up in the photo), z up
+    camera = np.array([0.0, -distance * np.sin(t), distance * np.cos(t)])
+    forward = -camera / distance
+    right = np.array([1.0, 0.0, 0.0])
+    down = np.cross(forward, right)
+    rotation = np.stack([right, down, forward])
+    rvec, _ = cv2.Rodrigues(rotation)
+    tvec = -rotation @ camera
+    lens = np.array([[0.9 * w, 0, w / 2], [0, 0.9 * w, h / 2], [0, 0, 1]])
+    boxes, labels = [], []
+    for columns, turn, centre, *apart in seats:
+        corners, lab = tableau_corners(columns, turn, np.array(centre, float), *apart)
+        for card in corners:
+            points = np.column_stack([card[:, 0] - w / 2, h / 2 - card[:, 1], np.zeros(4)])
+            seen, _ = cv2.projectPoints(points, rvec, tvec, lens, None)
+            boxes.append([*seen[:, 0].min(0), *seen[:, 0].max(0)])
+        labels += lab
+    return Detections(np.array(boxes, np.float32), data={"label": np.array(labels)})
+
+
+def test_a_strip_pairs_with_the_card_along_its_long_side_not_a_neighbours_card_at_its_end():
+    # a player at the right: their column runs sideways, the covered card's strip standing
+    # tall left of the card on it; the bottom player's card, upright, lies against the
+    # strip's lower end (its box a little over it). The strip is long across its own card's
+    # axis: its card lies beside it, not below
+    strip, covering, neighbour = [500, 300, 522, 360], [522, 300, 616, 360], [481, 352, 541, 446]
+    boxes = np.array([strip, covering, neighbour], float)
+    assert column_pairs(boxes, strips(boxes)) == [(0, 1)]
+
+
+def test_a_neighbours_card_at_the_end_of_a_sideways_column_stays_with_its_player():
+    # the same at table scale: the right player's tableau runs sideways, and the bottom
+    # player laid their last card right under the end of its first column
+    right = [["wasabi", "salmon-nigiri"], ["tempura", "tempura", "tempura"], ["eel"]]
+    bottom = [["sashimi"], ["dumpling"], ["maki-2", "maki-3"]]
+    seats = [(right, 270, (1000.0, 400.0)), (bottom, 0, (928.0, 562.0)), (MAKI, 180, (600, 100)),
+             (UNEVEN, 90, (150, 450))]
+    parts = split_seats(table(seats), n_seats=4)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
+
+
+@pytest.mark.parametrize("tilt", [0, 30, 40, 50])
+@pytest.mark.parametrize("layout", ["two on each long side", "five round, unevenly spaced", "one at a corner"])
+def test_the_horizon_of_a_tilted_phone_is_measured_from_the_cards_sizes(layout, tilt):
+    # the camera of ``photographed``: its focal length 0.9 of the photo's width, looking at
+    # the photo's middle row, the horizon that row less the focal length over the tilt's
+    # tangent; the squash there the tilt's cosine. Straight down: no horizon, no squash
+    top = table_top(photographed(LAYOUTS[layout], tilt).xyxy)
+    if tilt == 0:
+        assert top.horizon == -np.inf and top.squash == pytest.approx(1.0, abs=0.05)
+        return
+    horizon = 480 - 0.9 * 1280 / np.tan(np.radians(tilt))
+    assert top.horizon == pytest.approx(horizon, rel=0.3)
+    assert float(top.squash * top.scale(480)) == pytest.approx(np.cos(np.radians(tilt)), abs=0.1)
+
+
+@pytest.mark.parametrize("seed, kind", [(7100, "rect"), (7103, "rect"), (7104, "table")])
+def test_a_table_photographed_steeply_is_split_seat_by_seat(faces, seed, kind):
+    # independent renders (vision.fieldtest; seeds in no field test set) at a phone's size:
+    # the far side's cards a third of the near side's size and flatter, so one squash for the
+    # whole photo reads a near corner player's turned cards as upright, and the far side's
+    # gaps, in its small cards' sizes, as wide; every seat read from the truth's own boxes
+    # must be its player's tableau
+    _, truth = render_photo(seed, kind, (2016, 1512))
+    visible = [c for c in truth["cards"] if not c["hidden"]]
+    detections = Detections(np.array([c["box"] for c in visible], np.float32),
+                            data={"label": np.array([c["label"] for c in visible])})
+    parts = split_seats(detections, n_seats=len(truth["seats"]))
+    assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+
+
+# --- seat areas a player drew in the app (web: a game's remembered areas) -------------------
+
+
+def test_seat_areas_turn_each_seat_by_its_own_cards():
+    # a 1280x960 photo of a rectangular table: two players side by side on the near long
+    # side, one at the far right corner. The areas' middle lies above the near pair, so the
+    # direction to each of their areas is mostly sideways; their cards' columns say they sit
+    # at the bottom, and the corner player's cards turned 45 degrees that they face the corner
+    seats = [(TEMPURA, 0, (330, 800)), (MAKI, 0, (800, 800)), (UNEVEN, 225, (1050, 200))]
+    areas = [[0.0, 0.65, 0.45, 1.0], [0.45, 0.65, 0.9, 1.0], [0.6, 0.0, 1.0, 0.45]]
+    parts = split_seats(table(seats), seat_areas=areas, image_shape=(960, 1280, 3))
+    assert [canonical(read_tableau(p)) for p in parts] == [tableau_of(columns) for columns, *_ in seats]
+    turns = [float(p.data["seat_angle"][0]) for p in parts]
+    assert turns[:2] == [0, 0] and abs((turns[2] - 225 + 180) % 360 - 180) < 8
+
+
+
+def test_a_card_laid_apart_against_a_neighbours_turned_card_stays_with_the_cards_turned_like_it():
+    # the far player laid their tofu most of a card beyond their row, where its box meets
+    # the box of the eel of the player at the far left corner, whose cards are turned 30
+    # degrees; the tofu is turned like its own row, and goes with it
+    row = [["sashimi"], ["dumpling"], ["miso-soup"], ["tofu"]]
+    corner = [["eel"], ["tempura"], ["edamame"]]
+    seats = [(TEMPURA, 0, (640, 820)), (row, 180, (560, 150), 0.8), (corner, 150, (300, 230)),
+             (MAKI, 270, (1130, 480))]
+    parts = split_seats(table(seats), n_seats=4)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
+
+
+def test_the_first_strips_of_a_long_column_stay_with_it_beside_a_neighbours_turned_cards():
+    # the bottom player's maki column: three strips, each covered by the next, and the card
+    # on top; the lower-left player's row, turned 60 degrees, reaches against its first
+    # strips. Each strip is turned as the strip on it, down the column to the card
+    bottom = [["maki-1", "maki-2", "maki-3", "maki-1"], ["eel"], ["sashimi"]]
+    corner = [["dumpling"], ["tofu"], ["edamame"], ["tea"]]
+    seats = [(bottom, 0, (640, 800)), (corner, 60, (440, 700)), (MAKI, 180, (640, 150)), (UNEVEN, 270, (1130, 480))]
+    parts = split_seats(table(seats), n_seats=4)
+    assert sorted(map(str, (canonical(read_tableau(p)) for p in parts))) == sorted(
+        str(tableau_of(columns)) for columns, *_ in seats)
+
+
+def test_a_score_pad_boxed_as_cards_takes_no_seat_from_two_players_side_by_side():
+    # two players side by side at the bottom, and across the table the score pad, its
+    # lines boxed as three thin cards: no card is shaped like that, nor lies against a
+    # card, so the pad is no player's tableau, and the two players keep a seat each
+    seats = [(TEMPURA, 0, (450, 800)), (MAKI, 0, (750, 800))]
+    cards = table(seats)
+    pad = np.array([[560 + 30 * i, 150, 582 + 30 * i, 240] for i in range(3)], np.float32)
+    boxes = np.concatenate([cards.xyxy, pad])
+    parts = split_seats(Detections(boxes, data={"index": np.arange(len(boxes))}), n_seats=2)
+    first = len(tableau_boxes(TEMPURA, 0, np.zeros(2))[0])
+    own = [set(range(first)), set(range(first, len(cards)))]
+    held = [sorted(set(p.data["index"].tolist()) & (own[0] | own[1])) for p in parts]
+    assert sorted(held) == sorted(sorted(o) for o in own)
+
+
+def test_a_card_boxed_with_the_strips_below_it_stays_with_its_tableau():
+    # the detector boxed the bottom player's last tempura with the two strips it covers: a
+    # box shaped like no card, but lying in the tableau, so no clutter (``clutter``)
+    seats = [(TEMPURA, 0, (640, 800)), (MAKI, 180, (640, 160))]
+    cards = table(seats)
+    boxes = cards.xyxy.copy()
+    boxes[2] = [boxes[0, 0], boxes[0, 1], boxes[2, 2], boxes[2, 3]]
+    keep = np.array([i not in (0, 1) for i in range(len(boxes))])
+    assert not clutter(boxes[keep]).any()
+    parts = split_seats(Detections(boxes[keep], data={"index": np.flatnonzero(keep)}), n_seats=2)
+    first = len(tableau_boxes(TEMPURA, 0, np.zeros(2))[0])
+    assert sorted(sorted(p.data["index"].tolist()) for p in parts) == sorted(
+        [sorted(set(range(2, first))), sorted(set(range(first, len(cards))))])

@@ -69,3 +69,22 @@ def test_rotate_boxes_keeps_sizes_of_right_angle_turns():
 def test_special_order_alone_and_on_special_order_are_single_cards():
     assert entries_of_column(["special-order", "special-order"]) == ["special-order", "special-order"]
     assert entries_of_column(["special-order"]) == ["special-order"]
+
+
+@pytest.mark.parametrize("squash", [1.0, 0.8, 0.6])
+@pytest.mark.parametrize("turn", [90, 270])
+def test_a_seat_at_the_side_of_a_tilted_photo_is_read_in_its_own_frame(turn, squash):
+    # a phone tilted from straight down squashes the table's depth (the photo's height): a
+    # seat at the left or right has its columns running across the photo, unsquashed, and
+    # its cards' widths squashed; a card covering a strip still lies one card along
+    upright = detections(column(0, ["wasabi", "egg-nigiri"]), column(120, ["tempura", "tempura", "special-order"]),
+                         column(240, ["maki-2", "maki-3"]))
+    a = np.radians(turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    turned = []
+    for x1, y1, x2, y2 in upright.xyxy:
+        corners = (np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]) @ rot.T) * [1, squash] + 500
+        turned.append([*corners.min(0), *corners.max(0)])
+    seat = Detections(np.array(turned), data={"label": upright.data["label"]})
+    expected = [["wasabi", "egg-nigiri"], "tempura", ["tempura", "special-order"], "maki-2", "maki-3"]
+    assert canonical(read_tableau(seat, angle=turn)) == canonical(expected)
