@@ -38,10 +38,11 @@ FIELD_SETS = {s.name: s for s in (
     # photos the "unsure" rule is calibrated on (never reported as a test)
     FieldSet("field-calib", (("tableau", (1280, 960)), ("table", (2016, 1512)), ("crowd", (2016, 1512)),
                              ("closeup", (1280, 960)), ("rect", (2016, 1512))), 40, 199),
-    # more photos to develop on (never reported as a test): single tableaux, and whole tables
-    # of 2-5 seats, 6-8 seats and rectangular ones in turn
+    # more photos to develop on (never reported as a test): single tableaux, whole tables of
+    # 2-5 seats, 6-8 seats and rectangular ones in turn, and close-ups
     FieldSet("field-dev-tableau", (("tableau", (1280, 960)),), 60, 301),
     FieldSet("field-dev-table", (("table", (2016, 1512)), ("crowd", (2016, 1512)), ("rect", (2016, 1512))), 45, 302),
+    FieldSet("field-dev-closeup", (("closeup", (1280, 960)), ("closeup", (2016, 1512))), 40, 306),
 )}
 #: ``--sets field`` means these
 FAMILIES = {"field": ("field-tableau", "field-table", "field-crowd", "field-rect", "field-closeup", "field-sizes")}

@@ -70,11 +70,11 @@ def register(subparsers) -> None:
                        help="share of that stage's own weights in the average with those it started "
                             "from (default 0.5; 1: its own alone)")
     train.add_argument("--camera-det-epochs", type=int, default=None,
-                       help="epochs of the detector's camera stage (default 0: off in the committed models)")
+                       help="epochs of the detector's camera stage (default 4, as the committed detector; 0: off)")
     train.add_argument("--camera-det-recipes", nargs="+", default=None,
                        choices=["train-camera-tables", "train-pile-tables"],
-                       help="that stage's photos, trained on together (default train-camera-tables; "
-                            "train-pile-tables: columns laid loosely, thin and uneven strips)")
+                       help="that stage's photos, trained on together (default both: train-camera-tables, "
+                            "photos across real tables; train-pile-tables, columns laid loosely)")
     train.add_argument("--camera-det-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none)")
     train.add_argument("--camera-det-share", type=float, default=None,

@@ -97,17 +97,17 @@ class TrainPlan:
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
-    #: the detector's camera stage (issue 12, "The detector's camera stage" in models/README.md):
+    #: the detector's camera stage (issue 12, "The detector's pile stage" in models/README.md):
     #: fine-tuned from the 960-px stage on ``train-camera-tables`` (whole photos as phones and
-    #: webcams take them across real tables, 1-8 seats, printed cards), fed at
-    #: ``det_feed_imgsz``; its last weights averaged with those it started from,
-    #: ``det_camera_share`` its own. Off (0) in the committed models: six epochs on 2 CPU cores
-    #: found more far cards but as many more false pieces, no better on the dev photos of the
-    #: independent renderer; it waits for a GPU's longer run (``--camera-det-epochs``)
-    det_camera_epochs: int = 0
+    #: webcams take them across real tables, 1-8 seats, printed cards) and ``train-pile-tables``
+    #: (columns laid loosely: thin, uneven strips, cards turned), fed at ``det_feed_imgsz``; its
+    #: last weights averaged with those it started from, ``det_camera_share`` its own. The
+    #: committed detector's run was bounded to one hour on 2 CPU cores (``--camera-det-hours
+    #: 1``), where ultralytics fitted 4 epochs, which the plan names
+    det_camera_epochs: int = 4
     #: that stage's photos, each recipe in its own folder beside ``train`` (the recipe's name
     #: without ``train-``), trained on together
-    det_camera_recipes: tuple[str, ...] = ("train-camera-tables",)
+    det_camera_recipes: tuple[str, ...] = ("train-camera-tables", "train-pile-tables")
     det_camera_batch: int = 8
     det_camera_hours: float = 0.0
     det_camera_share: float = 0.5
