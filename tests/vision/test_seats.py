@@ -197,17 +197,23 @@ def test_the_tilt_of_the_phone_is_measured_from_cards_standing_and_lying(squash)
     assert foreshortening(boxes) == pytest.approx(squash, abs=0.04)
 
 
-@pytest.mark.parametrize("seed, kind", [(7001, "table"), (7003, "crowd"), (7032, "crowd")])
-def test_a_round_table_photographed_at_a_tilt_is_read_seat_by_seat(faces, seed, kind):
-    # an independent render (vision.fieldtest; these seeds are in no field test set): seats
-    # at uneven places, far cards smaller and squashed, neighbouring tableaux touching;
-    # every seat read from the truth's own boxes must be its player's tableau
-    _, truth = render_photo(seed, kind, (640, 480))
+def assert_read_seat_by_seat(seed: int, kind: str, size: tuple[int, int]) -> None:
+    """Split an independent render's own boxes into seats: each seat must read as its
+    player's tableau."""
+    _, truth = render_photo(seed, kind, size)
     visible = [c for c in truth["cards"] if not c["hidden"]]
     detections = Detections(np.array([c["box"] for c in visible], np.float32),
                             data={"label": np.array([c["label"] for c in visible])})
     parts = split_seats(detections, n_seats=len(truth["seats"]))
     assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+
+
+@pytest.mark.parametrize("seed, kind", [(7001, "table"), (7003, "crowd"), (7032, "crowd")])
+def test_a_round_table_photographed_at_a_tilt_is_read_seat_by_seat(faces, seed, kind):
+    # an independent render (vision.fieldtest; these seeds are in no field test set): seats
+    # at uneven places, far cards smaller and squashed, neighbouring tableaux touching;
+    # every seat read from the truth's own boxes must be its player's tableau
+    assert_read_seat_by_seat(seed, kind, (640, 480))
 
 
 def test_a_far_card_beside_a_near_one_is_no_strip():
@@ -443,12 +449,7 @@ def test_a_table_photographed_steeply_is_split_seat_by_seat(faces, seed, kind):
     # whole photo reads a near corner player's turned cards as upright, and the far side's
     # gaps, in its small cards' sizes, as wide; every seat read from the truth's own boxes
     # must be its player's tableau
-    _, truth = render_photo(seed, kind, (2016, 1512))
-    visible = [c for c in truth["cards"] if not c["hidden"]]
-    detections = Detections(np.array([c["box"] for c in visible], np.float32),
-                            data={"label": np.array([c["label"] for c in visible])})
-    parts = split_seats(detections, n_seats=len(truth["seats"]))
-    assert [canonical(read_tableau(p)) for p in parts] == [canonical(s["tableau"]) for s in truth["seats"]]
+    assert_read_seat_by_seat(seed, kind, (2016, 1512))
 
 
 # --- seat areas a player drew in the app (web: a game's remembered areas) -------------------

@@ -71,7 +71,13 @@ def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, need
     assert not (tmp_path / "models").exists()
 
 
-def test_averaged_weights_lie_between_the_two_stages(tmp_path):
+@pytest.mark.parametrize("mid_run, share, moved", [
+    (False, 0.25, 1.0),  # a finished stage: a quarter of the way
+    # ultralytics saves a run's last.pt between epochs with "model" None and the weights in
+    # "ema": a stage can be averaged from such a checkpoint too (picked by epoch)
+    (True, 0.5, 2.0),
+])
+def test_averaged_weights_lie_between_the_two_stages(tmp_path, mid_run, share, moved):
     import torch
 
     from vision.paths import MODELS_DIR
@@ -84,33 +90,14 @@ def test_averaged_weights_lie_between_the_two_stages(tmp_path):
     model = tuned["model"].float()
     with torch.no_grad():
         model.state_dict()[name].add_(4.0)  # a "fine-tuned" copy: one tensor moved by 4
-    tuned["model"] = model
+    if mid_run:
+        tuned["model"], tuned["ema"] = None, model
+    else:
+        tuned["model"] = model
     torch.save(tuned, tmp_path / "tuned.pt")
-    averaged = yolo.average_weights(base, tmp_path / "tuned.pt", 0.25, tmp_path / "avg.pt")
+    averaged = yolo.average_weights(base, tmp_path / "tuned.pt", share, tmp_path / "avg.pt")
     got = torch.load(averaged, map_location="cpu", weights_only=False)["model"].float().state_dict()[name]
-    assert torch.allclose(got, first + 1.0, atol=1e-2)  # a quarter of the way: +1
-
-
-def test_a_checkpoint_saved_mid_run_is_averaged_from_its_ema_weights(tmp_path):
-    # ultralytics saves a run's last.pt between epochs with "model" None and the weights in
-    # "ema": a stage can be averaged from such a checkpoint too (picked by epoch)
-    import torch
-
-    from vision.paths import MODELS_DIR
-    from vision.training import yolo
-
-    base = MODELS_DIR / "classifier.pt"
-    tuned = torch.load(base, map_location="cpu", weights_only=False)
-    name, first = next(iter(tuned["model"].float().state_dict().items()))
-    first = first.clone()
-    model = tuned["model"].float()
-    with torch.no_grad():
-        model.state_dict()[name].add_(4.0)
-    tuned["model"], tuned["ema"] = None, model
-    torch.save(tuned, tmp_path / "mid-run.pt")
-    averaged = yolo.average_weights(base, tmp_path / "mid-run.pt", 0.5, tmp_path / "avg.pt")
-    got = torch.load(averaged, map_location="cpu", weights_only=False)["model"].float().state_dict()[name]
-    assert torch.allclose(got, first + 2.0, atol=1e-2)
+    assert torch.allclose(got, first + moved, atol=1e-2)
 
 
 def test_the_detector_stage_trains_on_every_recipe_it_names_together(tmp_path, faces):
