@@ -39,10 +39,12 @@ FIELD_SETS = {s.name: s for s in (
     FieldSet("field-calib", (("tableau", (1280, 960)), ("table", (2016, 1512)), ("crowd", (2016, 1512)),
                              ("closeup", (1280, 960)), ("rect", (2016, 1512))), 40, 199),
     # more photos to develop on (never reported as a test): single tableaux, whole tables of
-    # 2-5 seats, 6-8 seats and rectangular ones in turn, and close-ups
+    # 2-5 seats, 6-8 seats and rectangular ones in turn, close-ups, and the extremes of size
     FieldSet("field-dev-tableau", (("tableau", (1280, 960)),), 60, 301),
     FieldSet("field-dev-table", (("table", (2016, 1512)), ("crowd", (2016, 1512)), ("rect", (2016, 1512))), 45, 302),
     FieldSet("field-dev-closeup", (("closeup", (1280, 960)), ("closeup", (2016, 1512))), 40, 306),
+    FieldSet("field-dev-sizes", (("table", (4032, 3024)), ("tableau", (640, 480)), ("tableau", (4032, 3024)),
+                                 ("table", (640, 480))), 24, 307),
 )}
 #: ``--sets field`` means these
 FAMILIES = {"field": ("field-tableau", "field-table", "field-crowd", "field-rect", "field-closeup", "field-sizes")}
