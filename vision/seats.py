@@ -538,17 +538,15 @@ def table_top(xyxy: np.ndarray) -> TableTop:
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     whole = ~strips(xyxy)
-    uniform = TableTop(foreshortening(xyxy), float(xyxy[:, 1].min() + xyxy[:, 3].max()) / 2 if len(xyxy) else 0.0,
-                       -math.inf, float(xyxy[:, 0].min() + xyxy[:, 2].max()) / 2 if len(xyxy) else 0.0)
-    if whole.sum() < PERSPECTIVE_CARDS:
-        return uniform
     w, h = (xyxy[:, 2] - xyxy[:, 0])[whole], (xyxy[:, 3] - xyxy[:, 1])[whole]
+    squash = _squash_of(h / np.maximum(w, 1e-6))  # ``foreshortening``: None where it cannot tell
+    uniform = TableTop(1.0 if squash is None else squash,
+                       float(xyxy[:, 1].min() + xyxy[:, 3].max()) / 2 if len(xyxy) else 0.0,
+                       -math.inf, float(xyxy[:, 0].min() + xyxy[:, 2].max()) / 2 if len(xyxy) else 0.0)
+    if whole.sum() < PERSPECTIVE_CARDS or squash is None:
+        return uniform
     y = ((xyxy[:, 1] + xyxy[:, 3]) / 2)[whole]
     highest, depth = float(xyxy[:, 1].min()), float(xyxy[:, 3].max() - xyxy[:, 1].min())
-
-    low, high = np.percentile(h / w, [10, 90])
-    if high / low < BOTH_WAYS:
-        return uniform
 
     def unevenness(top: TableTop) -> float:
         k = top.scale(y)
@@ -769,8 +767,10 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
     turns = [seat_turn(detections.xyxy[g], towards[i], axes[g], is_strip[g], top) for i, g in enumerate(groups)]
     widths = []
-    if len(groups) < n_seats:
-        gaps = _relative_gaps(top.flat(detections.xyxy))
+    # gaps between the boxes on the table top, in card sizes: for the room an empty seat
+    # takes and the tableau each stray box goes with
+    gaps = _relative_gaps(top.flat(detections.xyxy)) if len(groups) < n_seats or stray.any() else None
+    if gaps is not None and len(groups) < n_seats:
         for a, g in enumerate(around):
             after = around[(a + 1) % len(around)]
             apart = float(gaps[np.ix_(groups[g], groups[after])].min())
@@ -779,8 +779,7 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     places = sorted([(d, g) for g, d in enumerate(directions)] + [(d, None) for d in empty], key=lambda p: p[0])
     start = int(np.argmin([min(d, 360 - d) for d, _ in places]))
     places = places[start:] + places[:start]
-    if stray.any():
-        gaps = _relative_gaps(top.flat(detections.xyxy))
+    if gaps is not None and stray.any():
         nearest = np.array([int(np.argmin([gaps[i, g].min() for g in groups])) for i in np.flatnonzero(stray)])
         groups = [np.sort(np.concatenate([g, np.flatnonzero(stray)[nearest == j]])) for j, g in enumerate(groups)]
     return [_tag(Detections.empty(), s, 0.0) if g is None else _tag(detections[groups[g]], s, turns[g])
