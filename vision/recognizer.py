@@ -172,8 +172,9 @@ def drop_pieces(detections: Detections, inside: float = 0.6, larger: float = 1.5
     beside the card over it, and a nigiri on its wasabi or a special order on its card are
     other names. Seldom, not never: where the detector boxes two strips of a column as one,
     or the column lies askew, the strip of the card beneath lies within that box; so
-    :meth:`Recognizer.detect` drops pieces only on photos that took the closer look (on the
-    independent renderer's single tableaux, dropping them everywhere lost a strip in five).
+    :meth:`Recognizer.detect` drops pieces only on photos that took a second look, the closer
+    look at small cards or a close-up's shrunk look (on the independent renderer's single
+    tableaux, dropping them everywhere lost a strip in five).
 
     >>> from vision.detections import Detections
     >>> cards = Detections(np.array([[0, 0, 60, 90], [5, 60, 55, 88], [0, 90, 60, 110], [70, 0, 130, 90]], float),
@@ -248,9 +249,9 @@ class Recognizer:
     fine_bands: int = 3
     fine_max_imgsz: int = 1600
     #: a box lying this share of its area within a larger box of the same name is a piece of
-    #: that card (:func:`drop_pieces`), on photos that took the closer look (the other photos'
-    #: cards are large: such a box is the strip of a card under one of its name, which the
-    #: first look boxed with the strip below it); 0: kept (live frames: no closer look).
+    #: that card (:func:`drop_pieces`), on photos that took a second look (the closer look or
+    #: a close-up's; on the others such a box is the strip of a card under one of its name,
+    #: which the first look boxed with the strip below it); 0: kept (live frames).
     #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
     #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
     piece_inside: float = 0.6
@@ -295,8 +296,8 @@ class Recognizer:
         height in the photo: so each band's card size is that of the small cards the first
         look found in it, and a band where it found none (a far seat missed entirely: cards
         too small to find at the first look's size) is taken to hold cards as small as the
-        smallest found below it, nearer the camera (farther cards are no larger). Bands overlap by the longest card found,
-        so each card lies whole in one of them.
+        smallest found below it, nearer the camera (farther cards are no larger). Bands
+        overlap by the longest card found, so each card lies whole in one of them.
         """
         sides = (boxes[:, 2:] - boxes[:, :2]).max(1)  # photo pixels
         centres = (boxes[:, 1] + boxes[:, 3]) / 2

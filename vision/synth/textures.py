@@ -224,7 +224,6 @@ def degrade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
 
 
-
 def far_side(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     """A phone held at the table's near edge, on a float32 BGR image whose top is the table's
     far side: the far side out of focus (the blur grows toward the top), and each with its own

@@ -113,18 +113,28 @@ class TrainPlan:
     det_camera_share: float = 0.5
 
 
+def stage_name(recipes: list[str] | tuple[str, ...]) -> str:
+    """The name of a stage trained on ``recipes`` together, for its run and its data file:
+    their folders' names (the recipe's name without ``train-``) joined by ``+``.
+
+    >>> stage_name(("train-camera-tables", "train-pile-tables"))
+    'camera-tables+pile-tables'
+    """
+    return "+".join(name.removeprefix("train-") for name in recipes)
+
+
 def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> Path:
     """Generate the detector camera stage's recipes, each in its own folder under ``build``
     (the recipe's name without ``train-``), and return a YOLO data file that trains and
     validates on all of them."""
     folders = []
     for recipe in recipes:
-        folder = build / recipe.name.removeprefix("train-")
+        folder = build / stage_name([recipe.name])
         generate(recipe, folder, workers=workers)
         folders.append(folder / "det" / "images")
     if len(folders) == 1:
         return folders[0].parent / "data.yaml"
-    data = build / ("detector-stage-" + "+".join(r.name.removeprefix("train-") for r in recipes) + ".yaml")
+    data = build / f"detector-stage-{stage_name([r.name for r in recipes])}.yaml"
     lines = [f"{split}: [{', '.join(str(f / split) for f in folders)}]" for split in ("train", "val")]
     data.write_text("\n".join(lines) + "\nnames:\n  0: card\n")
     return data
@@ -197,8 +207,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         data = camera_stage_data([RECIPES[name] for name in plan.det_camera_recipes], data_root.parent, workers)
         t = time.time()
         # a run of other recipes is another run (a resumed run must not change its data)
-        run = runs / ("detector-camera" if plan.det_camera_recipes == ("train-camera-tables",) else
-                      "detector-" + "+".join(r.removeprefix("train-") for r in plan.det_camera_recipes))
+        run = runs / f"detector-{stage_name(plan.det_camera_recipes)}"
         # from the 960-px stage; alone, from the committed detector when that run is not here
         start = runs / "detector-hires/weights/best.pt"
         if not start.exists() and only == "detector-camera":
