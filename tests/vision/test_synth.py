@@ -212,3 +212,26 @@ def test_piles_leave_thinner_and_uneven_strips_as_hands_lay_them(faces):
     assert min(straight) > 0.16
     assert min(loose) < 0.14
     assert np.std(loose) > 1.5 * np.std(straight)
+
+
+def test_a_turned_camera_lays_columns_across_the_photo_or_diagonally(faces):
+    # the independent test's photos are taken from any seat, so a column may run across the
+    # photo or diagonally (its strips boxed askew); held the usual way, our camera keeps seat
+    # 0's cards upright within a few degrees. A card lying across shows a box wider than tall,
+    # a diagonal one a box near square: an upright card's box is about 1.5 times taller
+    column = [["tempura"] * 3]
+
+    def box_shapes(turned: bool) -> list[float]:
+        shapes = []
+        for seed in range(8):
+            _, truth = compose_table(seed, column, layout="columns", size=(960, 720), effects=False,
+                                     clutter=False, fill=0.6, turned=turned)
+            whole = [c["box"] for c in truth["cards"] if not c["covered"]]
+            assert len(whole) == 1
+            x1, y1, x2, y2 = whole[0]
+            shapes.append((y2 - y1) / (x2 - x1))
+        return shapes
+
+    upright, turned = box_shapes(False), box_shapes(True)
+    assert min(upright) > 1.25
+    assert sum(shape < 1.2 for shape in turned) >= 3

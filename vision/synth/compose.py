@@ -320,7 +320,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
                   print_styles: bool = False, far_camera: bool = False,
-                  piles: bool = False) -> tuple[np.ndarray, dict]:
+                  piles: bool = False, turned: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -334,6 +334,9 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     ``far_camera`` takes the photo from the table's near edge (``textures.far_side``): the
     far side smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow.
     ``piles`` lays the columns loosely: thin, uneven strips, cards turned and shifted.
+    ``turned`` holds the camera at any angle to the table (a phone raised from any seat, or
+    turned in the hand): a column may run across the photo or diagonally, its strips boxed
+    askew; else the table's seat 0 stays at the bottom, give or take a few degrees.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -361,6 +364,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     n = len(tableaux)
     fill = fill if fill is not None else float(camera_rng.uniform(0.55, 0.97))
     spin = float(camera_rng.normal(0, 0.1))
+    if turned:  # drawn apart, so photos held the usual way stay as they were
+        spin = float(np.random.default_rng([seed, 8]).uniform(-math.pi, math.pi))
     tilt = float(camera_rng.uniform(0.0, 0.12))
     homography = _camera(camera_rng, corners, size, fill, tilt, spin, allow_cutoff)
     if far_camera:

@@ -72,9 +72,10 @@ def register(subparsers) -> None:
     train.add_argument("--camera-det-epochs", type=int, default=None,
                        help="epochs of the detector's camera stage (default 4, as the committed detector; 0: off)")
     train.add_argument("--camera-det-recipes", nargs="+", default=None,
-                       choices=["train-camera-tables", "train-pile-tables"],
+                       choices=["train-camera-tables", "train-pile-tables", "train-turned-piles"],
                        help="that stage's photos, trained on together (default both: train-camera-tables, "
-                            "photos across real tables; train-pile-tables, columns laid loosely)")
+                            "photos across real tables; train-pile-tables, columns laid loosely; "
+                            "train-turned-piles: loose columns, the camera held at any angle)")
     train.add_argument("--camera-det-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none)")
     train.add_argument("--camera-det-share", type=float, default=None,
