@@ -576,8 +576,11 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> l
     (``_interval_costs``): near neighbours, cards turned alike, columns running one way.
     Fewer than ``k`` where a further run would only cut a tableau in two (it must save
     ``SEAT_SAVING``): a player whose cards are out of sight, or missed, leaves a seat empty
-    rather than a neighbour's tableau halved. ``top``: the photo's ``table_top`` (measured
-    when left out)."""
+    rather than a neighbour's tableau halved. Where two tableaux share a sector (side by
+    side along a far edge, their cards at the same angles from the middle), the runs are
+    cut again by what the cards say (``_recut``): one box more or less moves the angles,
+    and must not join two tableaux while cutting a third. ``top``: the photo's
+    ``table_top`` (measured when left out)."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
@@ -618,7 +621,76 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> l
         start = int(arg[s, end])
         groups.append(order[(s + np.arange(start, end)) % m])
         end = start
-    return _refine(groups[::-1], xyxy, is_strip, gaps, *evidence)
+    groups = _refine(groups[::-1], xyxy, is_strip, gaps, *evidence)
+    # runs round the table may take two tableaux as one and cut another (``_recut``)
+    recut = _recut(groups, k, centres, gaps, evidence)
+    return groups if recut is None else _refine(recut, xyxy, is_strip, gaps, *evidence)
+
+
+def _halves(ids: np.ndarray, centres: np.ndarray, gaps: np.ndarray, evidence) -> tuple[float, list[np.ndarray]]:
+    """The cheapest cut of one group of cards in two (``_group_cost``), along the line its
+    cards lie along most (two tableaux side by side lie along the table's edge), and what
+    the two halves cost."""
+    if len(ids) < 2:
+        return math.inf, [ids]
+    offset = centres[ids] - centres[ids].mean(0)
+    _, _, axes = np.linalg.svd(offset, full_matrices=False)
+    ranked = ids[np.argsort(offset @ axes[0], kind="stable")]
+    best, halves = math.inf, [ids]
+    for cut in range(1, len(ranked)):
+        cost = _group_cost(ranked[:cut], gaps, *evidence) + _group_cost(ranked[cut:], gaps, *evidence)
+        if cost < best:
+            best, halves = cost, [ranked[:cut], ranked[cut:]]
+    return best, halves
+
+
+def _recut(groups: list[np.ndarray], k: int, centres: np.ndarray, gaps: np.ndarray,
+           evidence) -> list[np.ndarray] | None:
+    """``groups`` with a group cut in two (``_halves``), and two neighbouring groups joined
+    to keep the count or ``SEAT_SAVING`` paid for a seat more (at most ``k``), while that
+    costs less as ``tableau_segments`` weighs it (``_group_cost``); None where nothing does.
+    Runs round the table cannot part two tableaux side by side along a far edge, whose
+    cards lie at the same angles from the table's middle: one run takes both, and to keep
+    the count another run cuts a tableau in two, or a seat is left empty. Two groups are
+    never joined alone: how many seats the cards fill, the runs round the table weighed."""
+    groups = [g for g in groups if len(g)]
+    costs = [_group_cost(g, gaps, *evidence) for g in groups]
+    halves: list[tuple[float, list[np.ndarray]] | None] = [None] * len(groups)
+    middle = centres.mean(0)
+    changed = False
+    for _ in range(2 * k):
+        around = np.argsort([turn_towards(centres[g].mean(0) - middle) for g in groups])
+        neighbours = list(zip(around, np.roll(around, -1), strict=True)) if len(groups) > 2 else [(0, 1)][:len(groups) - 1]
+        # what joining two neighbours adds, and a seat more where one is free
+        joins: dict[tuple[int, ...], float] = {(int(a), int(b)): _group_cost(np.concatenate([groups[a], groups[b]]), gaps, *evidence)
+                 - costs[a] - costs[b] for a, b in neighbours}
+        if len(groups) < k:
+            joins[()] = SEAT_SAVING
+        cheapest = min(joins.values(), default=math.inf)
+        saves = np.full(len(groups), -math.inf)
+        for c in range(len(groups)):
+            # a cut saves at most what the group costs: most are not worth weighing
+            if costs[c] - cheapest > 1e-6:
+                cut = halves[c] or _halves(groups[c], centres, gaps, evidence)
+                halves[c] = cut
+                saves[c] = costs[c] - cut[0]
+        best, move = 1e-6, None
+        for pair, joined in joins.items():
+            for c in set(range(len(groups))) - set(pair):
+                if saves[c] - joined > best:
+                    best, move = saves[c] - joined, (pair, c)
+        if move is None:
+            break
+        pair, c = move
+        chosen = halves[c]
+        assert chosen is not None  # weighed above: only a weighed cut saves anything
+        new = ([np.concatenate([groups[a] for a in pair])] if pair else []) + chosen[1]
+        keep = [i for i in range(len(groups)) if i not in pair and i != c]
+        groups = [groups[i] for i in keep] + new
+        costs = [costs[i] for i in keep] + [_group_cost(g, gaps, *evidence) for g in new]
+        halves = [halves[i] for i in keep] + [None] * len(new)
+        changed = True
+    return groups if changed else None
 
 
 def _spanning_cost(gaps: np.ndarray) -> float:
