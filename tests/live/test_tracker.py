@@ -376,3 +376,20 @@ def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_ke
     ids = tracked.data["track_id"].tolist()
     assert 1 in ids
     assert np.allclose(tracked.xyxy[ids.index(1)], (379, 513, 465, 631))  # the dumpling, still whole
+
+
+def test_a_card_seen_whole_again_after_a_hand_hid_its_edge_keeps_its_id():
+    """Seen with the real models on a five-player film (dev seed 10): a hand reaching past
+    Eve's second salmon nigiri hid its right edge, a little more from one frame to the next
+    (each box near enough the one before to be the card lying still, so the place the
+    tracker keeps for it shrank with them); seen whole again, reaching past that place by a
+    strip, it was taken for a card laid over it and counted as her next card, a turn early.
+    A box no larger than the card has shown holds that card alone."""
+    lying = (701, 442, 798, 529)
+    frames = ([frame(("salmon-nigiri", lying))] * 30 + [frame()] * 2
+              + [frame(("salmon-nigiri", (701, 442, 786, 528)))] + [frame()]
+              + [frame(("salmon-nigiri", (699, 440, 782, 529)))] + [frame()] * 2
+              + [frame(("salmon-nigiri", (702, 445, 797, 530)))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    assert tracked.data["track_id"].tolist() == [1]
+    assert tracked.data["visible"].tolist() == [True]
