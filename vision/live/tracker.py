@@ -432,7 +432,8 @@ class CardTracker:
         same-named box of its size partly over the old one is the next card of its column, laid
         on it while the strip it leaves goes unseen; and a card that showed only its strip is
         not found again as a whole card lying elsewhere than it lay whole (the next card of its
-        column, laid over it, while its strip goes unseen for a frame). The card found again
+        column, laid over it, while its strip goes unseen for a frame), nor a track that only
+        ever showed a piece of a card as a box much larger (``_outgrown``). The card found again
         takes the new box: it lies there now.
         """
         taken = {t for t, _ in matched}
@@ -452,7 +453,7 @@ class CardTracker:
                 overlap, _ = box_overlaps(track.box[None], boxes[d][None])
                 area = _box_area(boxes[d])
                 strip = area <= self.strip_ratio * track.full_area
-                if self._covering_it(track, boxes[d]):
+                if self._covering_it(track, boxes[d]) or self._outgrown(track, area):
                     continue
                 if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
                     pairs.append((dist / size, t, d))
@@ -465,6 +466,12 @@ class CardTracker:
                 used_d.add(d)
                 out.append((t, d))
         return out
+
+    def _outgrown(self, track: _Track, area: float) -> bool:
+        """Whether a box of ``area`` is too large to be ``track`` moved: a card keeps its size
+        when moved, while a track that never showed more than a piece of a card (the detector
+        boxing a corner of it apart) is no card that can come back as a whole one elsewhere."""
+        return area * self.strip_ratio > track.full_area
 
     def _covering_it(self, track: _Track, box: np.ndarray) -> bool:
         """Whether ``box`` is a whole card laid over ``track``, a card showing only its strip:
