@@ -148,8 +148,8 @@ class CardTracker:
     - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
       whole (its box of then this much the same), is that card, not a second one.
     - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
-      seen within ``arriving_s`` of a hand over it and reaching past one of its edges by this
-      share of its length or more,
+      seen within ``arriving_s`` of a hand over it, reaching past one of its edges by this
+      share of its length or more and larger than any box the card showed,
       is the next card of its column laid over it, boxed together with the thin strip it
       leaves (a same-named card; another name is a new card anyway).
     """
@@ -337,9 +337,9 @@ class CardTracker:
         Seen with the real models on five-player films: a pudding laid over the lower part of
         a far player's pudding leaves a strip of it a few pixels tall; the detector boxes both
         cards as one, a box a strip longer than the card below. A card lying still does not
-        grow: a box holding all of where it has lain whole, longer than that by a strip, just
-        after a hand was over it (``lain``, a column of ``_lain`` per track), is the card laid
-        on it."""
+        grow: a box holding all of where it has lain whole, longer than that by a strip and
+        larger than the card ever showed, just after a hand was over it (``lain``, a column of
+        ``_lain`` per track), is the card laid on it."""
         holds = box_coverage(full_boxes, boxes) >= 0.9
         # how far past each edge of where the card lay the box reaches, in the card's lengths
         # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
@@ -347,7 +347,10 @@ class CardTracker:
         past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
                                boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
         longer = past.max(axis=2) >= self.grown_share
-        return holds & longer & lain
+        # and larger than the card has ever shown: a box of it reaching past where it lay
+        # only because that place was boxed with a hand over part of it holds the card alone
+        larger = _box_areas(boxes)[None, :] > np.array([t.full_area for t in self._tracks])[:, None]
+        return holds & longer & larger & lain
 
     @staticmethod
     def _beside_piece(same: np.ndarray, full: np.ndarray, areas_d: np.ndarray, on_where_it_lay: np.ndarray,
@@ -429,7 +432,8 @@ class CardTracker:
         same-named box of its size partly over the old one is the next card of its column, laid
         on it while the strip it leaves goes unseen; and a card that showed only its strip is
         not found again as a whole card lying elsewhere than it lay whole (the next card of its
-        column, laid over it, while its strip goes unseen for a frame). The card found again
+        column, laid over it, while its strip goes unseen for a frame), nor a track that only
+        ever showed a piece of a card as a box much larger (``_outgrown``). The card found again
         takes the new box: it lies there now.
         """
         taken = {t for t, _ in matched}
@@ -449,7 +453,7 @@ class CardTracker:
                 overlap, _ = box_overlaps(track.box[None], boxes[d][None])
                 area = _box_area(boxes[d])
                 strip = area <= self.strip_ratio * track.full_area
-                if self._covering_it(track, boxes[d]):
+                if self._covering_it(track, boxes[d]) or self._outgrown(track, area):
                     continue
                 if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
                     pairs.append((dist / size, t, d))
@@ -462,6 +466,12 @@ class CardTracker:
                 used_d.add(d)
                 out.append((t, d))
         return out
+
+    def _outgrown(self, track: _Track, area: float) -> bool:
+        """Whether a box of ``area`` is too large to be ``track`` moved: a card keeps its size
+        when moved, while a track that never showed more than a piece of a card (the detector
+        boxing a corner of it apart) is no card that can come back as a whole one elsewhere."""
+        return area * self.strip_ratio > track.full_area
 
     def _covering_it(self, track: _Track, box: np.ndarray) -> bool:
         """Whether ``box`` is a whole card laid over ``track``, a card showing only its strip:
