@@ -140,6 +140,31 @@ def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> P
     return data
 
 
+#: the plan fields of what each ``only`` trains (``sushicam train --only``)
+_STAGE_FIELDS = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
+                 "classifier-print": "cls_print_"}
+
+
+def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dict:
+    """The plan ``meta.json`` records: ``plan``'s fields for the stages that ran (every one
+    when ``only`` is None) and, for the rest, ``before``'s, the record of the models trained
+    on: a detector stage run alone must not rewrite how the classifier was made.
+
+    >>> from dataclasses import replace
+    >>> before = asdict(replace(TrainPlan(), cls_print_recipe="train-light-crops"))
+    >>> record = recorded_plan(replace(TrainPlan(), det_camera_hours=0.9), "detector-camera", before)
+    >>> record["det_camera_hours"], record["cls_print_recipe"]
+    (0.9, 'train-light-crops')
+    >>> recorded_plan(TrainPlan(), None, before)["cls_print_recipe"]
+    'train-camera-crops'
+    """
+    now = asdict(plan)
+    if only is None or not before:
+        return now
+    ran = _STAGE_FIELDS[only]
+    return {key: value if key.startswith(ran) or key not in before else before[key] for key, value in now.items()}
+
+
 def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
                  runs: Path = RUNS_DIR, models: Path = MODELS_DIR,
                  only: str | None = None, device: str = "cpu", workers: int = 2) -> dict:
@@ -286,13 +311,15 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
+    # the record of the models this run started from, for the stages it did not run
+    before = json.loads((models / "meta.json").read_text()).get("plan") if (models / "meta.json").exists() else None
     meta = {
         "classes": classes,
         "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"],
                      "live_imgsz": min(plan.det_live_imgsz, detector_imgsz)},
         "classifier": {"file": "classifier.onnx", "imgsz": classifier_imgsz, "crop": CROP_SIZE},
         "held_out_prints": list(PRINTED_SLUGS),
-        "plan": asdict(plan),
+        "plan": recorded_plan(plan, only, before),
     }
     (models / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     times["process_cpu_s"] = round(time.process_time() - started)
