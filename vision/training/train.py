@@ -140,13 +140,13 @@ def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> P
     return data
 
 
-#: the plan fields of what each ``only`` trains (``sushicam train --only``)
-_STAGE_FIELDS = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
-                 "classifier-print": "cls_print_"}
+#: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
+_STAGE_PREFIXES = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
+                   "classifier-print": "cls_print_"}
 
 
 def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dict:
-    """The plan ``meta.json`` records: ``plan``'s fields for the stages that ran (every one
+    """The plan ``meta.json`` records: ``plan``'s settings for the stages that ran (every one
     when ``only`` is None) and, for the rest, ``before``'s, the record of the models trained
     on: a detector stage run alone must not rewrite how the classifier was made.
 
@@ -161,7 +161,7 @@ def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dic
     now = asdict(plan)
     if only is None or not before:
         return now
-    ran = _STAGE_FIELDS[only]
+    ran = _STAGE_PREFIXES[only]
     return {key: value if key.startswith(ran) or key not in before else before[key] for key, value in now.items()}
 
 
