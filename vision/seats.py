@@ -660,10 +660,14 @@ def _recut(groups: list[np.ndarray], k: int, centres: np.ndarray, gaps: np.ndarr
     changed = False
     for _ in range(2 * k):
         around = np.argsort([turn_towards(centres[g].mean(0) - middle) for g in groups])
-        neighbours = list(zip(around, np.roll(around, -1), strict=True)) if len(groups) > 2 else [(0, 1)][:len(groups) - 1]
+        if len(groups) > 2:
+            neighbours = list(zip(around, np.roll(around, -1), strict=True))
+        else:
+            neighbours = [(0, 1)][:len(groups) - 1]
         # what joining two neighbours adds, and a seat more where one is free
-        joins: dict[tuple[int, ...], float] = {(int(a), int(b)): _group_cost(np.concatenate([groups[a], groups[b]]), gaps, *evidence)
-                 - costs[a] - costs[b] for a, b in neighbours}
+        joins: dict[tuple[int, ...], float] = {
+            (int(a), int(b)): _group_cost(np.concatenate([groups[a], groups[b]]), gaps, *evidence) - costs[a] - costs[b]
+            for a, b in neighbours}
         if len(groups) < k:
             joins[()] = SEAT_SAVING
         cheapest = min(joins.values(), default=math.inf)

@@ -301,7 +301,7 @@ class CardTracker:
         beside_piece = self._beside_piece(same, full, areas_d, on_where_it_lay, boxes)
         same_score = np.where(beside_piece & lain & ~just_there, -1.0, same_score)
         # but not a box reaching a strip past where it lay: the card laid over it
-        same_score = np.where(self._grown(full_boxes, boxes, lain), -1.0, same_score)
+        same_score = np.where(self._grown(full_boxes, boxes, areas_d > full, lain), -1.0, same_score)
         # a card that has lain whole, a hand just over it, prefers the box lying where it lay
         # (a piece of it left in sight) to one partly off it (the next card of its column on
         # its way in over it, boxed mostly where it lies)
@@ -330,7 +330,7 @@ class CardTracker:
         pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
         return pairs, {(t, d) for t, d in pairs if moving[t, d]}
 
-    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray, lain: np.ndarray) -> np.ndarray:
+    def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray, larger: np.ndarray, lain: np.ndarray) -> np.ndarray:
         """(track, detection): the detection is the next card of the track's column laid over
         it, boxed together with the strip of the track it leaves.
 
@@ -338,8 +338,8 @@ class CardTracker:
         a far player's pudding leaves a strip of it a few pixels tall; the detector boxes both
         cards as one, a box a strip longer than the card below. A card lying still does not
         grow: a box holding all of where it has lain whole, longer than that by a strip and
-        larger than the card ever showed, just after a hand was over it (``lain``, a column of
-        ``_lain`` per track), is the card laid on it."""
+        larger than the card ever showed (``larger``, (track, detection)), just after a hand was
+        over it (``lain``, a column of ``_lain`` per track), is the card laid on it."""
         holds = box_coverage(full_boxes, boxes) >= 0.9
         # how far past each edge of where the card lay the box reaches, in the card's lengths
         # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
@@ -349,7 +349,6 @@ class CardTracker:
         longer = past.max(axis=2) >= self.grown_share
         # and larger than the card has ever shown: a box of it reaching past where it lay
         # only because that place was boxed with a hand over part of it holds the card alone
-        larger = _box_areas(boxes)[None, :] > np.array([t.full_area for t in self._tracks])[:, None]
         return holds & longer & larger & lain
 
     @staticmethod

@@ -166,10 +166,11 @@ RECIPES = {
     # the detector's turned-pile stage (issue 12): as ``train-pile-tables``, but the camera held
     # at any angle to the table in seven photos of ten, so that columns run across the photo
     # or diagonally: strips of a column lying diagonally were the regions the pile stage's
-    # detector missed most on the independent renderer's development tables (seed 302: 23
-    # of 40 strips over 30 px thick lost, most of them in seats turned 30-60 degrees), and our
-    # renderer laid columns only at its seats' even angles. 1-8 seats
-    # (``datasets/build/turned-piles``)
+    # detector lost most often on the independent renderer's development tables (seed 302:
+    # 23 of 40 strips with a near-square box over 30 px on its input, against 81 of 229 other
+    # strips), and our renderer laid columns only at its seats' even angles. 1-8 seats
+    # (``datasets/build/turned-piles``; its detector stage is not in the committed models:
+    # models/README.md, step 12)
     "train-turned-piles": Recipe("train-turned-piles", train=500, val=40, seed=15, prefix="r", crops=False,
                                  seats=(1, 1, 1, 2, 3, 4, 5, 6, 8), print_styles=0.6, closeups=0.06,
                                  far_cameras=0.5, small_frames=0.1, piles=0.6, turned=0.7),
