@@ -229,9 +229,12 @@ class Recognizer:
     #: independent renderer's development set, seed 306: 28 -> 32 of 40 read right)
     closeup_regions: int = 3
     closeup_scale: float = 0.4
-    #: the long side that second look is fed at: the cards in it are large, and a smaller
-    #: input costs less (640: 40 % fewer pixels than 832)
-    closeup_imgsz: int | None = 640
+    #: the long side that second look is fed at (None: the detector's own). 640 (40 % fewer
+    #: pixels than 832) while the detector had stages at 640; the mixed-table stage's detector
+    #: (step 13 of models/README.md, trained at 832 alone) at 640 boxed the red cloth beside a
+    #: pudding close-up as a card back, and at its own size reads close-ups as well (the
+    #: development close-ups: card F1 0.956 and 0.955, 35 of 40 exact at either)
+    closeup_imgsz: int | None = None
 
     #: the second look at small cards (a whole table, an 8-player table's cards 40 px tall):
     #: when a quarter of the regions found (``fine_quantile``) are under ``fine_side`` px long

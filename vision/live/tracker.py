@@ -147,6 +147,9 @@ class CardTracker:
       still arriving (first seen at most ``arriving_s`` ago).
     - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
       whole (its box of then this much the same), is that card, not a second one.
+    - ``piece_inside``, ``piece_larger``: a box matching no card that lies this share of its
+      area within a box of the same name this many times its area, seen in the same frame, is
+      a piece of that card boxed again, not a new card.
     - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
       seen within ``arriving_s`` of a hand over it, reaching past one of its edges by this
       share of its length or more and larger than any box the card showed,
@@ -174,6 +177,8 @@ class CardTracker:
     whole_iou: float = 0.85
     grown_share: float = 0.1
     lain_s: float = 1.0
+    piece_inside: float = 0.5
+    piece_larger: float = 1.5
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
     _next_id: int = field(default=1, init=False, repr=False)
@@ -206,6 +211,10 @@ class CardTracker:
         found_again = self._reidentify(boxes, labels, unmatched, matched)
         matched += found_again
         moving |= set(found_again)
+        # a card still being confirmed whose box is now a piece of a same-named card boxed
+        # whole was that piece from the start (its first boxes lay less within the whole one)
+        pieces = self._pieces(boxes, labels)
+        matched = [(t, d) for t, d in matched if self._tracks[t].confirmed or not pieces[d]]
         seen = set()
         for t, d in matched:
             track = self._tracks[t]
@@ -229,6 +238,8 @@ class CardTracker:
         self._drop_doubles(seen)
         self._merge_twins(seen)
         for d in sorted(set(range(len(boxes))) - {d for _, d in matched}):
+            if pieces[d]:
+                continue
             track = _Track(self._next_id, boxes[d].copy(), now, now, deque(maxlen=self.vote_window))
             track.full_area = _box_area(track.box)
             track.full_box = track.box.copy()
@@ -307,6 +318,13 @@ class CardTracker:
         # its way in over it, boxed mostly where it lies)
         off_it = 1.0 - on_where_it_lay
         same_score = np.where(lain & (same_score > 0), same_score - off_it, same_score)
+        # a box of the card's full size where its box is now, to a few pixels, is the card seen
+        # whole, before any piece of it in the same frame: a piece lying within its box scores
+        # as well as a whole box a few pixels off (field film seed 3: a hand over Eve's salmon
+        # nigiri, the edge of her next one boxed within it; the lying card took that edge and
+        # followed the hand away)
+        whole_here = (areas_d >= 0.75 * full) & (iou >= self.whole_iou) & (same_score > 0)
+        same_score = np.where(whole_here, 1.0 + iou, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
@@ -370,6 +388,26 @@ class CardTracker:
         piece = same & (areas_d < 0.75 * full) & (lay >= 0.75) & (lay >= lay.max(axis=0, keepdims=True))
         sticks_out = box_coverage(boxes, boxes) < 0.9  # (piece, whole): how little the whole box covers it
         return (piece.astype(int) @ sticks_out.astype(int) > 0) & whole
+
+    def _pieces(self, boxes: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+        """Mask of the boxes that are a piece of a card boxed whole in the same frame: lying
+        ``piece_inside`` of their area within a box of the same name ``piece_larger`` times
+        theirs. Such a box matching no card, or only one still being confirmed, is no new
+        card (:meth:`update` starts no track for it, and confirms none).
+
+        Seen with a detector trained on cameras held at any angle (five-player field film,
+        seed 42): a wasabi lying diagonally was boxed whole and, from two frames after it was
+        laid, its corner with the icon boxed again, 0.56-0.8 within the whole box; that piece
+        became a second wasabi, given to a neighbour. A true strip of a column lying in such
+        a box is the card beneath, which lay there first: its track takes the strip."""
+        piece = np.zeros(len(boxes), bool)
+        if len(boxes) < 2:
+            return piece
+        within = box_coverage(boxes, boxes)  # (piece, whole): how much of each lies in each
+        np.fill_diagonal(within, 0.0)
+        areas = _box_areas(boxes)
+        same = np.array([[a == b for b in labels] for a in labels])
+        return ((within >= self.piece_inside) & same & (areas[None, :] >= self.piece_larger * areas[:, None])).any(1)
 
     def _lain(self, track: _Track) -> bool:
         """Whether ``track`` has lain whole ``lain_s`` in one place, and a hand was over it in

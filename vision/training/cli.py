@@ -72,10 +72,13 @@ def register(subparsers) -> None:
     train.add_argument("--camera-det-epochs", type=int, default=None,
                        help="epochs of the detector's camera stage (default 4, as the committed detector; 0: off)")
     train.add_argument("--camera-det-recipes", nargs="+", default=None,
-                       choices=["train-camera-tables", "train-pile-tables", "train-turned-piles"],
+                       choices=["train-camera-tables", "train-pile-tables", "train-turned-piles", "train-mixed-tables"],
                        help="that stage's photos, trained on together (default both: train-camera-tables, "
                             "photos across real tables; train-pile-tables, columns laid loosely; "
-                            "train-turned-piles: loose columns, the camera held at any angle)")
+                            "train-turned-piles: loose columns, the camera held at any angle; train-mixed-tables: "
+                            "all of those drawn together, 2000 photos, for a GPU)")
+    train.add_argument("--camera-det-batch", type=int, default=None,
+                       help="that stage's batch (default 8, as on 2 CPU cores; 32 on a GPU)")
     train.add_argument("--camera-det-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none)")
     train.add_argument("--camera-det-share", type=float, default=None,
@@ -147,7 +150,7 @@ def _train(args: argparse.Namespace) -> int:
               "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
               "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share,
               "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
-              "det_camera_share": args.camera_det_share,
+              "det_camera_share": args.camera_det_share, "det_camera_batch": args.camera_det_batch,
               "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})

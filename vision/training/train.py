@@ -65,9 +65,13 @@ class TrainPlan:
     #: the long side photos are fed to the detector at (its graph takes any size): trained at
     #: 960, it read the unseen-print photos as well at 832 and 20 % faster
     det_feed_imgsz: int = 832
-    #: and live frames at (a webcam's 10 frames a second): 640 read the scripted live round
-    #: right at 16.7 frames/s, where 832 gave 11.7
-    det_live_imgsz: int = 640
+    #: and live frames at (a webcam's 10 frames a second). At first 640 (16.7 frames/s where
+    #: 832 gave 11.7, before the live pipeline read only the frames where the table changed);
+    #: since the mixed-table stage (step 13 of models/README.md), 832: that detector, trained
+    #: at 832 alone, boxes a card lying still several pixels apart at 640 and at 832 (where a
+    #: still table is read again), and the tracker took such a card, seen whole again after a
+    #: hand passed, for a new one (our scripted columns film: 8 turns read for 7)
+    det_live_imgsz: int = 832
     #: fourth classifier stage: fine-tuned on crops of the 2400 whole-table photos too (their
     #: small strips were where it still named cards wrong); 0 skips it
     cls_tables_epochs: int = 14
