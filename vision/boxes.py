@@ -97,6 +97,24 @@ def coverage_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarra
     return _share(inter, np.broadcast_to(areas(a)[:, None], inter.shape))
 
 
+def piece_mask(boxes: Box | Sequence[Box], labels: Sequence[str], inside: float, larger: float) -> np.ndarray:
+    """Which of ``boxes`` are a piece of another box named the same: lying at least ``inside``
+    of their area within it, that box at least ``larger`` times their area.
+
+    >>> piece_mask([[0, 0, 60, 90], [5, 60, 55, 88], [0, 90, 60, 110]], ["eel", "eel", "eel"], 0.6, 1.5).tolist()
+    [False, True, False]
+    >>> piece_mask([[0, 0, 60, 90], [5, 60, 55, 88]], ["eel", "tofu"], 0.6, 1.5).tolist()
+    [False, False]
+    """
+    boxes = _as_boxes(boxes)
+    within = coverage_matrix(boxes, boxes)  # (piece, whole)
+    np.fill_diagonal(within, 0.0)
+    size = areas(boxes)
+    names = np.asarray(labels, dtype=object)
+    return ((within >= inside) & (names[:, None] == names[None, :])
+            & (size[None, :] >= larger * size[:, None])).any(1)
+
+
 def overlaps(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
     """``(iou_matrix, containment_matrix)`` of ``a`` against ``b``, from one intersection.
 

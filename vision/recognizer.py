@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import coverage_matrix, nms, overlaps
+from vision.boxes import coverage_matrix, nms, overlaps, piece_mask
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -186,14 +186,7 @@ def drop_pieces(detections: Detections, inside: float = 0.6, larger: float = 1.5
     """
     if not inside or len(detections) < 2:
         return detections
-    boxes = np.asarray(detections.xyxy, np.float64)
-    within = coverage_matrix(boxes, boxes)
-    np.fill_diagonal(within, 0.0)
-    area = (boxes[:, 2:] - boxes[:, :2]).prod(1)
-    labels = np.asarray(detections.labels)
-    piece = ((within >= inside) & (labels[:, None] == labels[None, :])
-             & (area[None, :] >= larger * area[:, None])).any(1)
-    return detections[~piece]
+    return detections[~piece_mask(np.asarray(detections.xyxy, np.float64), detections.labels, inside, larger)]
 
 
 @dataclass(frozen=True)

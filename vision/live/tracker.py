@@ -51,6 +51,7 @@ from vision.boxes import areas as _box_areas
 from vision.boxes import coverage_matrix as box_coverage
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
+from vision.boxes import piece_mask
 from vision.detections import Detections
 from vision.seats import CARD_ASPECT, card_axes, turn_towards
 
@@ -400,14 +401,7 @@ class CardTracker:
         laid, its corner with the icon boxed again, 0.56-0.8 within the whole box; that piece
         became a second wasabi, given to a neighbour. A true strip of a column lying in such
         a box is the card beneath, which lay there first: its track takes the strip."""
-        piece = np.zeros(len(boxes), bool)
-        if len(boxes) < 2:
-            return piece
-        within = box_coverage(boxes, boxes)  # (piece, whole): how much of each lies in each
-        np.fill_diagonal(within, 0.0)
-        areas = _box_areas(boxes)
-        same = np.array([[a == b for b in labels] for a in labels])
-        return ((within >= self.piece_inside) & same & (areas[None, :] >= self.piece_larger * areas[:, None])).any(1)
+        return piece_mask(boxes, labels, self.piece_inside, self.piece_larger)
 
     def _lain(self, track: _Track) -> bool:
         """Whether ``track`` has lain whole ``lain_s`` in one place, and a hand was over it in
