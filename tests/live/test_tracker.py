@@ -385,6 +385,26 @@ def test_a_card_boxed_whole_beside_the_edge_of_the_next_card_in_a_hand_keeps_its
     assert sorted(shown.values()) == sorted([lying, rest])  # and the new one, a card of its own
 
 
+def test_a_card_boxed_together_with_the_next_card_coming_over_it_keeps_where_it_lies():
+    """Seen with the real models on a five-player field film (dev seed 6, the boxes of frames
+    60-100): Eve's second squid nigiri came in by hand over her first, almost on it. For one
+    frame the detector boxed both as one box, larger than the card and reaching past where it
+    lay; the lying card took that box as itself, then took the new card's box (lying 0.9
+    within it) while its own strip became a card of its own: the second squid was never
+    counted. A card lying still does not grow: it keeps its place, and the new card is a
+    card of its own."""
+    lying = (651, 481, 758, 578)
+    boxes = [[lying]] * 28 + [[(652, 481, 756, 579)], [(652, 480, 782, 587)]] + [[]] * 5 + [
+        [(651, 483, 692, 535), (668, 492, 708, 548)], [(652, 481, 693, 536)],
+        [(672, 491, 756, 587), (653, 480, 694, 537)],
+    ] + [[(672, 491, 776, 590), (653, 480, 694, 537)]] * 20
+    tracked = run(CardTracker(), [frame(*[("squid-nigiri", b) for b in each]) for each in boxes])[-1]
+    shown = {int(i): tuple(np.round(b)) for i, b in zip(tracked.data["track_id"], tracked.xyxy, strict=True)}
+    new = [i for i, box in shown.items() if box == (672, 491, 776, 590)]
+    assert len(new) == 1 and new != [1]  # the new squid, a card of its own
+    assert 1 in shown  # and the first one still on the table, under it
+
+
 def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_keeps_its_id():
     """Seen with the real models on a three-player film (dev seed 5): just after a hand passed
     over Ann's dumpling, the detector boxed it whole where it had lain the frame before and,

@@ -105,6 +105,61 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
 
 
+def test_cards_glimpsed_in_hands_after_a_turn_make_no_turn_of_their_own():
+    """Seen with the real models on a three-player field film (seed 25): as the last turn's
+    cards came in, the hands carrying them were boxed as cards for a frame or three (a
+    maki under Ann's hand, a wasabi and two salmon nigiri under the others'), then never
+    again. The turn was read from the cards laid; the glimpses, left over, were read as one
+    more turn (6 turns for 5). A card seen that briefly is no card of the game: each player
+    lays one card a turn, and all reveal together (Party rulebook, sushi-go-party.es.txt line
+    136: "Cada uno de vosotros elige una carta cualquiera de su mano ... revelad las cartas
+    elegidas todos a la vez")."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    ann1, ben1 = (1, "wasabi", 0, [281, 494, 341, 586]), (2, "tempura", 1, [600, 100, 660, 192])
+    for k in range(40):  # turn 1
+        show(k / 10, ann1, ben1)
+    ann2, ben2 = (3, "eel", 0, [360, 494, 420, 586]), (4, "dumpling", 1, [680, 100, 740, 192])
+    ghost_a = (5, "maki-2", 0, [350, 480, 430, 600])
+    ghost_b = (6, "squid-nigiri", 1, [670, 90, 750, 200])
+    events = []
+    for k in range(40, 160):  # turn 2; the glimpses stay on the tracker's books, out of sight
+        t = k / 10
+        cards = [ann1, ben1, ann2, ben2]
+        if k >= 42:
+            cards.append(ghost_a[:4] + ((42 <= k <= 44),))
+        if k >= 43:
+            cards.append(ghost_b[:4] + ((k == 43),))
+        events += show(t, *cards)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["eel"], "Ben": ["dumpling"]}]
+    assert [e.kind for e in events] == ["turn"]
+
+
+def test_a_nigiri_laid_on_a_wasabi_boxed_with_the_hand_that_laid_it_is_a_card_of_its_own():
+    """Seen with the real models on a five-player field film (dev seed 11, these boxes): the
+    hand that laid Ben's wasabi was boxed with it for a second, a box nearly twice the card.
+    Two turns later his squid nigiri went on the wasabi; half that box or less and lying in
+    it, it was taken for a piece of the wasabi (a strip a card laid on it leaves), and Ben's
+    turn was read without a card. A nigiri on a wasabi is a card of its own (Party rulebook,
+    sushi-go-party.es.txt line 366: "si ya tienes una carta de wasabi delante de ti, sin ningún
+    nigiri encima, deberás colocar este nigiri encima de tu wasabi")."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    wasabi, hand_and_wasabi = [171, 331, 281, 418], [147, 322, 284, 443]
+    anns = (1, "tempura", 0, [600, 500, 680, 610])
+    for k in range(10):  # turn 1: the wasabi boxed with the hand leaving it
+        show(k / 10, (2, "wasabi", 1, hand_and_wasabi), anns)
+    for k in range(10, 60):
+        show(k / 10, (2, "wasabi", 1, wasabi), anns)
+    ann2 = (3, "eel", 0, [690, 500, 770, 610])
+    squid, strip = (4, "squid-nigiri", 1, [157, 340, 258, 422]), (2, "wasabi", 1, [245, 333, 283, 390])
+    for k in range(60, 140):  # turn 2: the squid on the wasabi, a strip of which shows
+        show(k / 10, strip, squid, anns, ann2)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["wasabi"]}, {"Ann": ["eel"], "Ben": ["squid-nigiri"]}]
+
+
 #: How the film stages the game: at a steady pace; turns of no fixed length, players laying up
 #: to 1.5 s apart; and as people play (cards slid in by hand, the camera at one side).
 STAGINGS = {"steady": {}, "no cadence": {"turn_s": (3.5, 8.0), "lag_s": 1.5}}

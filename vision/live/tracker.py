@@ -223,8 +223,11 @@ class CardTracker:
             track.hits += 1
             track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
             iou, inside = box_overlaps(track.box[None], boxes[d][None])
+            if self._boxed_with_more(track, boxes[d]):
+                # it lies where it lay: the box holds more than the card (see the method)
+                track.covered_at = now
             # a misread frame, or a stray box that barely overlaps, does not move the card
-            if labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6 or (t, d) in moving):
+            elif labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6 or (t, d) in moving):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
                 if _box_area(track.box) >= 0.85 * track.full_area:
@@ -369,6 +372,22 @@ class CardTracker:
         # and larger than the card has ever shown: a box of it reaching past where it lay
         # only because that place was boxed with a hand over part of it holds the card alone
         return holds & longer & larger & lain
+
+    def _boxed_with_more(self, track: _Track, box: np.ndarray) -> bool:
+        """Whether ``box``, matched to ``track``, holds all of where the card has lain whole
+        ``lain_s`` or more, reaching a strip (``grown_share``) past it and larger than the
+        card ever showed: the card boxed together with what a hand brings over it (the next
+        card of its column on its way in). The card keeps its box, size and place.
+
+        Seen with the real models on a five-player field film (dev seed 6): as Eve's second
+        squid nigiri came in over her first, the two were boxed as one for a frame; the first
+        card took that box as where it lay whole, and a frame later took the new card's box
+        (lying 0.9 within it) while its own strip became a card of its own: the new squid was
+        never counted."""
+        if track.full_box is None or self._now - track.whole_since < self.lain_s:
+            return False
+        larger = np.array([[_box_area(box) > track.full_area]])
+        return bool(self._grown(track.full_box[None], box[None], larger, np.array([[True]]))[0, 0])
 
     @staticmethod
     def _beside_piece(same: np.ndarray, full: np.ndarray, areas_d: np.ndarray, on_where_it_lay: np.ndarray,

@@ -7,7 +7,8 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
-  ``seen_s`` was a hand or a misread, not a card) (players reveal together; a card
+  ``seen_s`` was a hand or a misread, not a card; one in sight under ``glimpse_s``, gone
+  since, is no card of any turn) (players reveal together; a card
   laid face down first waits for its reveal). Two new cards at one seat: chopsticks or spoon.
   Turns are told apart by the table going still, not by a pace: once nothing new has happened
   for ``still_s``, the cards laid make a turn even if a seat has none in it (its card unseen,
@@ -98,6 +99,13 @@ class _Card:
     # (time, name) of each sighting since its reveal in which it lay whole, uncovered
     whole_reads: list[tuple[float, str]] = field(default_factory=list)
     whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
+    # the areas of its last boxes in sight: its usual size (``full_box`` is its largest box,
+    # which can hold the hand that laid it)
+    areas: list[float] = field(default_factory=list)
+
+    def size(self) -> float:
+        """Its usual area in the picture: the median of its last boxes in sight."""
+        return float(np.median(self.areas)) if self.areas else _area(self.full_box)
 
     def settled(self, now: float, settle_s: float) -> bool:
         """Face up and named the same for ``settle_s`` (while it was seen)."""
@@ -142,6 +150,7 @@ class TurnDetector:
     edition: str = "party"
     settle_s: float = 1.0
     seen_s: float = 1.5
+    glimpse_s: float = 0.5
     quiet_s: float = 2.0
     still_s: float = 3.0
     reid_distance: float = 2.0
@@ -300,6 +309,7 @@ class TurnDetector:
                 card.box = box
                 if _area(box) > _area(card.full_box):
                     card.full_box = box.copy()
+                card.areas = [*card.areas[-59:], _area(box)]
             if card.label != CARD_BACK and card.settled(now, self.settle_s):
                 card.face = card.label
             if bool(visible[k]) and card.status == "played" and not card.flipped:
@@ -612,8 +622,18 @@ class TurnDetector:
         def latest(cards: list[_Card]) -> float:
             return max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in cards)
 
-        # a card glimpsed once and out of sight since (a misread under a hand) closes no turn
-        # that lacks a seat, nor completes one: only a whole turn takes it
+        # a card in sight for a moment only (``glimpse_s``: a card in a hand on its way in, a
+        # misread under a hand) and out of sight since is no card of any turn: left for the
+        # next turn, it would make one of its own with the other seats' glimpses (three-player
+        # field film seed 25: a turn after the last). It is forgotten once the tracker lets go
+        # of it. (A card the rules take off the table at once, a scored uramaki, is seen for a
+        # moment only.)
+        pending = [c for c in pending if c.last_seen - c.first_seen >= self.glimpse_s or now - c.last_seen <= 0.5
+                   or c.label in SELF_DISCARDING]
+        if not pending:
+            return []
+        # a card seen a little longer, out of sight since (a misread under a hand), closes no
+        # turn that lacks a seat, nor completes one: only a whole turn takes it
         sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
         late, alone = self._late(sure)
         events: list[TurnEvent] = []
@@ -774,10 +794,13 @@ class TurnDetector:
             # than a card lying within where a played card lay whole (a strip left of it by the
             # card laid on it); a card laid there is a whole card. Of any seat: tableaux never
             # overlap, and a piece seen as the player laid a card on it may be given the seat
-            # that laid nothing just then
+            # that laid nothing just then. Smaller than the card's usual size, not its largest
+            # box: boxed with the hand that laid it, a wasabi showed twice its size, and the
+            # squid nigiri laid on it later was taken for a piece of it (five-player field
+            # film, dev seed 11)
             old = old or next((c for c in self._cards.values() if c.status == "played"
                                and c.round == self.round_index
-                               and _area(card.full_box) <= self.piece * _area(c.full_box)
+                               and _area(card.full_box) <= self.piece * c.size()
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
             if old is not None:
                 self._alias[card.track_id] = old.track_id
