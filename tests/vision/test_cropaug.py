@@ -151,3 +151,30 @@ def test_the_light_recipe_makes_its_share_of_crops_hard_and_the_rest_plain():
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, hard))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 5
     assert RECIPES["train-camera-crops"].crop_hard == 0  # step 9's crops are unchanged
+
+
+def test_a_sheen_fades_the_print_toward_the_lamp_in_a_band_and_leaves_the_rest():
+    # ink 40 and paper 200 side by side: under the sheen the two come closer (the lamp's
+    # reflection replaces part of both), most where the band lies; away from it, untouched
+    ink = np.zeros((96, 96, 3), np.float32)
+    ink[:, ::2] = 40
+    ink[:, 1::2] = 200
+    for seed in range(10):
+        lit = cropaug.sheen(np.random.default_rng(seed), ink)
+        contrast = np.abs(lit[:, ::2, 0] - lit[:, 1::2, 0])  # ink against paper, per pixel pair
+        assert contrast.min() < 0.75 * 160  # where the band is, 0.3 of the print or more is gone
+        assert contrast.max() > 0.95 * 160  # a band, not the whole card washed
+        assert (lit[:, ::2] >= ink[:, ::2] - 1e-3).all()  # dark ink never darker than it was
+
+
+def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with_the_seed():
+    photo = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    box = [50.0, 60.0, 130.0, 180.0]
+    plain = replace(RECIPES["train-sheen-crops"], crop_camera=0.0, crop_turns=0.0, crop_hard=0.0, crop_sheen=0.0)
+    assert np.array_equal(card_crop(np.random.default_rng(5), photo, box, plain), square_crop(photo, box))
+    shone = replace(plain, crop_sheen=1.0)
+    a = card_crop(np.random.default_rng(5), photo, box, shone)
+    assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
+    assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
+    # the stages before keep their crops: no other recipe draws a sheen
+    assert all(r.crop_sheen == 0 for name, r in RECIPES.items() if name != "train-sheen-crops")

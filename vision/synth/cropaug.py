@@ -166,3 +166,38 @@ def hard_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     image = np.clip(image, 0, 255).astype(np.uint8)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 90))])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+
+
+# --- a glossy card's sheen (issue 12, the classifier's sheen stage) ----------------------
+# What the light stage still misnamed on independently rendered webcam films (one crop in a
+# hundred, dev seeds only): look-alikes (maki-2 as maki-3, squid nigiri as tempura, wasabi as
+# sashimi) under a broad band of light across a glossy card. ``glare`` adds light to the
+# ink; a card's gloss reflects the lamp instead of the ink beneath, so within the band the
+# print fades toward the lamp's colour and its contrast goes, darks as much as lights.
+
+
+def sheen(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A glossy card tilted toward a lamp: a band across the card (a long lamp, a window)
+    where the lamp's reflection replaces up to 0.3-0.9 of the print, fading it toward the
+    lamp's near-white colour. Float BGR in (0-255), float BGR out, never darker than the
+    print where the print is darker than the lamp.
+
+    >>> grey = np.full((8, 8, 3), 60, np.float32)
+    >>> lit = sheen(np.random.default_rng(0), grey)
+    >>> bool((lit >= grey).all()), bool(lit.max() > 60)
+    (True, True)
+    """
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, math.pi)
+    across = (xx - rng.uniform(0.15, 0.85) * w) * math.cos(angle) + (yy - rng.uniform(0.15, 0.85) * h) * math.sin(angle)
+    share = np.exp(-(across / (rng.uniform(0.06, 0.3) * max(w, h))) ** 2) * rng.uniform(0.3, 0.9)
+    lamp = rng.uniform(225, 255, 3).astype(np.float32)
+    return image * (1 - share[..., None]) + lamp * share[..., None]
+
+
+def sheen_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """One crop (uint8 BGR) under a glossy card's sheen, then a JPEG pass."""
+    image = np.clip(sheen(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 92))])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image

@@ -72,6 +72,9 @@ class Recipe:
     #: share of card crops then made harder still (``cropaug.hard_crop``: a print off its
     #: colours, a hard glare on the icon, a strong defocus), each drawn per crop
     crop_hard: float = 0.0
+    #: share of card crops then seen under a glossy card's sheen (``cropaug.sheen_crop``: a
+    #: band where the lamp's reflection fades the print), each drawn per crop
+    crop_sheen: float = 0.0
     #: share of photos taken from the table's near edge (``compose_table(far_camera=True)``:
     #: the far side smaller and out of focus, hard glare, a lamp's colour, a hand's shadow)
     far_cameras: float = 0.0
@@ -148,6 +151,18 @@ RECIPES = {
                                 crop_hard=0.4,
                                 boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
                                        "squid-nigiri", "egg-nigiri", "wasabi", "takeout-box", "dumpling")),
+    # the classifier's sheen stage (issue 12, after the light stage): other seeds, as the light
+    # stage's crops, every photo's cards printed their own way, and besides, half the card
+    # crops under a glossy card's sheen (``cropaug.sheen_crop``); the look-alikes still
+    # confused on independent webcam films drawn twice as often, and those the whole tables
+    # confuse (miso soup and spoon, temaki, menu). Its own folder (``datasets/build/sheen-crops``)
+    "train-sheen-crops": Recipe("train-sheen-crops", train=400, val=30, seed=17, det=False, prefix="g",
+                                negatives=2, print_styles=0.9, closeups=1 / 6,
+                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
+                                crop_hard=0.3, crop_sheen=0.5,
+                                boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
+                                       "squid-nigiri", "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling",
+                                       "pudding", "takeout-box", "miso-soup", "spoon", "temaki", "menu")),
     # the detector's camera stage (issue 12): whole photos as phones and webcams take them
     # across a real table, 1-8 seats, cards printed their own way; six photos in ten from the
     # table's near edge (far side small and out of focus, glare, lamp colour, a hand's shadow),
@@ -258,9 +273,9 @@ def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str
 
 
 def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) -> np.ndarray:
-    """The classifier's crop of one card's ``box``: turned, seen by a phone's camera and made
-    harder for the recipe's shares of crops (``crop_turns``, ``crop_camera``, ``crop_hard``),
-    else as it is."""
+    """The classifier's crop of one card's ``box``: turned, seen by a phone's camera, made
+    harder and seen under a sheen for the recipe's shares of crops (``crop_turns``,
+    ``crop_camera``, ``crop_hard``, ``crop_sheen``), else as it is."""
     if recipe.crop_turns and rng.random() < recipe.crop_turns:
         image, box = cropaug.turned_box(image, box, rng.uniform(12, 45) * rng.choice([-1, 1]))
     crop = square_crop(image, box)
@@ -268,6 +283,8 @@ def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) 
         crop = cropaug.camera_crop(rng, crop, (box[2] - box[0], box[3] - box[1]))
     if recipe.crop_hard and rng.random() < recipe.crop_hard:
         crop = cropaug.hard_crop(rng, crop)
+    if recipe.crop_sheen and rng.random() < recipe.crop_sheen:
+        crop = cropaug.sheen_crop(rng, crop)
     return crop
 
 

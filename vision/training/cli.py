@@ -59,10 +59,12 @@ def register(subparsers) -> None:
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
     train.add_argument("--print-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's print-style stage (default 39; 0 skips it)")
-    train.add_argument("--print-cls-recipe", choices=["train-print-crops", "train-camera-crops", "train-light-crops"], default=None,
+    train.add_argument("--print-cls-recipe", choices=["train-print-crops", "train-camera-crops", "train-light-crops",
+                                                                  "train-sheen-crops"], default=None,
                        help="that stage's crops (default train-camera-crops: half of them seen by a phone: "
                             "small, off white balance, glare, shake, turned; train-light-crops: besides, prints off their "
-                            "colours, hard glare on the icon, strong defocus; train-print-crops: printed only)")
+                            "colours, hard glare on the icon, strong defocus; train-sheen-crops: besides, half under a glossy "
+                            "card's sheen; train-print-crops: printed only)")
     train.add_argument("--print-cls-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none; ultralytics then fits "
                             "the epochs to it: the committed run was bounded to 1)")

@@ -82,9 +82,9 @@ class TrainPlan:
     cls_tables_hours: float = 0.0
     #: fifth classifier stage (issue 12): fine-tuned on crops where every card is printed its
     #: own way (colour profile, halftone, gloss, wear, sleeve), close-ups and 6-8 seats among
-    #: them, and (``train-camera-crops``, the committed models) half the crops seen by a phone
+    #: them, and (``train-camera-crops``, step 9) half the crops seen by a phone
     #: as well (small, off white balance, glare, shake, turned: ``vision.synth.cropaug``).
-    #: The committed classifier's run was bounded to one hour (``--print-cls-hours 1``) on the
+    #: Step 9's run was bounded to one hour (``--print-cls-hours 1``) on the
     #: team's shared 2 cores, where ultralytics fitted 39 epochs, which the plan now names
     #: (models/README.md). With ``train-print-crops`` alone (no phone) 3 epochs read our own
     #: sets a little worse and stayed out
@@ -94,10 +94,10 @@ class TrainPlan:
     #: its own alone): fine-tuned alone it read the styled crops better but our own printed
     #: sets worse; the average kept those and most of the gain (models/README.md)
     cls_print_share: float = 0.5
-    #: that stage's crops: ``train-camera-crops``, ``train-print-crops`` or (run once more
-    #: from the camera stage's weights: step 10 of models/README.md, the committed classifier)
-    #: ``train-light-crops``, each in its own folder beside ``train`` (the recipe's name
-    #: without ``train-``) and its own run
+    #: that stage's crops: ``train-camera-crops``, ``train-print-crops`` or, run once more
+    #: from the weights before (steps 10 and 14 of models/README.md; step 14's is the
+    #: committed classifier), ``train-light-crops`` and ``train-sheen-crops``, each in its own
+    #: folder beside ``train`` (the recipe's name without ``train-``) and its own run
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
