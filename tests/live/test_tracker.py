@@ -405,6 +405,26 @@ def test_a_card_boxed_together_with_the_next_card_coming_over_it_keeps_where_it_
     assert 1 in shown  # and the first one still on the table, under it
 
 
+def test_a_far_card_boxed_with_a_hand_passing_over_it_stays_one_card():
+    """Seen with the real models on a five-player field film (dev seed 8, the boxes of frames
+    176-250): a hand passing over Dan's far squid nigiri, a card 38 x 51 px, was boxed with it
+    for half a second, a few pixels past it on one side or another. Taken as the card, those
+    boxes made it a card a third larger than it is; seen again at its own size, it was not
+    that card any more but a second squid, read as Dan's card of the next turn."""
+    runs = [((538, 87, 575, 128), 1), ((538, 82, 575, 130), 1), ((538, 79, 575, 130), 1),  # laid
+            ((538, 80, 576, 131), 3), ((538, 80, 576, 130), 6), ((538, 80, 576, 131), 29),
+            ((538, 81, 576, 131), 1), ((538, 80, 576, 131), 1), ((539, 81, 576, 132), 1),
+            ((538, 65, 578, 134), 1), ((539, 70, 577, 133), 1), (None, 2),  # the hand over it
+            ((537, 77, 577, 137), 1), ((539, 67, 578, 134), 1), ((537, 79, 576, 135), 1),
+            ((538, 81, 576, 133), 1), ((537, 80, 576, 132), 3), ((537, 80, 576, 131), 17),
+            ((537, 80, 576, 132), 1), ((537, 80, 576, 131), 2)]
+    boxes = [[box] if box else [] for box, count in runs for _ in range(count)]
+    tracked = run(CardTracker(), [frame(*[("squid-nigiri", b) for b in each]) for each in boxes])[-1]
+    assert tracked.data["track_id"].tolist() == [1]  # one card, the one that lay there
+    assert tracked.data["visible"].tolist() == [True]  # and seen where it lies
+    assert np.allclose(tracked.xyxy[0], (537, 80, 576, 131))
+
+
 def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_keeps_its_id():
     """Seen with the real models on a three-player film (dev seed 5): just after a hand passed
     over Ann's dumpling, the detector boxed it whole where it had lain the frame before and,
