@@ -425,6 +425,28 @@ def test_a_far_card_boxed_with_a_hand_passing_over_it_stays_one_card():
     assert np.allclose(tracked.xyxy[0], (537, 80, 576, 131))
 
 
+def test_a_card_misread_for_a_moment_is_not_revived_by_a_card_laid_there_seconds_later():
+    """Seen with the real models on a three-player field film (dev seed 24, the boxes of
+    frames 140-205): a hand over Ann's wasabi, her wasabi was read as a squid nigiri for four
+    frames, then as a wasabi again. Four seconds later she laid a squid nigiri on it; its
+    first box lay in that misreading's box and took it up again, so the squid was a card
+    first seen four seconds before it was laid, and was read as a turn of its own."""
+    wasabi = ("wasabi", (338, 513, 413, 625))
+    squid = ("squid-nigiri", (337, 535, 411, 648))
+    top = ("wasabi", (346, 512, 413, 538))  # the strip of the wasabi left above the squid
+    frames_ = ([frame(wasabi)] * 7 + [frame(("wasabi", (339, 539, 402, 623)), ("wasabi", (342, 513, 412, 574)))]
+               + [frame(("squid-nigiri", (338, 512, 414, 624)))] * 4 + [frame(wasabi)] * 42
+               + [frame(("sashimi", (336, 512, 400, 644)))] + [frame()] * 3
+               + [frame(("wasabi", (347, 512, 412, 537)), ("squid-nigiri", (334, 539, 397, 666)),
+                        ("squid-nigiri", (349, 533, 411, 553)))]
+               + [frame(squid, top)] * 20)
+    tracker = CardTracker()
+    tracked = [tracker.update(d, (140 + i) / 10) for i, d in enumerate(frames_)][-1]
+    squids = [k for k, label in enumerate(tracked.labels) if label == "squid-nigiri"]
+    assert len(squids) == 1
+    assert tracked.data["first_seen"][squids[0]] >= 19.8  # first seen when it was laid
+
+
 def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_keeps_its_id():
     """Seen with the real models on a three-player film (dev seed 5): just after a hand passed
     over Ann's dumpling, the detector boxed it whole where it had lain the frame before and,

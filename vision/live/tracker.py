@@ -149,6 +149,8 @@ class CardTracker:
       still arriving (first seen at most ``arriving_s`` ago).
     - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
       whole (its box of then this much the same), is that card, not a second one.
+    - ``glimpse_s``: a card seen for less than this, out of sight for more than
+      ``arriving_s``, matches no box again.
     - ``piece_inside``, ``piece_larger``: a box matching no card that lies this share of its
       area within a box of the same name this many times its area, seen in the same frame, is
       a piece of that card boxed again, not a new card.
@@ -180,6 +182,7 @@ class CardTracker:
     grown_share: float = 0.1
     lain_s: float = 1.0
     piece_inside: float = 0.5
+    glimpse_s: float = 0.5
     piece_larger: float = 1.5
     frame_rate: float = 10.0
     _tracks: list[_Track] = field(default_factory=list, init=False, repr=False)
@@ -338,6 +341,15 @@ class CardTracker:
         whole_here = (areas_d >= 0.75 * full) & (iou >= self.whole_iou) & (same_score > 0)
         same_score = np.where(whole_here, 1.0 + iou, same_score)
         score = np.where(same, same_score, np.where(may_differ, iou - penalty, -1.0))
+        # a card seen for a moment only (``glimpse_s``: a card misread for a few frames, one
+        # in a hand on its way in) and out of sight since for longer than a card takes to be
+        # laid is no card lying there: a box in its place seconds later is a new one
+        # (three-player field film seed 24: a wasabi under a hand read as a squid nigiri for
+        # four frames; the squid laid there four seconds later revived that reading, which
+        # then made a turn of its own)
+        glimpse = np.array([t.last_seen - t.first_seen < self.glimpse_s and self._now - t.last_seen > self.arriving_s
+                            for t in self._tracks])[:, None]
+        score = np.where(glimpse, -1.0, score)
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
         centres_t = (track_boxes[:, :2] + track_boxes[:, 2:]) / 2
