@@ -229,13 +229,12 @@ class CardTracker:
             iou, inside = box_overlaps(track.box[None], boxes[d][None])
             # it lies where it lay: the box holds more than the card (see the method); a box
             # that large for ``lain_s`` is the card after all (it lay half hidden till now)
-            more = self._boxed_with_more(track, boxes[d])
-            if more:
+            grown_since = None
+            if self._boxed_with_more(track, boxes[d]):
                 track.covered_at = now
-                track.grown_since = now if track.grown_since is None else track.grown_since
-            else:
-                track.grown_since = None
-            if more and now - track.grown_since < self.lain_s:
+                grown_since = now if track.grown_since is None else track.grown_since
+            track.grown_since = grown_since
+            if grown_since is not None and now - grown_since < self.lain_s:
                 pass
             # a misread frame, or a stray box that barely overlaps, does not move the card
             elif labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6 or (t, d) in moving):
