@@ -234,10 +234,10 @@ class CardTracker:
                 track.covered_at = now
                 grown_since = now if track.grown_since is None else track.grown_since
             track.grown_since = grown_since
-            if grown_since is not None and now - grown_since < self.lain_s:
-                pass
+            held = grown_since is not None and now - grown_since < self.lain_s
             # a misread frame, or a stray box that barely overlaps, does not move the card
-            elif labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6 or (t, d) in moving):
+            if not held and labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6
+                                                          or (t, d) in moving):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
                 if _box_area(track.box) >= 0.85 * track.full_area:
@@ -346,8 +346,7 @@ class CardTracker:
         # (three-player field film seed 24: a wasabi under a hand read as a squid nigiri for
         # four frames; the squid laid there four seconds later revived that reading, which
         # then made a turn of its own)
-        glimpse = np.array([t.last_seen - t.first_seen < self.glimpse_s and self._now - t.last_seen > self.arriving_s
-                            for t in self._tracks])[:, None]
+        glimpse = np.array([self._glimpsed(t, self.glimpse_s) for t in self._tracks])[:, None]
         score = np.where(glimpse, -1.0, score)
         # a card slid in by hand moves from frame to frame: the same name, about the same size,
         # a short way from where it was in the frame just before
@@ -391,6 +390,13 @@ class CardTracker:
         # and larger than the card has ever shown: a box of it reaching past where it lay
         # only because that place was boxed with a hand over part of it holds the card alone
         return holds & longer & larger & lain
+
+    def _glimpsed(self, track: _Track, span: float, longest: bool = False) -> bool:
+        """Whether ``track`` was in sight for less than ``span`` seconds (at most, ``longest``)
+        and has been out of sight for more than ``arriving_s``: a glimpse, not a card lying
+        there (a misread for a few frames, a card seen in the hand carrying it)."""
+        shown = track.last_seen - track.first_seen
+        return (shown <= span if longest else shown < span) and self._now - track.last_seen > self.arriving_s
 
     def _boxed_with_more(self, track: _Track, box: np.ndarray) -> bool:
         """Whether ``box``, matched to ``track``, holds all of where the card has lain whole
@@ -512,7 +518,7 @@ class CardTracker:
         # (a card seen only on its way in, under the hand carrying it, is found again only soon
         # after: found seconds later, it was a glimpse of the card now lying elsewhere)
         hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed
-                  and not (t.last_seen - t.first_seen <= self.arriving_s and self._now - t.last_seen > self.arriving_s)]
+                  and not self._glimpsed(t, self.arriving_s, longest=True)]
         pairs: list[tuple[float, int, int]] = []
         for d in unmatched:
             centre = (boxes[d, :2] + boxes[d, 2:]) / 2

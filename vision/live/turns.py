@@ -37,6 +37,7 @@ The log is :attr:`TurnDetector.rounds` (``{"turns": [...]}`` per round, see
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -101,7 +102,7 @@ class _Card:
     whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
     # the areas of its last boxes in sight: its usual size (``full_box`` is its largest box,
     # which can hold the hand that laid it)
-    areas: list[float] = field(default_factory=list)
+    areas: deque[float] = field(default_factory=lambda: deque(maxlen=60))
 
     def size(self) -> float:
         """Its usual area in the picture: the median of its last boxes in sight."""
@@ -309,7 +310,7 @@ class TurnDetector:
                 card.box = box
                 if _area(box) > _area(card.full_box):
                     card.full_box = box.copy()
-                card.areas = [*card.areas[-59:], _area(box)]
+                card.areas.append(_area(box))
             if card.label != CARD_BACK and card.settled(now, self.settle_s):
                 card.face = card.label
             if bool(visible[k]) and card.status == "played" and not card.flipped:

@@ -15,6 +15,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.synth.textures import jpeg_pass
+
 
 def seen_small(crop: np.ndarray, box_wh: tuple[float, float], long_side: float) -> np.ndarray:
     """``crop`` (the box stretched to a square) as if the box had been ``long_side`` px on its
@@ -81,8 +83,7 @@ def camera_crop(rng: np.random.Generator, crop: np.ndarray, box_wh: tuple[float,
         image = shake(rng, image)
     image = image + rng.normal(0, rng.uniform(0, 8), image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 90))])
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+    return jpeg_pass(image, int(rng.integers(20, 90)))
 
 
 def turned_box(image: np.ndarray, box, degrees: float) -> tuple[np.ndarray, list[float]]:
@@ -164,8 +165,7 @@ def hard_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     for effect in chosen or [effects[int(rng.integers(len(effects)))][0]]:
         image = effect(rng, image)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 90))])
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+    return jpeg_pass(image, int(rng.integers(35, 90)))
 
 
 # --- a glossy card's sheen (issue 12, the classifier's sheen stage) ----------------------
@@ -199,5 +199,4 @@ def sheen(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 def sheen_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     """One crop (uint8 BGR) under a glossy card's sheen, then a JPEG pass."""
     image = np.clip(sheen(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
-    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 92))])
-    return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+    return jpeg_pass(image, int(rng.integers(40, 92)))

@@ -219,7 +219,18 @@ def degrade(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
         image = cv2.filter2D(image, -1, kernel / max(kernel.sum(), 1e-6))
     image = image + rng.normal(0, rng.uniform(0, 7), image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    quality = int(rng.integers(35, 96))
+    return jpeg_pass(image, int(rng.integers(35, 96)))
+
+
+def jpeg_pass(image: np.ndarray, quality: int) -> np.ndarray:
+    """``image`` (uint8 BGR) saved as a JPEG of ``quality`` and read back, as a camera's
+    compression leaves it (the image itself where encoding fails).
+
+    >>> flat = np.full((16, 16, 3), 128, np.uint8)
+    >>> out = jpeg_pass(flat, 50)
+    >>> out.shape, out.dtype, int(np.abs(out.astype(int) - 128).max()) <= 2
+    ((16, 16, 3), dtype('uint8'), True)
+    """
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
 
