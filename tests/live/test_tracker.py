@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
 from vision.live.tracker import CardTracker, SeatMemory
 
@@ -423,6 +424,41 @@ def test_a_far_card_boxed_with_a_hand_passing_over_it_stays_one_card():
     assert tracked.data["track_id"].tolist() == [1]  # one card, the one that lay there
     assert tracked.data["visible"].tolist() == [True]  # and seen where it lies
     assert np.allclose(tracked.xyxy[0], (537, 80, 576, 131))
+
+
+def test_a_card_lying_under_a_box_that_holds_it_is_not_found_again_where_a_same_named_card_comes_in():
+    """Seen with the real models on a five-player field film (dev seed 8, the boxes of frames
+    196-232, after the classifier's wide stage): Dan slid his second tempura in over his
+    first, beside his squid nigiri. The hand was boxed with the squid, and the tempura on its
+    way in was read as a squid nigiri for one frame. The squid lying still was found again
+    in that box, a card's width away, and followed the tempura for a second and a half while
+    its own place made a second squid, read as Dan's card of the turn."""
+    egg = ("egg-nigiri", (536, 125, 566, 139))
+    first = ("tempura", (494, 83, 534, 133))
+    strip = ("tempura", (495, 118, 529, 133))  # what the second tempura leaves of the first
+    frames_ = ([frame(first, ("squid-nigiri", (538, 80, 576, 131)), egg)] * 24
+               + [frame(("squid-nigiri", (538, 65, 578, 134)), ("tempura", (495, 112, 530, 133)), egg,
+                        ("egg-nigiri", (500, 66, 542, 117))),  # the hand coming in
+                  frame(("squid-nigiri", (539, 70, 577, 133)), egg), frame(), frame(),
+                  frame(("squid-nigiri", (537, 77, 577, 137))),
+                  # the squid boxed with the hand; the tempura coming in, misread
+                  frame(("squid-nigiri", (539, 67, 578, 134)), egg, ("squid-nigiri", (495, 74, 535, 132)),
+                        ("wasabi", (486, 66, 517, 122))),
+                  frame(("squid-nigiri", (537, 79, 576, 135)), ("tempura", (494, 117, 530, 132)),
+                        ("tempura", (496, 100, 531, 123)), egg),
+                  frame(("squid-nigiri", (538, 81, 576, 133)), ("tempura", (496, 77, 536, 123)), strip, egg)]
+               + [frame(("squid-nigiri", (537, 80, 576, 131)), ("tempura", (496, 73, 536, 123)), strip, egg)] * 20)
+    tracked = run(CardTracker(), frames_)
+    squid = ids_by_label(tracked[20])["squid-nigiri"][0]
+    place = np.array([[538, 80, 576, 131]], float)
+    for t in tracked[20:]:  # the squid that lay there stays where it lies throughout
+        k = t.data["track_id"].tolist().index(squid)
+        assert box_overlaps(t.xyxy[k][None], place)[0][0, 0] >= 0.7
+    last = tracked[-1]
+    assert ids_by_label(last)["squid-nigiri"] == [squid]
+    k = last.labels.index("squid-nigiri")
+    assert np.allclose(last.xyxy[k], (537, 80, 576, 131))
+    assert len(ids_by_label(last)["tempura"]) == 2  # the first one's strip and the second
 
 
 def test_a_card_misread_for_a_moment_is_not_revived_by_a_card_laid_there_seconds_later():

@@ -516,9 +516,10 @@ class CardTracker:
         """
         taken = {t for t, _ in matched}
         # (a card seen only on its way in, under the hand carrying it, is found again only soon
-        # after: found seconds later, it was a glimpse of the card now lying elsewhere)
+        # after: found seconds later, it was a glimpse of the card now lying elsewhere; and a
+        # card lying still under a box that holds all of it has not moved: ``_boxed_over``)
         hidden = [i for i, t in enumerate(self._tracks) if i not in taken and t.confirmed
-                  and not self._glimpsed(t, self.arriving_s, longest=True)]
+                  and not self._glimpsed(t, self.arriving_s, longest=True) and not self._boxed_over(t, boxes)]
         pairs: list[tuple[float, int, int]] = []
         for d in unmatched:
             centre = (boxes[d, :2] + boxes[d, 2:]) / 2
@@ -544,6 +545,21 @@ class CardTracker:
                 used_d.add(d)
                 out.append((t, d))
         return out
+
+    def _boxed_over(self, track: _Track, boxes: np.ndarray) -> bool:
+        """Whether ``track`` has lain whole ``lain_s`` in one place and a box of this frame
+        holds all of that place (0.9 of it): the card lies there still, boxed together with
+        what is over it (a hand, the next card of its column on its way in), and is not a card
+        of its name boxed elsewhere in the same frame.
+
+        Seen with the real models on a five-player field film (dev seed 8): as Dan slid his
+        second tempura in over his first, beside his squid nigiri, the detector boxed the
+        squid together with the hand and, for one frame, read the tempura on its way in as a
+        squid nigiri. Found again there, the squid followed the tempura's box for a second and
+        a half while its own place made a second squid, read as Dan's card of that turn."""
+        if track.full_box is None or not len(boxes) or self._now - track.whole_since < self.lain_s:
+            return False
+        return bool((box_coverage(track.full_box[None], boxes)[0] >= 0.9).any())
 
     def _outgrown(self, track: _Track, area: float) -> bool:
         """Whether a box of ``area`` is too large to be ``track`` moved: a card keeps its size
