@@ -63,6 +63,8 @@ def test_a_crops_recipe_crops_the_very_photos_of_its_photo_recipe(tmp_path, face
     (["--workers", "0"], "--workers"),
     (["--device", "7"], "no such CUDA device"),
     (["--device", "gpu"], "no such CUDA device"),
+    (["--print-cls-batch", "0"], "--print-cls-batch"),
+    (["--camera-det-batch", "-8"], "--camera-det-batch"),
 ])
 def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, needle, capsys, tmp_path):
     assert main(["train", "--models", str(tmp_path / "models"), *argv]) == 2
@@ -120,3 +122,32 @@ def test_the_detector_stage_trains_on_every_recipe_it_names_together(tmp_path, f
     assert len(list((tmp_path / "pile-tables" / "det" / "images" / "train").glob("q*.jpg"))) == 3
     # one recipe alone keeps its own data file
     assert camera_stage_data(recipes[:1], tmp_path, workers=1) == tmp_path / "camera-tables" / "det" / "data.yaml"
+
+
+def test_every_classifier_stage_recipe_in_its_own_folder_can_be_named_on_the_command_line():
+    # the CLI names them without importing the dataset module (OpenCV) at start
+    from vision.training.cli import PRINT_STAGE_RECIPES
+
+    own_crop_folders = {name for name, r in RECIPES.items() if not r.det and not r.adds_to}
+    assert set(PRINT_STAGE_RECIPES) == own_crop_folders
+
+
+def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path, faces):
+    # the tables the detector's recipes lay, cut into crops: what the classifier meets there
+    recipe = replace(RECIPES["train-wide-crops"], train=6, val=0, size=(480, 360), small_frames=0.0,
+                     piles=1.0, turned=1.0, far_cameras=1.0, closeups=0.0)
+    generate(recipe, tmp_path, workers=1, progress=False)
+    truths = [json.loads(p.read_text()) for p in sorted((tmp_path / "truth/train-train-wide-crops").glob("*.json"))]
+    assert len(truths) == 6 and not (tmp_path / "det").exists()
+    crops = list((tmp_path / "cls/train").rglob("w*.jpg"))
+    visible = sum(1 for t in truths for c in t["cards"] if not c["hidden"])
+    negatives = list((tmp_path / "cls/train/not-a-card").glob("*.jpg"))
+    assert len(crops) == visible + len(negatives) and visible > 6
+    # the same photos laid as our renderer's neat rows are other tables: the options reach the
+    # renderer in a crops-only recipe too
+    neat = replace(recipe, piles=0.0, turned=0.0, far_cameras=0.0)
+    generate(neat, tmp_path / "neat", workers=1, progress=False)
+    neat_truths = [json.loads(p.read_text())
+                   for p in sorted((tmp_path / "neat/truth/train-train-wide-crops").glob("*.json"))]
+    assert all(a["seed"] == b["seed"] for a, b in zip(truths, neat_truths, strict=True))
+    assert all(a["cards"] != b["cards"] for a, b in zip(truths, neat_truths, strict=True))

@@ -163,6 +163,23 @@ RECIPES = {
                                 boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
                                        "squid-nigiri", "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling",
                                        "pudding", "takeout-box", "miso-soup", "spoon", "temaki", "menu")),
+    # the classifier's wide stage (issue 12, after the sheen stage; a GPU's work): crops cut
+    # from every table the detector's recipes lay, not only our renderer's neat rows: columns
+    # laid loosely in four photos of ten, the camera held at any angle in three, from the
+    # table's near edge (far side small, out of focus, a lamp's colour) in four, webcam frames;
+    # on fewer crops than before the phone, the hard prints and the sheen of the stages before
+    # (the far seats are small and blurred already: the two together left many crops past
+    # reading, 30 crops in 80 of a first try by eye); seven times the sheen stage's photos, so
+    # that it can train longer before it learns them by heart. Its own folder
+    # (``datasets/build/wide-crops``)
+    "train-wide-crops": Recipe("train-wide-crops", train=3000, val=80, seed=18, det=False, prefix="w",
+                               negatives=2, print_styles=0.9, closeups=1 / 6,
+                               seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
+                               crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
+                               turned=0.3,
+                               boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
+                                      "squid-nigiri", "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling",
+                                      "pudding", "takeout-box", "miso-soup", "spoon", "temaki", "menu")),
     # the detector's camera stage (issue 12): whole photos as phones and webcams take them
     # across a real table, 1-8 seats, cards printed their own way; six photos in ten from the
     # table's near edge (far side small and out of focus, glare, lamp colour, a hand's shadow),

@@ -13,6 +13,12 @@ from pathlib import Path
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR
 from vision.training import require_training_stack
 
+#: the recipes of the classifier's print-style stage, each in its own folder (named here, not
+#: read from ``vision.synth.dataset.RECIPES``, so that every command starts without OpenCV;
+#: tests/vision/test_training.py keeps the two the same)
+PRINT_STAGE_RECIPES = ("train-print-crops", "train-camera-crops", "train-light-crops", "train-sheen-crops",
+                       "train-wide-crops")
+
 
 def register(subparsers) -> None:
     evaluate = subparsers.add_parser(
@@ -59,12 +65,14 @@ def register(subparsers) -> None:
                        help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
     train.add_argument("--print-cls-epochs", type=int, default=None,
                        help="epochs of the classifier's print-style stage (default 39; 0 skips it)")
-    train.add_argument("--print-cls-recipe", choices=["train-print-crops", "train-camera-crops", "train-light-crops",
-                                                                  "train-sheen-crops"], default=None,
+    train.add_argument("--print-cls-recipe", choices=PRINT_STAGE_RECIPES, default=None,
                        help="that stage's crops (default train-camera-crops: half of them seen by a phone: "
                             "small, off white balance, glare, shake, turned; train-light-crops: besides, prints off their "
                             "colours, hard glare on the icon, strong defocus; train-sheen-crops: besides, half under a glossy "
-                            "card's sheen; train-print-crops: printed only)")
+                            "card's sheen; train-wide-crops: all of those, cut from loose columns, turned cameras and "
+                            "far seats too, 3000 photos, for a GPU; train-print-crops: printed only)")
+    train.add_argument("--print-cls-batch", type=int, default=None,
+                       help="that stage's batch (default 64, as on 2 CPU cores; 256 on a GPU)")
     train.add_argument("--print-cls-hours", type=float, default=None,
                        help="bound that stage's training time in hours (default: none; ultralytics then fits "
                             "the epochs to it: the committed run was bounded to 1)")
@@ -142,6 +150,9 @@ def _train(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    for flag, value in (("--print-cls-batch", args.print_cls_batch), ("--camera-det-batch", args.camera_det_batch)):
+        if value is not None and value < 1:
+            raise ValueError(f"{flag} must be at least 1, not {value}")
     if args.device != "cpu":
         import torch
 
@@ -151,6 +162,7 @@ def _train(args: argparse.Namespace) -> int:
     stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
               "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
               "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share,
+              "cls_print_batch": args.print_cls_batch,
               "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
               "det_camera_share": args.camera_det_share, "det_camera_batch": args.camera_det_batch,
               "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None}
