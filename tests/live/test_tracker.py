@@ -461,6 +461,33 @@ def test_a_card_lying_under_a_box_that_holds_it_is_not_found_again_where_a_same_
     assert len(ids_by_label(last)["tempura"]) == 2  # the first one's strip and the second
 
 
+def test_a_sliver_boxed_beside_a_card_under_a_hand_is_not_that_card_found_again():
+    """Seen with the real models on a five-player field film (dev seed 40, the boxes of frames
+    140-180, after the classifier's wide stage): as Ben laid his second wasabi below his
+    first, a sliver 15 px wide was boxed below the first, under the hand, and read as a
+    wasabi. The first wasabi was found again in that sliver and kept it, the second took its
+    strip for the first one's, and Ben's card of the turn was lost."""
+    sashimi = ("sashimi", (181, 258, 263, 307))
+    first = ("wasabi", (175, 314, 258, 364))
+    second = ("wasabi", (166, 373, 253, 427))
+    frames_ = ([frame(sashimi, first)] * 21
+               + [frame(("wasabi", (174, 313, 258, 364)), sashimi), frame(first, sashimi),
+                  frame(("wasabi", (188, 313, 256, 364)), sashimi), frame(("wasabi", (239, 312, 259, 360)), sashimi),
+                  frame(sashimi), frame(sashimi, ("wasabi", (180, 311, 261, 342))), frame(sashimi),
+                  frame(sashimi, ("wasabi", (188, 312, 257, 346))), frame(sashimi),
+                  frame(sashimi, ("wasabi", (164, 373, 241, 427)), ("wasabi", (237, 386, 252, 424))),  # the sliver
+                  frame(second, sashimi, ("wasabi", (241, 315, 259, 362))),
+                  frame(second, ("wasabi", (237, 313, 260, 361)), ("wasabi", (218, 314, 242, 361)), sashimi),
+                  frame(second, sashimi, ("wasabi", (195, 313, 256, 364)))]
+               + [frame(("wasabi", (175, 314, 257, 365)), sashimi, second)] * 20)
+    tracked = run(CardTracker(), frames_)
+    wasabi = ids_by_label(tracked[20])["wasabi"][0]
+    last = tracked[-1]
+    assert len(ids_by_label(last)["wasabi"]) == 2  # both wasabi
+    k = last.data["track_id"].tolist().index(wasabi)
+    assert np.allclose(last.xyxy[k], (175, 314, 257, 365))  # the first one where it lies
+
+
 def test_a_card_misread_for_a_moment_is_not_revived_by_a_card_laid_there_seconds_later():
     """Seen with the real models on a three-player field film (dev seed 24, the boxes of
     frames 140-205): a hand over Ann's wasabi, her wasabi was read as a squid nigiri for four

@@ -194,4 +194,6 @@ def test_a_close_up_of_one_card_is_read(recognizer, faces):
         right += recognizer.detect(image).labels == [slug]
         at_once_right += at_once.detect(image).labels == [slug]
     assert right == len(CLOSE_UPS)
-    assert at_once_right <= len(CLOSE_UPS) // 2
+    # the second look is what reads them all: at once, the detector boxes some of them in
+    # parts or not at all (half or fewer read so with step 14's classifier, 5 of 8 with step 15's)
+    assert at_once_right < len(CLOSE_UPS)

@@ -511,8 +511,12 @@ class CardTracker:
         on it while the strip it leaves goes unseen; and a card that showed only its strip is
         not found again as a whole card lying elsewhere than it lay whole (the next card of its
         column, laid over it, while its strip goes unseen for a frame), nor a track that only
-        ever showed a piece of a card as a box much larger (``_outgrown``). The card found again
-        takes the new box: it lies there now.
+        ever showed a piece of a card as a box much larger (``_outgrown``). A box the size of a
+        strip is the card's strip only where the card lay: seen with the real models on a
+        five-player field film (dev seed 40, after the classifier's wide stage), a sliver boxed
+        below Ben's wasabi as the hand laid his second one was read as a wasabi, and the first
+        one, under the hand, was found again there. The card found again takes the new box: it
+        lies there now.
         """
         taken = {t for t, _ in matched}
         # (a card seen only on its way in, under the hand carrying it, is found again only soon
@@ -534,7 +538,12 @@ class CardTracker:
                 strip = area <= self.strip_ratio * track.full_area
                 if self._covering_it(track, boxes[d]) or self._outgrown(track, area):
                     continue
-                if dist <= self.reid_distance * size and (overlap[0, 0] < 0.1 or strip):
+                # moved, it keeps its size; a strip of it lies where it lay (a sliver boxed
+                # beside it, a hand's edge, is neither)
+                lay = track.full_box if track.full_box is not None else track.box
+                where_it_lay = box_coverage(boxes[d][None], lay[None])[0, 0]
+                if dist <= self.reid_distance * size and ((overlap[0, 0] < 0.1 and not strip)
+                                                          or (strip and where_it_lay >= 0.5)):
                     pairs.append((dist / size, t, d))
         out: list[tuple[int, int]] = []
         used_t: set[int] = set()
