@@ -541,9 +541,9 @@ class CardTracker:
                 # moved, it keeps its size; a strip of it lies where it lay (a sliver boxed
                 # beside it, a hand's edge, is neither)
                 lay = track.full_box if track.full_box is not None else track.box
-                where_it_lay = box_coverage(boxes[d][None], lay[None])[0, 0]
+                in_its_place = box_coverage(boxes[d][None], lay[None])[0, 0]  # share of the box
                 if dist <= self.reid_distance * size and ((overlap[0, 0] < 0.1 and not strip)
-                                                          or (strip and where_it_lay >= 0.5)):
+                                                          or (strip and in_its_place >= 0.5)):
                     pairs.append((dist / size, t, d))
         out: list[tuple[int, int]] = []
         used_t: set[int] = set()
