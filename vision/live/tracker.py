@@ -412,10 +412,15 @@ class CardTracker:
         px) was boxed with it, a few pixels past it on one side, for half a second; taken as
         the card, such boxes made it a card a third larger, and the card seen again at its
         own size was a second squid."""
-        if track.full_box is None or self._now - track.whole_since < self.lain_s:
-            return False
-        holds = box_coverage(track.full_box[None], box[None])[0, 0] >= 0.9
-        return bool(holds and _box_area(box) > (1 + 2 * self.grown_share) * track.full_area)
+        return bool(self._holding(track, box[None]).any()
+                    and _box_area(box) > (1 + 2 * self.grown_share) * track.full_area)
+
+    def _holding(self, track: _Track, boxes: np.ndarray) -> np.ndarray:
+        """Mask of ``boxes`` that hold all of where ``track`` has lain whole ``lain_s`` or more
+        (0.9 of that place); none where it has not lain so long."""
+        if track.full_box is None or not len(boxes) or self._now - track.whole_since < self.lain_s:
+            return np.zeros(len(boxes), bool)
+        return box_coverage(track.full_box[None], boxes)[0] >= 0.9
 
     @staticmethod
     def _beside_piece(same: np.ndarray, full: np.ndarray, areas_d: np.ndarray, on_where_it_lay: np.ndarray,
@@ -518,6 +523,8 @@ class CardTracker:
         one, under the hand, was found again there. The card found again takes the new box: it
         lies there now.
         """
+        if not unmatched:
+            return []
         taken = {t for t, _ in matched}
         # (a card seen only on its way in, under the hand carrying it, is found again only soon
         # after: found seconds later, it was a glimpse of the card now lying elsewhere; and a
@@ -538,12 +545,11 @@ class CardTracker:
                 strip = area <= self.strip_ratio * track.full_area
                 if self._covering_it(track, boxes[d]) or self._outgrown(track, area):
                     continue
+                if dist > self.reid_distance * size:
+                    continue
                 # moved, it keeps its size; a strip of it lies where it lay (a sliver boxed
                 # beside it, a hand's edge, is neither)
-                lay = track.full_box if track.full_box is not None else track.box
-                in_its_place = box_coverage(boxes[d][None], lay[None])[0, 0]  # share of the box
-                if dist <= self.reid_distance * size and ((overlap[0, 0] < 0.1 and not strip)
-                                                          or (strip and in_its_place >= 0.5)):
+                if (overlap[0, 0] < 0.1 and not strip) or (strip and self._in_its_place(track, boxes[d])):
                     pairs.append((dist / size, t, d))
         out: list[tuple[int, int]] = []
         used_t: set[int] = set()
@@ -566,9 +572,14 @@ class CardTracker:
         squid together with the hand and, for one frame, read the tempura on its way in as a
         squid nigiri. Found again there, the squid followed the tempura's box for a second and
         a half while its own place made a second squid, read as Dan's card of that turn."""
-        if track.full_box is None or not len(boxes) or self._now - track.whole_since < self.lain_s:
-            return False
-        return bool((box_coverage(track.full_box[None], boxes)[0] >= 0.9).any())
+        return bool(self._holding(track, boxes).any())
+
+    @staticmethod
+    def _in_its_place(track: _Track, box: np.ndarray) -> bool:
+        """Whether half of ``box`` or more lies where ``track`` lay whole (where it lies, if
+        it never showed whole): a strip of it, not a sliver boxed beside it."""
+        lay = track.full_box if track.full_box is not None else track.box
+        return bool(box_coverage(box[None], lay[None])[0, 0] >= 0.5)
 
     def _outgrown(self, track: _Track, area: float) -> bool:
         """Whether a box of ``area`` is too large to be ``track`` moved: a card keeps its size

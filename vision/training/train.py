@@ -95,9 +95,10 @@ class TrainPlan:
     #: sets worse; the average kept those and most of the gain (models/README.md)
     cls_print_share: float = 0.5
     #: that stage's crops: ``train-camera-crops``, ``train-print-crops`` or, run once more
-    #: from the weights before (steps 10 and 14 of models/README.md; step 14's is the
-    #: committed classifier), ``train-light-crops`` and ``train-sheen-crops``, each in its own
-    #: folder beside ``train`` (the recipe's name without ``train-``) and its own run
+    #: from the weights before (steps 10, 14 and 15 of models/README.md; step 15's is the
+    #: committed classifier), ``train-light-crops``, ``train-sheen-crops`` and
+    #: ``train-wide-crops`` (on a GPU, with ``cls_print_batch`` 256), each in its own folder
+    #: beside ``train`` (the recipe's name without ``train-``) and its own run
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
