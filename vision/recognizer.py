@@ -59,9 +59,9 @@ class CropView(NamedTuple):
         return np.ascontiguousarray(crop[::-1, ::-1]) if self.turned else crop
 
 
-#: the crop as cut, alone: what live frames are named from (a webcam's 10 frames a second)
+#: the crop as cut, alone (the cheapest naming: teaching's and tests' single view)
 CROP_ONLY = (CropView(),)
-#: what a photo's regions are named from, their probabilities averaged: the crop, the crop
+#: what a photo's and a live frame's regions are named from, their probabilities averaged: the crop, the crop
 #: turned 180 degrees, and both cut 4 % closer. Turned and unturned alike, a card upside down
 #: gets the same probabilities as upright. On the independent renderer's calibration photos,
 #: with step 9's classifier, label accuracy rose 0.918 -> 0.943 and card F1 0.824 -> 0.846,
@@ -211,7 +211,7 @@ class Recognizer:
     #: ``detector.live_imgsz``): a webcam's frames come 10 a second, a photo comes alone
     live_imgsz: int | None = None
     #: the views of each region the classifier names, their probabilities averaged
-    #: (test-time augmentation: see ``PHOTO_VIEWS``); live frames use ``CROP_ONLY``
+    #: (test-time augmentation: see ``PHOTO_VIEWS``), on photos and live frames alike
     views: tuple[CropView, ...] = PHOTO_VIEWS
 
     #: with this many regions or fewer, none of them or one covering a quarter of the photo,
@@ -384,10 +384,12 @@ class Recognizer:
                    live_imgsz=meta["detector"].get("live_imgsz"))
 
     def for_live(self) -> Recognizer:
-        """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset), no
-        second look at small cards and each region named from its crop alone: a webcam's
-        frames come 10 a second."""
-        live = dataclasses.replace(self, fine_side=0.0, views=CROP_ONLY, piece_inside=0.0)
+        """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset) and no
+        second look at small cards: a webcam's frames come 10 a second. Regions are named from
+        the same views as a photo's: a live table's far seats lie upside down in the frame, and
+        on a still table only the cards that moved are named again (``LabelCache``), so the
+        views cost little there (bench-live: 1.6 regions named a frame)."""
+        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live

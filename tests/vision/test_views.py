@@ -1,6 +1,6 @@
 """Naming a region from several views of it (test-time augmentation): the crop and the crop
 turned 180 degrees (a card upside down is the same card), each also cut closer; their
-probabilities averaged. Live frames name each region from its crop alone."""
+probabilities averaged, on photos and live frames alike."""
 
 import dataclasses
 from pathlib import Path
@@ -65,15 +65,23 @@ def test_a_view_cut_closer_sees_only_the_middle_of_its_box():
     assert CropView().crop(image, box).min() == 0
 
 
-def test_live_frames_name_each_region_from_its_crop_alone():
+def test_live_frames_name_a_card_upside_down_as_they_name_it_upright():
+    """A live table's far seats lie upside down in the frame: a live frame's region is named
+    from the photo's views, so the card across the table is named as the one in front."""
     image, box = white_over_black()
+    turned_image = cv2.rotate(image, cv2.ROTATE_180)
+    h, w = image.shape[:2]
+    turned_box = [w - box[2], h - box[3], w - box[0], h - box[1]]
     classifier = TopHalfBrightness()
-    photo = Recognizer(one_region(box), classifier, CLASSES)
-    assert photo.views == PHOTO_VIEWS and len(PHOTO_VIEWS) > 1
-    photo.detect(image)
-    assert classifier.crops == len(PHOTO_VIEWS)
-    photo.for_live().detect(image)
-    assert classifier.crops == len(PHOTO_VIEWS) + 1
+    live = Recognizer(one_region(box), classifier, CLASSES).for_live()
+    live_turned = Recognizer(one_region(turned_box), classifier, CLASSES).for_live()
+    upright = live.probabilities(image, np.array([box]))
+    assert np.allclose(upright, live_turned.probabilities(turned_image, np.array([turned_box])), atol=1e-6)
+    # from the crop alone, the one upside down shows its black half on top: no card at all
+    alone = dataclasses.replace(live, views=CROP_ONLY)
+    assert alone.probabilities(turned_image, np.array([turned_box]))[0, 1] < 0.5 < alone.probabilities(image, np.array([box]))[0, 1]
+    live.detect(image)
+    assert classifier.crops == 2 * len(PHOTO_VIEWS) + 2 + len(PHOTO_VIEWS)
 
 
 @pytest.fixture(scope="module")
