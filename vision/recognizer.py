@@ -59,14 +59,14 @@ class CropView(NamedTuple):
         return np.ascontiguousarray(crop[::-1, ::-1]) if self.turned else crop
 
 
-#: the crop as cut, alone (the cheapest naming: teaching's and tests' single view)
+#: the crop as cut, alone: one view (what a recogniser given no views names from)
 CROP_ONLY = (CropView(),)
-#: what a photo's and a live frame's regions are named from, their probabilities averaged: the crop, the crop
-#: turned 180 degrees, and both cut 4 % closer. Turned and unturned alike, a card upside down
-#: gets the same probabilities as upright. On the independent renderer's calibration photos,
-#: with step 9's classifier, label accuracy rose 0.918 -> 0.943 and card F1 0.824 -> 0.846,
-#: our own sets' card F1 a little too (models/README.md); the classifier's time is four times
-#: what it was, a few tens of ms a photo
+#: what a photo's and a live frame's regions are named from, their probabilities averaged:
+#: the crop, the crop turned 180 degrees, and both cut 4 % closer. Turned and unturned
+#: alike, a card upside down gets the same probabilities as upright. On the independent
+#: renderer's calibration photos, with step 9's classifier, label accuracy rose 0.918 ->
+#: 0.943 and card F1 0.824 -> 0.846, our own sets' card F1 a little too (models/README.md);
+#: the classifier's time is four times what it was, a few tens of ms a photo
 PHOTO_VIEWS = (CropView(), CropView(turned=True), CropView(margin=-0.04), CropView(turned=True, margin=-0.04))
 
 

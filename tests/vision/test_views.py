@@ -81,6 +81,7 @@ def test_live_frames_name_a_card_upside_down_as_they_name_it_upright():
     alone = dataclasses.replace(live, views=CROP_ONLY)
     assert alone.probabilities(turned_image, np.array([turned_box]))[0, 1] < 0.5 < alone.probabilities(image, np.array([box]))[0, 1]
     live.detect(image)
+    # the two live readings above, the two from the crop alone, then the region found
     assert classifier.crops == 2 * len(PHOTO_VIEWS) + 2 + len(PHOTO_VIEWS)
 
 
