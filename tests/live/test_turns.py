@@ -623,3 +623,64 @@ def test_a_card_read_under_two_names_by_turns_keeps_the_name_it_was_revealed_as(
         events += show(t, (1, "tempura", 0, [281, 494, 341, 586]), (2, name, 1, [600, 100, 660, 192]))
     assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [{"Ann": ["tempura"], "Ben": ["maki-2"]}]
     assert not [e for e in events if e.kind == "turn-amended"]
+
+
+def _seats_learned_late(first_pair: tuple[str, str], column: tuple[list[int], list[int]], strip_after: float):
+    """Ann (bottom) and Ben (top, upside down) play three turns; Ben's first card is never
+    boxed whole: it shows only as the strip his second card, laid on it a turn later, leaves
+    of it (``column``: that card's box, then the strip's, seen ``strip_after`` s after it).
+    As when the seats are learned from the cards: every card is of no seat until Ben's
+    second card lies there. The turns read."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    under, over = first_pair
+    cards = [(1.0, (1, "tempura", 0, [100, 500, 160, 592])),
+             (9.0, (2, "eel", 0, [180, 500, 240, 592])), (9.0, (3, over, 1, column[0])),
+             (9.0 + strip_after, (4, under, 1, column[1])),
+             (15.0, (5, "maki-2", 0, [260, 500, 320, 592])), (15.0, (6, "maki-3", 1, [480, 100, 540, 192]))]
+    for i in range(220):
+        t = i / 10
+        shown = [card for when, card in cards if when <= t]
+        show(t, *[(i, label, seat if t >= 9.5 else -1, box) for i, label, seat, box in shown])
+    return [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+
+
+def test_a_card_first_seen_as_the_strip_the_card_laid_on_it_leaves_was_laid_before_that_card():
+    """Four-player field film seed 61: Ben's wasabi was never boxed whole; once his egg
+    nigiri lay on it, its strip showed beside the egg, seen after the egg. The seats came
+    late, so both waited for a turn: the wasabi, covered by the egg, was laid first (turn 1),
+    not the egg (before, every turn of Ben's was one off)."""
+    reveals = _seats_learned_late(("wasabi", "egg-nigiri"), ([400, 75, 460, 167], [400, 150, 460, 192]), 0.5)
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["wasabi"]}, {"Ann": ["eel"], "Ben": ["egg-nigiri"]},
+                       {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
+
+
+def test_a_card_seen_only_as_a_strip_under_a_like_card_is_a_card_of_its_own():
+    """Four-player field film seed 65: Cid's first salmon nigiri was never boxed whole, only
+    as the strip his second salmon, laid on it in the next column row, left of it; the two
+    boxes overlap a little. The strip lies mostly outside the second salmon: a card under
+    it, not that card boxed twice, so each salmon is a turn's (before, turn 2 had none of his)."""
+    reveals = _seats_learned_late(("salmon-nigiri", "salmon-nigiri"),
+                                  ([400, 75, 460, 167], [400, 150, 460, 192]), -0.4)
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["salmon-nigiri"]}, {"Ann": ["eel"], "Ben": ["salmon-nigiri"]},
+                       {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
+
+
+def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_strip_as_that_turns_card():
+    """Four-player field film seed 73: Cid laid a second pudding on his first, a strip
+    nearer him. The tracker followed the first pudding's track onto the new card, lying
+    whole a little off, and found the first one's strip as a new track. That strip lies
+    within where the first pudding lay, but that card's track lies whole beside it now: the
+    strip is a card of its own, the new turn's (before, turn 2 had no card of his)."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    pudding, tempura = (1, "pudding", 0, [100, 500, 160, 592]), (2, "tempura", 1, [400, 100, 460, 192])
+    for k in range(60):
+        show(k / 10, pudding, tempura)
+    moved = (1, "pudding", 0, [100, 520, 160, 612])  # the first pudding's track, now on the second
+    strip = (3, "pudding", 0, [100, 500, 160, 522])  # what the second leaves of the first
+    eel = (4, "eel", 1, [480, 100, 540, 192])
+    for k in range(60, 140):
+        show(k / 10, moved, tempura, *([strip] if k >= 63 else []), *([eel] if k >= 62 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["pudding"], "Ben": ["tempura"]}, {"Ann": ["pudding"], "Ben": ["eel"]}]

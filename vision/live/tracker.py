@@ -639,7 +639,9 @@ class SeatMemory:
 
     The seats are ``anchors`` (one point per seat in image pixels, e.g. clicked by the user,
     in the seat's card area) or, left out, learned from the first cards laid: cards lying
-    within ``near`` card lengths of each other are one player's, and once ``n_seats`` such
+    within ``near`` card lengths of each other are one player's (and a group in line with an
+    earlier one's row, facing its way, none of its cards laid with one of that group's: a
+    dessert put at the end of the row), and once ``n_seats`` such
     groups lie still on the table, they are the seats, seat 0 the one straight down from
     the middle of the groups, then clockwise as the image shows it. Seats need not be
     evenly spaced.
@@ -920,9 +922,10 @@ class SeatMemory:
                 self._groups.append([(track_id, card)])
             else:
                 home.append((track_id, card))
-        if len(self._groups) < self.n_seats:
+        groups = self._players_groups()
+        if len(groups) < self.n_seats:
             return  # wait until every player has laid a card
-        groups = self._groups[: self.n_seats]
+        groups = groups[: self.n_seats]
         order = _seat_order([np.mean([m.centre for _, m in g], axis=0) for g in groups],
                             [float(np.median([m.tilt for _, m in g])) for g in groups])
         for seat, k in enumerate(order):
@@ -932,6 +935,35 @@ class SeatMemory:
             self._laid[seat] = self._now
         # cards of groups beyond the seats (seen in the same frame) get a seat like any other
         self._groups = []
+
+    def _players_groups(self) -> list[list[tuple[int, _Seated]]]:
+        """The groups of cards lying still, a group joined to an earlier one when it lies in
+        line with that one's row, facing the same way, and none of its cards was laid with
+        one of that group's (within ``wave_s``): the same player's card put further along
+        the row (a dessert at its end), not a player's first card. A player's first card
+        unseen, such a card was taken for that player's seat and the seats were learned wrong
+        (four-player field film seed 61: Ann's pudding taken for Ben's seat). Read again as
+        cards come: a player laying with the group's player later (each lays one a turn) is
+        another player, and the group stands alone again."""
+        groups = [list(g) for g in self._groups]
+        if len(groups) < 2:
+            return groups
+        middle = np.mean([np.mean([m.centre for _, m in g], axis=0) for g in groups], axis=0)
+        for b in range(len(groups) - 1, 0, -1):
+            cards = [m for _, m in groups[b]]
+            best, least = None, math.inf
+            for a in range(b):
+                members = [m for _, m in groups[a]]
+                axis = _majority_axis(members)
+                if axis is None or any(c.axis != axis for c in cards) or any(
+                        abs(c.laid - m.laid) <= self.wave_s for c in cards for m in members):
+                    continue
+                cost = max(self._cost(c, members, middle) / c.size for c in cards)
+                if cost <= self.along / 2 and cost < least:
+                    best, least = a, cost
+            if best is not None:
+                groups[best] += groups.pop(b)
+        return groups
 
 
 @dataclass(frozen=True)

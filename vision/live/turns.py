@@ -17,6 +17,8 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   as one card too many for that seat. A card that joined it while the others waited goes to
   the next turn if that turn would be read without its seat: it was that turn's first card
   (the seat's card of the turn before was lost, e.g. misread), so a lost card costs one turn.
+  A seat's cards are taken in the order laid: a card first seen as the strip the next card
+  of its column leaves of it (never boxed whole) was laid before that card.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
@@ -744,7 +746,7 @@ class TurnDetector:
         alone = all(c.seat in missing for c in pending)
         out: list[_Card] = []
         for seat in sorted(missing):
-            mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
+            mine = self._laid_order([c for c in pending if c.seat == seat])
             mine = [c for c in mine if not any(
                 o.seat == seat and o.status != "pending" and o.round == self.round_index
                 and o.face == c.label and _lies_on(o, c, 0.6) for o in self._cards.values())]
@@ -798,17 +800,21 @@ class TurnDetector:
             # that laid nothing just then. Smaller than the card's usual size, not its largest
             # box: boxed with the hand that laid it, a wasabi showed twice its size, and the
             # squid nigiri laid on it later was taken for a piece of it (five-player field
-            # film, dev seed 11)
+            # film, dev seed 11). But a card in sight whole now, lying off the piece, left no
+            # piece there: the piece is the card it was laid on, its track gone over to the new
+            # card (four-player film seed 73: Cid's second pudding laid on his first)
             old = old or next((c for c in self._cards.values() if c.status == "played"
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.piece * c.size()
-                               and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)), None)
+                               and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
+                               and not (c.last_seen >= now and _area(c.box) >= 0.8 * c.size()
+                                        and self._shows_under(card, c))), None)
             if old is not None:
                 self._alias[card.track_id] = old.track_id
                 del self._cards[card.track_id]
                 pending.remove(card)
         for seat in {c.seat for c in pending}:
-            mine = sorted((c for c in pending if c.seat == seat), key=lambda c: (c.first_seen, c.track_id))
+            mine = self._laid_order([c for c in pending if c.seat == seat])
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
             if len(mine) > allowed:
                 # a card of this round found again where it lies (a strip under a newer card)
@@ -825,12 +831,39 @@ class TurnDetector:
                 if len(kept) < allowed:
                     kept.append(card)
                     continue
-                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)), None)
+                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)
+                             and not self._shows_under(k, card) and not self._shows_under(card, k)), None)
                 if twin is not None:
                     self._alias[card.track_id] = twin.track_id
                     del self._cards[card.track_id]
             out += kept
         return out
+
+    def _laid_order(self, cards: list[_Card]) -> list[_Card]:
+        """One seat's cards in the order they were laid: as first seen, but a card seen only
+        as the strip another of them leaves of it (:meth:`_shows_under`) before that one.
+
+        A card first boxed once the next card of its column covered it was laid before that
+        card, though seen after it: four-player field film seed 61, Ben's wasabi, never boxed
+        whole, showed as a strip beside the egg nigiri laid on it a turn later."""
+        order = sorted(cards, key=lambda c: (c.first_seen, c.track_id))
+        for card in list(order):
+            over = next((o for o in order if o is not card and self._shows_under(card, o)), None)
+            if over is not None and order.index(over) < order.index(card):
+                order.remove(card)
+                order.insert(order.index(over), card)
+        return order
+
+    def _shows_under(self, strip: _Card, card: _Card) -> bool:
+        """Whether ``strip`` is a card ``card`` lies on, seen only since: never boxed bigger
+        than a strip (``piece`` of ``card``'s size), lying mostly outside ``card`` (its part
+        left uncovered) and against it. A strip of ``card`` itself (a second box on it) lies
+        within it."""
+        area = _area(strip.full_box)
+        if area > self.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
+            return False
+        reach = 0.1 * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
+        return _intersection(strip.full_box + np.array([-reach, -reach, reach, reach]), card.full_box) > 0
 
     def _tools_in_hand(self, seat: int) -> int:
         """Tools ``seat`` played this round and not used in a turn read so far (one that went
