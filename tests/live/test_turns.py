@@ -655,17 +655,6 @@ def test_a_card_first_seen_as_the_strip_the_card_laid_on_it_leaves_was_laid_befo
                        {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
 
 
-def test_a_card_seen_only_as_a_strip_under_a_like_card_is_a_card_of_its_own():
-    """Four-player field film seed 65: Cid's first salmon nigiri was never boxed whole, only
-    as the strip his second salmon, laid on it in the next column row, left of it; the two
-    boxes overlap a little. The strip lies mostly outside the second salmon: a card under
-    it, not that card boxed twice, so each salmon is a turn's (before, turn 2 had none of his)."""
-    reveals = _seats_learned_late(("salmon-nigiri", "salmon-nigiri"),
-                                  ([400, 75, 460, 167], [400, 150, 460, 192]), -0.4)
-    assert reveals == [{"Ann": ["tempura"], "Ben": ["salmon-nigiri"]}, {"Ann": ["eel"], "Ben": ["salmon-nigiri"]},
-                       {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
-
-
 def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_strip_as_that_turns_card():
     """Four-player field film seed 73: Cid laid a second pudding on his first, a strip
     nearer him. The tracker followed the first pudding's track onto the new card, lying

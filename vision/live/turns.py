@@ -831,8 +831,7 @@ class TurnDetector:
                 if len(kept) < allowed:
                     kept.append(card)
                     continue
-                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)
-                             and not self._shows_under(k, card) and not self._shows_under(card, k)), None)
+                twin = next((k for k in kept if k.label == card.label and _lies_on(k, card, 0.3)), None)
                 if twin is not None:
                     self._alias[card.track_id] = twin.track_id
                     del self._cards[card.track_id]
@@ -841,14 +840,19 @@ class TurnDetector:
 
     def _laid_order(self, cards: list[_Card]) -> list[_Card]:
         """One seat's cards in the order they were laid: as first seen, but a card seen only
-        as the strip another of them leaves of it (:meth:`_shows_under`) before that one.
+        as the strip another of them, of another name, leaves of it (:meth:`_shows_under`)
+        before that one.
 
         A card first boxed once the next card of its column covered it was laid before that
         card, though seen after it: four-player field film seed 61, Ben's wasabi, never boxed
-        whole, showed as a strip beside the egg nigiri laid on it a turn later."""
+        whole, showed as a strip beside the egg nigiri laid on it a turn later. Of the same
+        name, such a strip is as often a second, partial box of the card itself (five-player
+        field film seed 86: Eve's wasabi, boxed whole and, half outside that box, in part),
+        and the two are one card (:meth:`_one_turn`'s twins)."""
         order = sorted(cards, key=lambda c: (c.first_seen, c.track_id))
         for card in list(order):
-            over = next((o for o in order if o is not card and self._shows_under(card, o)), None)
+            over = next((o for o in order if o is not card and o.label != card.label
+                         and self._shows_under(card, o)), None)
             if over is not None and order.index(over) < order.index(card):
                 order.remove(card)
                 order.insert(order.index(over), card)
