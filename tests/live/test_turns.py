@@ -655,6 +655,55 @@ def test_a_card_first_seen_as_the_strip_the_card_laid_on_it_leaves_was_laid_befo
                        {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
 
 
+def test_cards_that_come_to_the_game_together_are_taken_in_the_order_the_tracker_first_boxed_them():
+    """Four-player field film seed 61, with the tilted detector: the seats were learned late,
+    and Ben's egg nigiri, boxed at 9.7 s, came to the game only at 16 s, a frame after his
+    maki roll of the next turn (boxed at 15.9 s). Taken in the order the game first had
+    them, the maki was his turn-1 card and the egg his turn-2 card; the tracker's first box
+    says the egg lay there first."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    boxed = {1: 1.0, 2: 9.0, 3: 9.0, 4: 1.0, 5: 15.0, 6: 15.0}
+    cards = [(1.0, (1, "tempura", 0, [100, 500, 160, 592])),
+             (9.0, (2, "eel", 0, [180, 500, 240, 592])), (9.0, (3, "maki-2", 1, [480, 100, 540, 192])),
+             (9.1, (4, "egg-nigiri", 1, [400, 100, 460, 192])),
+             (15.0, (5, "maki-2", 0, [260, 500, 320, 592])), (15.0, (6, "maki-3", 1, [560, 100, 620, 192]))]
+    for i in range(220):
+        t = i / 10
+        shown = [card for when, card in cards if when <= t]
+        turns.update(Detections(
+            np.array([c[3] for c in shown], np.float32).reshape(-1, 4),
+            data={"track_id": np.array([c[0] for c in shown]), "label": np.array([c[1] for c in shown]),
+                  "seat": np.array([c[2] if t >= 9.5 else -1 for c in shown]),
+                  "visible": np.ones(len(shown), bool), "label_since": np.full(len(shown), t),
+                  "first_seen": np.array([boxed[c[0]] for c in shown], float)}), t)
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["tempura"], "Ben": ["egg-nigiri"]}, {"Ann": ["eel"], "Ben": ["maki-2"]},
+        {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
+
+
+def test_a_like_card_laid_on_a_card_that_now_shows_only_its_strip_is_a_card_of_its_own():
+    """Five-player field film seed 92, with the tilted detector: the seats came late, and by
+    then Ann had laid her second sashimi on her first, a strip nearer her; the first one
+    showed only that strip from then on. The two were taken for one card boxed twice, and
+    turn 2 had no card of hers. A second box of one card leaves the card its size."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    first_whole, first_strip = [100, 500, 160, 592], [100, 500, 160, 517]
+    for i in range(220):
+        t = i / 10
+        seat = (lambda s: s) if t >= 9.5 else (lambda s: -1)
+        cards = [(1, "sashimi", seat(0), first_whole if t < 9.0 else first_strip),
+                 (2, "tempura", seat(1), [400, 100, 460, 192])]
+        if t >= 9.0:
+            cards += [(3, "sashimi", seat(0), [100, 517, 160, 609]), (4, "eel", seat(1), [480, 100, 540, 192])]
+        if t >= 15.0:
+            cards += [(5, "maki-2", seat(0), [180, 500, 240, 592]), (6, "maki-3", seat(1), [560, 100, 620, 192])]
+        show(t, *cards)
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["sashimi"], "Ben": ["tempura"]}, {"Ann": ["sashimi"], "Ben": ["eel"]},
+        {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
+
+
 def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_strip_as_that_turns_card():
     """Four-player field film seed 73: Cid laid a second pudding on his first, a strip
     nearer him. The tracker followed the first pudding's track onto the new card, lying

@@ -235,3 +235,47 @@ def test_a_turned_camera_lays_columns_across_the_photo_or_diagonally(faces):
     upright, turned = box_shapes(False), box_shapes(True)
     assert min(upright) > 1.25
     assert sum(shape < 1.2 for shape in turned) >= 3
+
+
+def test_a_tilted_camera_foreshortens_the_cards_and_keeps_them_in_the_photo(faces):
+    # a phone held over a table looks 15-45 degrees off straight down (the independent test's
+    # camera too): a card lying toward the camera is foreshortened along the view by about
+    # cos(tilt), 0.97-0.71, so an upright card's box, about 1.5 times taller than wide from
+    # straight above, comes out squatter, and its column's strips thinner
+    column = [["tempura"] * 3]
+    w, h = 960, 720
+
+    def shapes(tilted: bool) -> tuple[list[float], list[float]]:
+        whole_shapes, strip_shapes = [], []
+        for seed in range(8):
+            _, truth = compose_table(seed, column, layout="columns", size=(w, h), effects=False,
+                                     clutter=False, fill=0.6, tilted=tilted)
+            assert all(not c["hidden"] for c in truth["cards"])
+            for card in truth["cards"]:
+                x1, y1, x2, y2 = card["box"]
+                assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+                (strip_shapes if card["covered"] else whole_shapes).append((y2 - y1) / (x2 - x1))
+        return whole_shapes, strip_shapes
+
+    (upright, upright_strips), (tilted, tilted_strips) = shapes(False), shapes(True)
+    # (a tilt near 15 degrees, rolled a little, may leave one card's box as it was)
+    assert sum(t < 0.95 * u for t, u in zip(tilted, upright, strict=True)) >= 6
+    assert np.mean(tilted) < 0.9 * np.mean(upright)
+    assert np.mean(tilted_strips) < 0.9 * np.mean(upright_strips)
+
+
+def test_a_tilted_camera_shows_the_far_side_smaller(faces):
+    # two seats face to face: seen from the near edge through a tilted camera the far seat's
+    # cards are narrower than the near seat's; from straight above they are alike
+    tableaux = [["tempura", "sashimi"]] * 2
+
+    def far_over_near(tilted: bool) -> float:
+        ratios = []
+        for seed in range(4):
+            _, truth = compose_table(seed, tableaux, size=SMALL, effects=False, clutter=False, tilted=tilted)
+            width = {s: np.mean([c["box"][2] - c["box"][0] for c in truth["cards"] if c["seat"] == s])
+                     for s in (0, 1)}
+            ratios.append(width[1] / width[0])
+        return float(np.mean(ratios))
+
+    assert far_over_near(True) < far_over_near(False) - 0.05

@@ -249,6 +249,46 @@ def _camera(rng: np.random.Generator, corners: np.ndarray, size: tuple[int, int]
     return homography
 
 
+def _tilted(rng: np.random.Generator, homography: np.ndarray, corners: np.ndarray, size: tuple[int, int],
+            allow_cutoff: bool) -> np.ndarray:
+    """The same framing seen by a pinhole camera tilted 15-45 degrees from looking straight
+    down, as a phone held over a table is: the far (top) side recedes and everything is
+    foreshortened along the view, so cards look squat and a column's strips thinner
+    (``_camera``'s keystone keeps a card's proportions). Scaled back to frame every card.
+
+    >>> h = np.eye(3); corners = np.array([[100.0, 100.0], [540, 100], [540, 380], [100, 380]])
+    >>> seen = cv2.perspectiveTransform(corners[None], _tilted(np.random.default_rng(0), h, corners,
+    ...                                 (640, 480), False))[0]
+    >>> top, bottom = seen[1, 0] - seen[0, 0], seen[2, 0] - seen[3, 0]
+    >>> bool(top < bottom) and bool((seen.min(0) >= 2).all() and (seen.max(0) <= [637, 477]).all())
+    True
+    """
+    w, h = size
+    theta = math.radians(rng.uniform(15, 45))
+    roll = float(rng.normal(0, 0.05))
+    d = (h / 2) / math.tan(math.radians(rng.uniform(40, 60)) / 2)  # from the vertical field of view
+    c, s = math.cos(roll), math.sin(roll)
+    centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
+    rolled = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+    pinhole = np.array([[d, 0, 0], [0, d * math.cos(theta), 0], [0, -math.sin(theta), d]])
+    before = cv2.perspectiveTransform(corners[None].astype(np.float64), homography)[0]
+    depth = d - (before[:, 1] - h / 2) * math.sin(theta)
+    if depth.min() < 0.3 * d:  # a close-up cut off far below the frame: too near to tilt
+        return homography
+    warped = np.linalg.inv(centre) @ pinhole @ rolled @ centre @ homography
+    seen = cv2.perspectiveTransform(corners[None].astype(np.float64), warped)[0]
+    extent, old = seen.max(0) - seen.min(0), before.max(0) - before.min(0)
+    scale = float(max(old / extent))
+    middle = (before.min(0) + before.max(0)) / 2
+    if not allow_cutoff:  # every card in the frame, as _camera framed them
+        scale = min(scale, (w - 6) / extent[0], (h - 6) / extent[1])
+        half = extent * scale / 2
+        middle = np.clip(middle, half + 3, np.array([w, h]) - half - 3)
+    fit = np.array([[scale, 0, 0], [0, scale, 0], [0, 0, 1]])
+    fit[:2, 2] = middle - scale * (seen.min(0) + seen.max(0)) / 2
+    return fit @ warped
+
+
 def _visible_box(zbuffer: np.ndarray, index: int, roi, area: float):
     """Box of the visible part of card ``index``, ignoring slivers along covering edges.
 
@@ -320,7 +360,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
                   print_styles: bool = False, far_camera: bool = False,
-                  piles: bool = False, turned: bool = False) -> tuple[np.ndarray, dict]:
+                  piles: bool = False, turned: bool = False, tilted: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -337,6 +377,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     ``turned`` holds the camera at any angle to the table (a phone raised from any seat, or
     turned in the hand): a column may run across the photo or diagonally, its strips boxed
     askew; else the table's seat 0 stays at the bottom, give or take a few degrees.
+    ``tilted`` takes the photo through a camera tilted 15-45 degrees from looking straight
+    down (``_tilted``): cards foreshortened along the view, the far side receding.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -368,6 +410,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         spin = float(np.random.default_rng([seed, 8]).uniform(-math.pi, math.pi))
     tilt = float(camera_rng.uniform(0.0, 0.12))
     homography = _camera(camera_rng, corners, size, fill, tilt, spin, allow_cutoff)
+    if tilted:  # drawn apart, so photos taken from straight above stay as they were
+        homography = _tilted(np.random.default_rng([seed, 10]), homography, corners, size, allow_cutoff)
     if far_camera:
         # seen across the table: the far (top) edge of the frame shrinks toward its middle
         inset, drop = camera_rng.uniform(0.08, 0.3) * w, camera_rng.uniform(0.0, 0.12) * h
