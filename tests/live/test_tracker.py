@@ -312,6 +312,22 @@ def test_a_card_lying_still_boxed_a_little_larger_is_the_same_card():
     assert seen[-1].data["track_id"].tolist() == [1]
 
 
+def test_a_card_boxed_again_at_a_size_it_showed_before_is_the_same_card_though_a_strip_longer():
+    """Seen with the real models on a three-player film (seed 203): Ann's sashimi was boxed
+    whole, then for seconds a few pixels shorter; after a hand passed over it, it was boxed at
+    its first size again, a tenth of its length past its last box. Taken for the next card of
+    its column laid over it (boxed with the strip it leaves), it became a second sashimi, and
+    a turn of its own. A card laid over it makes a box larger than any it showed; this one's
+    is the size it was (to the few pixels a still card's box varies by)."""
+    first, shorter = (483, 521, 557, 626), (483, 521, 554, 617)
+    again = (483, 521, 557, 627)  # past the shorter box by a tenth of its length
+    frames = ([frame(("sashimi", first))] * 10 + [frame(("sashimi", shorter))] * 20
+              + [frame()] * 2 + [frame(("sashimi", again))] * 20)
+    seen = run(CardTracker(), frames)
+    assert seen[-1].data["track_id"].tolist() == [1]
+    assert seen[-1].data["visible"].tolist() == [True]
+
+
 def test_a_card_seen_whole_again_where_it_lay_after_only_a_piece_of_it_showed_keeps_its_id():
     """Seen with the real models on a five-player film (dev seed 4): Eve's egg nigiri lay
     whole for seconds, then for two frames only its left half was boxed (a hand reaching
@@ -363,6 +379,41 @@ def test_a_card_slid_sideways_over_a_same_named_one_is_a_new_card_while_the_stri
     first = tracked.data["track_id"].tolist().index(1)
     assert np.allclose(tracked.xyxy[first], strip)  # the first tempura, showing its strip
     assert np.allclose(tracked.xyxy[1 - first], rest)  # the new one, a card of its own
+
+
+def test_a_card_laid_almost_where_a_same_named_one_lies_then_slid_off_it_is_a_new_card():
+    """Seen with the real models on a five-player field film (seed 92, the boxes of frames
+    248-260): Ben's column of maki rolls runs sideways. His second maki-3 came in under the
+    hand and was boxed for one frame almost exactly where his first lay whole, then slid a
+    fifth of a card left, the strip of the first sticking out beside it. The first maki took
+    the one box for itself seen whole again, then followed the new card; its strip became a
+    new card, taken for a piece of the first: turn 4 had no card of Ben's."""
+    lying, strip, rest = (198, 297, 272, 343), (254, 299, 273, 341), (182, 296, 257, 343)
+    frames = ([frame(("maki-3", (197, 295, 274, 344)))] * 5 + [frame(("maki-3", lying))] * 25
+              + [frame(("maki-3", (211, 296, 273, 343)))] * 2 + [frame()] * 5  # the hand over it
+              + [frame(("maki-3", (196, 296, 267, 342)))]
+              + [frame(("maki-3", (181, 295, 257, 344)), ("maki-3", (254, 299, 272, 341)))]
+              + [frame(("maki-3", rest), ("maki-3", strip))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    visible = tracked.data["visible"]
+    ids = tracked.data["track_id"][visible].tolist()
+    assert len(ids) == 2
+    new = [i for i, box in zip(ids, tracked.xyxy[visible], strict=True) if np.allclose(box, rest)]
+    assert new and new[0] != 1  # the new maki is a card of its own
+
+
+def test_a_card_boxed_with_the_hand_over_it_past_two_of_its_sides_stays_one_card():
+    """Seen with the real models on a five-player field film (seed 235): a hand reaching over
+    Cid's salmon nigiri was boxed with it for a few frames, past its top, left, right and
+    bottom edges. Taken for the next salmon of its column laid over it (a box reaching a strip
+    past the card), it became a second salmon, a card too many for a turn. The next card of a
+    column reaches past the card on the side its column runs to, not on two."""
+    lying, with_hand = (410, 90, 480, 155), (404, 84, 489, 167)
+    frames = ([frame(("salmon-nigiri", lying))] * 30 + [frame()] * 3
+              + [frame(("salmon-nigiri", with_hand))] * 3 + [frame(("salmon-nigiri", lying))] * 20)
+    seen = run(CardTracker(), frames)
+    assert all(t.data["track_id"].tolist() == [1] for t in seen[30:])
+    assert np.allclose(seen[-1].xyxy[0], lying)
 
 
 def test_a_card_boxed_whole_beside_the_edge_of_the_next_card_in_a_hand_keeps_its_id():

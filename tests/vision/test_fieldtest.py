@@ -137,7 +137,7 @@ def test_a_confident_looking_guess_between_two_names_is_marked_unsure():
     from vision.describe import cards_json
 
     detections = Detections(np.array([[0, 0, 10, 15], [20, 0, 30, 15], [40, 0, 50, 15]], float),
-                            confidence=np.array([0.92, 0.92, 0.45]),
+                            confidence=np.array([0.92, 0.92, 0.75]),
                             data={"label": np.array(["maki-3", "eel", "tofu"]),
                                   "label_margin": np.array([0.3, 0.97, 0.95])})
     assert [c["unsure"] for c in cards_json(detections)] == [True, False, False]

@@ -102,6 +102,9 @@ class _Track:
     score: float = 0.0  # mean recogniser confidence over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
     full_box: np.ndarray | None = None  # where it was last seen in full view
+    # where it last lay whole in two frames running: a card's box in one frame only (the next
+    # card of its column under the hand, boxed almost where it lies) does not move it
+    rest_box: np.ndarray | None = None
     whole_since: float = 0.0  # since when it has lain whole about where ``full_box`` says
     covered_at: float = -math.inf  # when it was last out of sight or seen only in part
     grown_since: float | None = None  # since when its box has held more than the card
@@ -156,7 +159,8 @@ class CardTracker:
       a piece of that card boxed again, not a new card.
     - ``grown_share``: a box holding all of a card that has lain whole ``lain_s`` in one place,
       seen within ``arriving_s`` of a hand over it, reaching past one of its edges by this
-      share of its length or more and larger than any box the card showed,
+      share of its length or more (on that side only) and larger than any box the card showed
+      (by half that share: a still card's box varies by a few pixels),
       is the next card of its column laid over it, boxed together with the thin strip it
       leaves (a same-named card; another name is a new card anyway).
     """
@@ -243,6 +247,8 @@ class CardTracker:
                 if _box_area(track.box) >= 0.85 * track.full_area:
                     if track.full_box is None or box_overlaps(track.full_box[None], track.box[None])[0][0, 0] < self.whole_iou:
                         track.whole_since = now
+                    if iou[0, 0] >= self.whole_iou:
+                        track.rest_box = track.box.copy()
                     track.full_box = track.box.copy()
                 else:
                     track.covered_at = now
@@ -314,6 +320,8 @@ class CardTracker:
         same_score = np.where(where_it_lay >= self.whole_iou, np.maximum(same_score, where_it_lay), same_score)
         lain = np.array([self._lain(t) for t in self._tracks])[:, None]
         on_where_it_lay = box_coverage(boxes, full_boxes).T  # (track, detection)
+        rest_boxes = np.stack([t.rest_box if t.rest_box is not None else b
+                               for t, b in zip(self._tracks, full_boxes, strict=True)])
         # but not, a hand just over it, while a piece of it shows beside that box in the same
         # frame: a card shows itself whole or in part, not both, so the whole box is the next
         # card of its column on its way in over it (a column running sideways, the new card
@@ -323,10 +331,17 @@ class CardTracker:
         # piece of it beside is the detector boxing it twice, a few pixels past its box, as on
         # dev seed 5 with a hand just over it)
         just_there = np.array([t.last_seen >= self._previous for t in self._tracks])[:, None] & (iou >= 0.9)
-        beside_piece = self._beside_piece(same, full, areas_d, on_where_it_lay, boxes)
+        # (where it lay whole, or where it rested before a box of one frame moved that: the
+        # next card of a sideways column boxed almost where it lies, five-player film seed 92)
+        on_where_it_rested = np.maximum(on_where_it_lay, box_coverage(boxes, rest_boxes).T)
+        beside_piece = self._beside_piece(same, full, areas_d, on_where_it_rested, boxes)
         same_score = np.where(beside_piece & lain & ~just_there, -1.0, same_score)
-        # but not a box reaching a strip past where it lay: the card laid over it
-        same_score = np.where(self._grown(full_boxes, boxes, areas_d > full, lain), -1.0, same_score)
+        # but not a box reaching a strip past where it lay: the card laid over it. Larger than
+        # any box the card showed by more than a still card's box varies (a few pixels a side):
+        # a card boxed a little short for a while, then at the size it first showed, is itself
+        # (three-player field film seed 203: Ann's sashimi became a second one, a turn of its own)
+        larger = areas_d > (1.0 + self.grown_share / 2) * full
+        same_score = np.where(self._grown(full_boxes, boxes, larger, lain), -1.0, same_score)
         # a card that has lain whole, a hand just over it, prefers the box lying where it lay
         # (a piece of it left in sight) to one partly off it (the next card of its column on
         # its way in over it, boxed mostly where it lies)
@@ -379,7 +394,8 @@ class CardTracker:
         cards as one, a box a strip longer than the card below. A card lying still does not
         grow: a box holding all of where it has lain whole, longer than that by a strip and
         larger than the card ever showed (``larger``, (track, detection)), just after a hand was
-        over it (``lain``, a column of ``_lain`` per track), is the card laid on it."""
+        over it (``lain``, a column of ``_lain`` per track), is the card laid on it. Past one
+        edge only: a box past two holds the hand over the card."""
         holds = box_coverage(full_boxes, boxes) >= 0.9
         # how far past each edge of where the card lay the box reaches, in the card's lengths
         # (a box of a card lying still shifts by a few pixels on every side, not by a strip)
@@ -387,6 +403,10 @@ class CardTracker:
         past = np.concatenate([full_boxes[:, None, :2] - boxes[None, :, :2],
                                boxes[None, :, 2:] - full_boxes[:, None, 2:]], axis=2) / sides
         longer = past.max(axis=2) >= self.grown_share
+        # on one side only: a card laid over part of another reaches past it where its column
+        # runs; a box past the card on two sides holds the hand over it (five-player field film
+        # seed 235: a hand over Cid's salmon nigiri, boxed with it, became a second one)
+        longer &= np.sort(past, axis=2)[:, :, -2] < self.grown_share
         # and larger than the card has ever shown: a box of it reaching past where it lay
         # only because that place was boxed with a hand over part of it holds the card alone
         return holds & longer & larger & lain
