@@ -10,7 +10,7 @@ photos (``sushicam eval --sets field-calib --unsure-report``, never a test set):
 from __future__ import annotations
 
 #: below this confidence a card is unsure. Refitted to the tilted detector (fifteenth
-#: session): its boxes score differently, and on the calibration photos the rule of before
+#: session): on the calibration photos the rule of before
 #: (confidence < 0.3 or margin < 0.875) marked 24 of 36 wrong cards and 6.6 % of the right
 #: ones; this one marks 31 of 36 and 9.1 % (72 of 793). (Fitted first on the classifier of
 #: step 10: any floor above 0.3 then marked more right cards than it caught wrong ones.)

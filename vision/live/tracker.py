@@ -102,8 +102,9 @@ class _Track:
     score: float = 0.0  # mean recogniser confidence over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
     full_box: np.ndarray | None = None  # where it was last seen in full view
-    # where it last lay whole in two frames running: a card's box in one frame only (the next
-    # card of its column under the hand, boxed almost where it lies) does not move it
+    # where it last lay whole in two frames running: ``full_box`` follows a box seen in one
+    # frame only (the next card of its column under the hand, boxed almost where it lies),
+    # this does not, so a strip of the card can still be found where the card rested
     rest_box: np.ndarray | None = None
     whole_since: float = 0.0  # since when it has lain whole about where ``full_box`` says
     covered_at: float = -math.inf  # when it was last out of sight or seen only in part
