@@ -175,10 +175,8 @@ class OnnxClassifier:
     def __call__(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.names or [])), np.float32)
-        blob = np.stack([
-            cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA)[:, :, ::-1]
-            for c in crops
-        ]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        blob = cv2.dnn.blobFromImages(  # RGB, 0-1, (N, 3, imgsz, imgsz), as the detector's
+            [cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA) for c in crops], 1 / 255, swapRB=True)
         if self.batched:
             return self.session.run(None, {self.input: blob})[0]
         return np.concatenate([self.session.run(None, {self.input: b[None]})[0] for b in blob])
