@@ -334,8 +334,9 @@ class CardTracker:
         just_there = np.array([t.last_seen >= self._previous for t in self._tracks])[:, None] & (iou >= 0.9)
         # (where it lay whole, or where it rested before a box of one frame moved that: the
         # next card of a sideways column boxed almost where it lies, five-player film seed 92)
-        on_where_it_rested = np.maximum(on_where_it_lay, box_coverage(boxes, rest_boxes).T)
-        beside_piece = self._beside_piece(same, full, areas_d, on_where_it_rested, boxes)
+        on_where_it_rests = box_coverage(boxes, rest_boxes).T
+        on_where_it_rested = np.maximum(on_where_it_lay, on_where_it_rests)
+        beside_piece = self._beside_piece(same, full, areas_d, on_where_it_rested, on_where_it_rests, boxes)
         same_score = np.where(beside_piece & lain & ~just_there, -1.0, same_score)
         # but not a box reaching a strip past where it lay: the card laid over it. Larger than
         # any box the card showed by more than a still card's box varies (a few pixels a side):
@@ -445,7 +446,7 @@ class CardTracker:
 
     @staticmethod
     def _beside_piece(same: np.ndarray, full: np.ndarray, areas_d: np.ndarray, on_where_it_lay: np.ndarray,
-                      boxes: np.ndarray) -> np.ndarray:
+                      on_where_it_rests: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(track, detection): the detection, a box of the track's card in full size, is seen
         together with a piece of the track's card lying where the track lay whole, sticking
         out from under it: the detection is another card of the same name over the track.
@@ -454,8 +455,17 @@ class CardTracker:
         tempura of a column running sideways is boxed, on its way in, almost exactly where the
         one below lies (a few pixels off), in the same frame as the strip of the one below it
         leaves. ``areas_d`` (1, detection) are the boxes' areas, ``on_where_it_lay``
-        (track, detection) how much of each box lies where each track lay whole."""
-        whole = same & (areas_d >= 0.75 * full)
+        (track, detection) how much of each box lies where each track lay whole,
+        ``on_where_it_rests`` how much where it last lay still (its ``rest_box``).
+
+        The card laid over it lies partly off it, or no piece of the one below could show
+        beside it: a box wholly within where the track rests is the track's card, a hand over
+        part of it (five-player field film seed 256: a hand over Ben's second wasabi left it
+        boxed 0.8 of its size, within where it lay, and its corner boxed apart; the corner
+        kept the card, the box went to his first wasabi under the hand, whose strip, seen
+        again, was read as a wasabi laid in turn 4). A card slid over another is boxed a
+        tenth or more off it (about 0.87 and 0.92 within, dev seeds 13 and 9)."""
+        whole = same & (areas_d >= 0.75 * full) & (on_where_it_rests < 0.95)
         # a piece lying where this track lay, and not more where another card of its name lay
         # (the strip of the card below a card just laid reaches under that card's box)
         lay = np.where(same, on_where_it_lay, 0.0)

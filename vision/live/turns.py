@@ -644,7 +644,7 @@ class TurnDetector:
         # a card seen a little longer, out of sight since (a misread under a hand), closes no
         # turn that lacks a seat, nor completes one: only a whole turn takes it
         sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
-        late, alone = self._late(sure)
+        late, alone = self._late(sure, now)
         events: list[TurnEvent] = []
         if late:
             # the last turn missed these seats' cards: they join it once the table is still
@@ -732,7 +732,7 @@ class TurnDetector:
             return [], []
         return pulled, [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
 
-    def _late(self, pending: list[_Card]) -> tuple[list[_Card], bool]:
+    def _late(self, pending: list[_Card], now: float) -> tuple[list[_Card], bool]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
 
         The last turn was read without a seat's card (the table went still without it: the card
@@ -740,7 +740,11 @@ class TurnDetector:
         from it laid cards (the others wait for the late player), or when the seat has more
         cards than it may lay in one turn (its card of that turn, found only with the next):
         its earliest ones, the extra. A card lying on a same-named card of its seat is left to
-        :meth:`_one_turn` (a strip of that card found again, or a card laid on it now).
+        :meth:`_one_turn` (a strip of that card found again, or a card laid on it now),
+        unless it is a strip that card shows beside it, whole in sight: the earlier card of a
+        column whose track went over to the card laid on it, read late (three-player field
+        film seed 255: Ann's first maki roll, its strip read surely only after turn 3, made a
+        turn of its own, every turn after it one off).
         Also whether those seats laid them alone (the other seats waiting, or laying late).
         """
         turns = self._rounds[self.round_index]
@@ -755,7 +759,8 @@ class TurnDetector:
             mine = self._laid_order([c for c in pending if c.seat == seat])
             mine = [c for c in mine if not any(
                 o.seat == seat and o.status != "pending" and o.round == self.round_index
-                and o.face == c.label and _lies_on(o, c, 0.6) for o in self._cards.values())]
+                and o.face == c.label and _lies_on(o, c, 0.6) and not self._strip_beside(c, o, now)
+                for o in self._cards.values())]
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
             if alone:
                 out += mine[:allowed]
@@ -813,8 +818,7 @@ class TurnDetector:
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.piece * c.size()
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
-                               and not (c.last_seen >= now and _area(c.box) >= 0.8 * c.size()
-                                        and self._shows_under(card, c))), None)
+                               and not self._strip_beside(card, c, now)), None)
             if old is not None:
                 self._alias[card.track_id] = old.track_id
                 del self._cards[card.track_id]
@@ -883,6 +887,11 @@ class TurnDetector:
                 order.remove(card)
                 order.insert(order.index(over), card)
         return order
+
+    def _strip_beside(self, strip: _Card, card: _Card, now: float) -> bool:
+        """Whether ``card`` lies whole in sight now and ``strip`` shows under it
+        (:meth:`_shows_under`): the card it was laid on, not a piece of itself."""
+        return card.last_seen >= now and _area(card.box) >= 0.8 * card.size() and self._shows_under(strip, card)
 
     def _shows_under(self, strip: _Card, card: _Card) -> bool:
         """Whether ``strip`` is a card ``card`` lies on, seen only since: never boxed bigger
