@@ -107,6 +107,29 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
 
 
+def test_the_strip_of_a_card_lost_from_sight_under_another_name_is_no_card_laid():
+    """Seen with the real models on a three-player film (dev seed 31): Cid's first card, read as
+    a squid nigiri, was lost from sight under a hand with no card of his over it. As he laid
+    an egg nigiri over most of it, its strip showed, named salmon nigiri: taken for a card
+    laid, it made his card of that turn, and the egg nigiri a turn of its own. A card played
+    this round does not leave the table before the round ends unless a rule takes it (a tool
+    back to the hand, a card discarded as it scores): a piece of a card lying within where it
+    lay is that card. (Cid's cards there, Ann's here.)"""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    first, bens = (1, "squid-nigiri", 0, [614, 358, 716, 422]), (2, "tempura", 1, [300, 100, 360, 192])
+    for k in range(60):  # turn 1; then the squid goes out of sight, nothing of Ann's over it
+        show(k / 10, *([first] if k < 45 else []), bens)
+    strip = (3, "salmon-nigiri", 0, [614, 358, 638, 418])  # a piece of the first card, another name
+    egg = (4, "egg-nigiri", 0, [634, 359, 736, 424])
+    ben2 = (5, "eel", 1, [380, 100, 440, 192])
+    for k in range(60, 160):  # turn 2: the egg nigiri over most of it, Ben an eel
+        show(k / 10, *([strip] if k >= 100 else []), *([egg] if k >= 102 else []), bens,
+             *([ben2] if k >= 105 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["squid-nigiri"], "Ben": ["tempura"]}, {"Ann": ["egg-nigiri"], "Ben": ["eel"]}]
+
+
 def test_cards_glimpsed_in_hands_after_a_turn_make_no_turn_of_their_own():
     """Seen with the real models on a three-player field film (seed 25): as the last turn's
     cards came in, the hands carrying them were boxed as cards for a frame or three (a

@@ -813,13 +813,20 @@ class TurnDetector:
             # squid nigiri laid on it later was taken for a piece of it (five-player field
             # film, dev seed 11). But a card in sight whole now, lying off the piece, left no
             # piece there: the piece is the card it was laid on, its track gone over to the new
-            # card (four-player film seed 73: Cid's second pudding laid on his first)
-            old = old or next((c for c in self._cards.values() if c.status == "played"
+            # card (four-player film seed 73: Cid's second pudding laid on his first). A card
+            # of this round gone out of sight whose cover was not found is such a card too:
+            # none but tools and the cards the rules discard leave the table mid-round
+            # (three-player film dev seed 31: Cid's salmon nigiri, misread as other nigiri and
+            # lost under a hand, showed its strip as the egg nigiri was laid over it; the strip
+            # became a card of that turn, the egg nigiri a turn of its own)
+            old = old or next((c for c in self._cards.values() if self._still_on_table(c)
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.piece * c.size()
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
                                and not self._strip_beside(card, c, now)), None)
             if old is not None:
+                if old.status == "gone":
+                    old.status, old.gone_at = "played", None
                 self._alias[card.track_id] = old.track_id
                 del self._cards[card.track_id]
                 pending.remove(card)
@@ -848,6 +855,14 @@ class TurnDetector:
                     del self._cards[card.track_id]
             out += kept
         return out
+
+    @staticmethod
+    def _still_on_table(card: _Card) -> bool:
+        """Whether ``card``, revealed, lies on the table still by the rules: played, or gone
+        out of sight while no rule takes it off the table mid-round (not a tool, not a card
+        discarded as it scores, not flipped)."""
+        return card.status == "played" or (card.status == "gone" and not card.flipped
+                                           and card.face not in TOOLS and card.face not in SELF_DISCARDING)
 
     @staticmethod
     def _left_a_strip(under: _Card, over: _Card, now: float) -> bool:
