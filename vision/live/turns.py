@@ -61,6 +61,16 @@ TOOLS = {"chopsticks": "chopsticks-used", "spoon": "spoon-used"}
 SELF_DISCARDING = ("miso-soup", "uramaki-3", "uramaki-4", "uramaki-5", "menu", "takeout-box")
 
 
+def _stays_all_round(face: str) -> bool:
+    """Whether a card of this face, once played, lies on the table till the round ends: no
+    tool (back to the hand when used) and no card the rules discard.
+
+    >>> _stays_all_round("tempura"), _stays_all_round("chopsticks"), _stays_all_round("miso-soup")
+    (True, False, False)
+    """
+    return face not in TOOLS and face not in SELF_DISCARDING
+
+
 @dataclass(frozen=True)
 class TurnEvent:
     """Something the game did: ``kind`` is ``"turn"`` (a new turn, ``turn`` holds it),
@@ -367,7 +377,7 @@ class TurnDetector:
                     best, best_score = card, overlap
                 continue
             if (card.status == "played" and card.round == self.round_index and CARD_BACK not in (card.label, label)
-                    and card.label != label and card.face not in TOOLS and card.face not in SELF_DISCARDING
+                    and card.label != label and _stays_all_round(card.face)
                     and now - card.last_seen <= self.flip_s and _iou(card.box, box) >= self.same_place_iou):
                 # read under another name right where it lay, just out of sight: the recogniser
                 # changed its mind (a card laid on it lies a strip off it, and a card the rules
@@ -572,8 +582,7 @@ class TurnDetector:
         if not turns:
             return []
         mine = [c for c in self._cards.values() if c.round == self.round_index and c.status != "pending"]
-        lasting = [c for c in mine if not is_dessert(c.face)
-                   and c.face not in SELF_DISCARDING and c.face not in TOOLS]
+        lasting = [c for c in mine if not is_dessert(c.face) and _stays_all_round(c.face)]
         if not lasting or any(c.status != "gone" for c in lasting):
             return []
         # cards seen for a moment and gone with the clear-up never made a whole turn
@@ -861,8 +870,7 @@ class TurnDetector:
         """Whether ``card``, revealed, lies on the table still by the rules: played, or gone
         out of sight while no rule takes it off the table mid-round (not a tool, not a card
         discarded as it scores, not flipped)."""
-        return card.status == "played" or (card.status == "gone" and not card.flipped
-                                           and card.face not in TOOLS and card.face not in SELF_DISCARDING)
+        return card.status == "played" or (card.status == "gone" and not card.flipped and _stays_all_round(card.face))
 
     @staticmethod
     def _left_a_strip(under: _Card, over: _Card, now: float) -> bool:
