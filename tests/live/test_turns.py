@@ -471,6 +471,19 @@ def test_the_strip_of_a_columns_first_card_named_surely_only_late_joins_its_turn
         ["maki-3", "sashimi", "maki-3", "special-order:maki-3", "dumpling"], bens, strict=True)]
 
 
+def test_a_cards_uncovered_part_boxed_again_under_another_name_is_no_card_laid():
+    """Recorded with the real models on a two-player film (seed 285, then held out; ``data/``):
+    Ben laid his wasabi over a corner of his salmon nigiri. For 8.7 s the recogniser boxed
+    the salmon's uncovered part a second time, within the salmon's whole box, and named it
+    squid nigiri: that box was read as his card of turn 4 and the wasabi as a turn of its
+    own, every turn after it one off. (Ben's cards there, Ann's here, moved to the bottom of
+    the picture; Ben lays a card a turn, after her.)"""
+    bens = [*RECORDED_BENS, ("eel", (620, 100, 680, 193)), ("tofu", (700, 100, 760, 193))]
+    reveals = _recorded_column_round("seed285_ben_column.json", (360, 560), (4.9, 9.4, 15.8, 20.5, 29.1, 34.7), bens)
+    assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
+        ["dumpling", "egg-nigiri", "salmon-nigiri", "wasabi", "tempura", "salmon-nigiri"], bens, strict=True)]
+
+
 def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
     """Seen with the real models on a five-player film (dev seed 4, frames fed at 832 px):
     Eve's egg nigiri, carried in under her hand, was boxed for a few frames in bits far from
