@@ -180,7 +180,7 @@ class TurnDetector:
     flip_s: float = 2.0
     unsure_s: float = 5.0
     piece: float = 0.5
-    part: float = 0.8
+    part: float = 0.8  # a box never bigger than this share of a card lying within it: a part of it
     same_place_iou: float = 0.85
     moved_iou: float = 0.7  # a card's whole box overlapping where it lay less than this: it moved
     reread_s: float = 3.0
@@ -385,7 +385,10 @@ class TurnDetector:
         - back in sight near where a same-named card went (a column straightened, a hand that
           stayed long), when the rules replayed so far say that card is still on the table;
         - read under another name right where a played card went out of sight, within
-          ``flip_s``: that card re-read (its turn is amended once the new name settles).
+          ``flip_s``: that card re-read (its turn is amended once the new name settles);
+        - boxed whole under its name right where a played card of this round lay whole
+          (``same_place_iou``), while that card is out of sight: the tracker lost the card's
+          own track on a piece of it.
         """
         best, best_score = None, -math.inf
         centre = (box[:2] + box[2:]) / 2
