@@ -119,11 +119,11 @@ class _Card:
     # lying there before the seats were learned, or before the recogniser was sure of it,
     # comes to the game late, in one frame with others)
     boxed_at: float = math.inf
-    # where it lay whole, still (its last such box), and its moves since its reveal: (when it
-    # began to lie elsewhere, where it lay before, where it came to lie)
+    # where it lay whole, still (its last such box), and its last move since its reveal: (when
+    # it began to lie elsewhere, where it lay before, where it came to lie)
     rest: np.ndarray | None = None
     moving: tuple[float, np.ndarray] | None = None
-    moves: list[tuple[float, np.ndarray, np.ndarray]] = field(default_factory=list)
+    moved: tuple[float, np.ndarray, np.ndarray] | None = None
 
     def size(self) -> float:
         """Its usual area in the picture: the median of its last boxes in sight."""
@@ -365,14 +365,15 @@ class TurnDetector:
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
         (see :meth:`_laid_over_alike`)."""
-        if not 0.8 * card.size() <= _area(box) <= 1.25 * card.size():
+        size = card.size()
+        if not 0.8 * size <= _area(box) <= 1.25 * size:
             return  # a strip of it, or boxed with a hand
         if card.rest is None or _iou(card.rest, box) >= self.moved_iou:
             card.rest, card.moving = box.copy(), None
         elif card.moving is None or _iou(card.moving[1], box) < self.moved_iou:
             card.moving = (now, box.copy())
         elif now - card.moving[0] >= self.settle_s:
-            card.moves.append((card.moving[0], card.rest, box.copy()))
+            card.moved = (card.moving[0], card.rest, box.copy())
             card.rest, card.moving = box.copy(), None
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
@@ -759,34 +760,33 @@ class TurnDetector:
         since = turns[-1].read_at if turns else -math.inf
         out: list[_Card] = []
         for seat in sorted(seats):
-            moved = [c for c in self._cards.values() if c.seat == seat and c.status == "played"
+            moved = [(c.moved, c) for c in self._cards.values() if c.seat == seat and c.status == "played"
                      and c.round == self.round_index and c.last_seen >= now and c.label == c.face
-                     and c.moves and c.moves[-1][0] > since
-                     and _iou(c.moves[-1][1], c.moves[-1][2]) >= 0.3  # laid over it, not a card elsewhere
-                     and _iou(c.box, c.moves[-1][2]) >= self.moved_iou]
+                     and c.moved is not None and c.moved[0] > since
+                     and _iou(c.moved[1], c.moved[2]) >= 0.3  # laid over it, not a card elsewhere
+                     and _iou(c.box, c.moved[2]) >= self.moved_iou]
             if not moved:
                 continue
-            card = max(moved, key=lambda c: c.moves[-1][0])
-            out.append(self._split(card, now))
+            move, card = max(moved, key=lambda m: m[0][0])
+            out.append(self._split(card, move, now))
             self.notes.append(f"round {self.round_index + 1}: {self.players[seat]}'s {card.text or card.face} "
                               "moved: a card of its name laid over it")
         return out
 
-    def _split(self, card: _Card, now: float) -> _Card:
-        """Give ``card`` (moved, see :meth:`_laid_over_alike`) a new id, lying beneath where it
-        lay, and return the new card of its name that its track now follows."""
+    def _split(self, card: _Card, move: tuple[float, np.ndarray, np.ndarray], now: float) -> _Card:
+        """Give ``card`` (moved, ``move`` its last move: see :meth:`_laid_over_alike`) a new id,
+        lying beneath where it lay, and return the new card of its name that its track now
+        follows."""
         track_id = card.track_id
         self._next_hidden -= 1
         hidden = self._next_hidden
-        when, before, after = card.moves[-1]
+        when, before, after = move
         card.track_id, card.box, card.covered_by = hidden, before.copy(), track_id
-        card.moves = card.moves[:-1]
-        card.rest, card.moving = before.copy(), None
+        card.rest, card.moving, card.moved = before.copy(), None, None
         self._cards[hidden] = card
-        for turns in self._rounds:
-            for record in turns:
-                for ids in record.cards.values():
-                    ids[:] = [hidden if i == track_id else i for i in ids]
+        for record in self._rounds[self.round_index]:  # a card that moves is of this round
+            for ids in record.cards.values():
+                ids[:] = [hidden if i == track_id else i for i in ids]
         for piece, original in list(self._alias.items()):
             if original == track_id:
                 self._alias[piece] = hidden
@@ -931,8 +931,7 @@ class TurnDetector:
             if old is not None:
                 # only the alias: a card gone out of sight stays gone (the piece, often misnamed,
                 # is no sighting of it to follow), and keeps its place on the table by the rules
-                self._alias[card.track_id] = old.track_id
-                del self._cards[card.track_id]
+                self._fold(card, old)
                 pending.remove(card)
         for seat in {c.seat for c in pending}:
             mine = self._laid_order([c for c in pending if c.seat == seat])
@@ -944,8 +943,7 @@ class TurnDetector:
                                 and c.round == self.round_index and c.face == card.label
                                 and _lies_on(c, card, 0.6)), None)
                     if old is not None and len(mine) > allowed:
-                        self._alias[card.track_id] = old.track_id
-                        del self._cards[card.track_id]
+                        self._fold(card, old)
                         mine.remove(card)
             kept: list[_Card] = []
             for card in mine:
@@ -957,8 +955,7 @@ class TurnDetector:
                 twin = next((k for k in kept if _lies_on(k, card, 0.3) and not self._left_a_strip(k, card, now)
                              and (k.label == card.label or self._boxed_together(k, card))), None)
                 if twin is not None:
-                    self._alias[card.track_id] = twin.track_id
-                    del self._cards[card.track_id]
+                    self._fold(card, twin)
             out += kept
         return out
 
@@ -966,11 +963,11 @@ class TurnDetector:
         """``pending`` less the cards that are a second box of a played card of this round,
         looked for once the table is still (no hand over a card then): a box seen for
         ``seen_s``, never bigger than ``part`` of that card, lying within where it lay and
-        within the card as it lies in sight now. A card laid on another is seen whole once the hand lets go of it
-        (two-player field film seed 285: Ben laid his wasabi over a corner of his salmon
-        nigiri; for 8.7 s the recogniser boxed the salmon's uncovered part a second time,
-        named squid nigiri, and it was read as his card of turn 4, the wasabi as a turn of its
-        own). Such a box is that card, followed under its first id."""
+        within the card as it lies in sight now. A card laid on another is seen whole once the
+        hand lets go of it (two-player field film seed 285: Ben laid his wasabi over a corner
+        of his salmon nigiri; for 8.7 s the recogniser boxed the salmon's uncovered part a
+        second time, named squid nigiri, and it was read as his card of turn 4, the wasabi as
+        a turn of its own). Such a box is that card, followed under its first id."""
         out = []
         for card in pending:
             old = None
@@ -983,9 +980,14 @@ class TurnDetector:
             if old is None:
                 out.append(card)
                 continue
-            self._alias[card.track_id] = old.track_id
-            del self._cards[card.track_id]
+            self._fold(card, old)
         return out
+
+    def _fold(self, box: _Card, card: _Card) -> None:
+        """Forget ``box`` as a card of its own: it is ``card`` (a piece, a second box of it),
+        and its track stands for ``card`` from now on."""
+        self._alias[box.track_id] = card.track_id
+        del self._cards[box.track_id]
 
     def _boxed_together(self, a: _Card, b: _Card) -> bool:
         """Whether ``a`` and ``b`` are parts of one card, boxed apart: first boxed within
