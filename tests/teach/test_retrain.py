@@ -106,6 +106,25 @@ def test_a_training_run_that_crashes_leaves_the_model_in_use(taught_data, bundle
     assert not store.busy()  # and the next run may start
 
 
+@pytest.mark.parametrize("side", [96, 128])
+def test_a_retraining_learns_from_crops_cut_as_its_base_model_cuts_them(taught_data, bundled_copy, side):
+    # the recogniser cuts each region at meta.json's classifier.crop; a version trained on
+    # crops of another side would meet at reading crops it never learnt from
+    meta = json.loads((bundled_copy / "meta.json").read_text())
+    meta["classifier"]["crop"] = side
+    (bundled_copy / "meta.json").write_text(json.dumps(meta))
+    seen = {}
+
+    def look(widened: Path, data: Path, run_dir: Path, plan, progress) -> Path:
+        for split in ("train", "val"):
+            seen[split] = {cv2.imread(str(p)).shape for p in (data / split).rglob("*.jpg")}
+        raise TrainingFailed("looked only")
+
+    with pytest.raises(TrainingFailed):
+        retrain(taught_data, TINY, bundled=bundled_copy, trainer=look)
+    assert seen == {"train": {(side, side, 3)}, "val": {(side, side, 3)}}
+
+
 def test_a_worse_model_is_kept_out(taught_data, bundled_copy):
     """A run whose model reads the known cards worse is refused, and says why."""
     import torch

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -151,3 +152,15 @@ def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path
                    for p in sorted((tmp_path / "neat/truth/train-train-wide-crops").glob("*.json"))]
     assert all(a["seed"] == b["seed"] for a, b in zip(truths, neat_truths, strict=True))
     assert all(a["cards"] != b["cards"] for a, b in zip(truths, neat_truths, strict=True))
+
+
+def test_a_recipe_of_larger_crops_writes_card_and_table_crops_at_its_side(tmp_path, faces):
+    # the fine stage's crops: a classifier trained on them is fed and cut at 128 px
+    recipe = replace(RECIPES["train-wide-crops-128"], train=2, val=0, size=(480, 360), small_frames=0.0,
+                     closeups=0.0)
+    generate(recipe, tmp_path, workers=1, progress=False)
+    crops = list((tmp_path / "cls/train").rglob("f*.jpg"))
+    negatives = list((tmp_path / "cls/train/not-a-card").glob("*.jpg"))
+    assert negatives and len(crops) > len(negatives)
+    assert {cv2.imread(str(p)).shape for p in crops} == {(128, 128, 3)}
+    assert RECIPES["train-wide-crops"].crop_size == 96  # the recipes before it, as they were

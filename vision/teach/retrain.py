@@ -100,6 +100,9 @@ class RetrainPlan:
     val_photos: int = 80  # composed held-out photos
     epochs: int = 6
     imgsz: int | None = None  # classifier input side; None: the base model's (meta.json)
+    #: the side crops are cut at; None: the base model's (``meta.json``'s ``classifier.crop``):
+    #: the new version is read from crops cut as its base's are
+    crop: int | None = None
     batch: int = 64
     size: tuple[int, int] = (1280, 960)
     seed: int = 0
@@ -231,14 +234,14 @@ def _init_worker(sources: Sources) -> None:
     _WORKER_SOURCES = sources
 
 
-def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
+def _compose_crops(job: tuple[int, str, Path, tuple[int, int], int]) -> int:
     """Compose one photo and write its card crops under ``root/<split>/<slug>/`` (and one
     crop of bare table or clutter under ``not-a-card``).
 
     A held-out photo is also kept whole with its truth (``tables_dir(root)``), for reading
     end to end with each model.
     """
-    seed, split, root, size = job
+    seed, split, root, size, crop_size = job
     assert _WORKER_SOURCES is not None
     image, truth = compose_with_taught(seed, _WORKER_SOURCES, size)
     if split == "val":
@@ -254,14 +257,15 @@ def _compose_crops(job: tuple[int, str, Path, tuple[int, int]]) -> int:
             continue
         folder = root / split / card["label"]
         folder.mkdir(parents=True, exist_ok=True)
-        crop = square_crop(image, _jitter(rng, card["box"]), CROP_SIZE)
+        crop = square_crop(image, _jitter(rng, card["box"]), crop_size)
         cv2.imwrite(str(folder / f"s{seed}_{k:02d}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
         written += 1
     return written + write_negative_crops(image, truth, root / split / NOT_A_CARD, f"s{seed}",
-                                          np.random.default_rng([seed, 98]), 1)
+                                          np.random.default_rng([seed, 98]), 1, crop_size)
 
 
-def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0) -> dict[str, int]:
+def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0,
+                     crop_size: int = CROP_SIZE) -> dict[str, int]:
     """Crops of every card of the confirmed photos -> ``root/{train,val}/<slug>/`` (a held-out
     photo's cards to ``val``)."""
     rng = np.random.default_rng([seed, 5])
@@ -276,13 +280,13 @@ def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0
             folder.mkdir(parents=True, exist_ok=True)
             # a real photo is worth more than a composed one: three jittered crops to train on
             for j in range(3 if split == "train" else 1):
-                crop = square_crop(image, _jitter(rng, card.box) if j else list(card.box), CROP_SIZE)
+                crop = square_crop(image, _jitter(rng, card.box) if j else list(card.box), crop_size)
                 cv2.imwrite(str(folder / f"c_{photo.name}_{card.line:03d}_{j}.jpg"), crop)
                 counts[split] += 1
     return counts
 
 
-def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int, crop_size: int = CROP_SIZE) -> list[np.ndarray]:
     """Crops of a lone face, slightly turned and tilted (for a class no photo showed)."""
     h, w = face.shape[:2]
     crops = []
@@ -291,7 +295,7 @@ def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int) -> list[np.n
         dst = (src + rng.uniform(-0.06, 0.06, (4, 2)) * [w, h]).astype(np.float32)
         warped = cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, dst), (w, h),
                                      borderMode=cv2.BORDER_REPLICATE)
-        crops.append(cv2.resize(warped, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA))
+        crops.append(cv2.resize(warped, (crop_size, crop_size), interpolation=cv2.INTER_AREA))
     return crops
 
 
@@ -302,8 +306,10 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
     Every class gets a folder with at least a few crops in both splits: ultralytics numbers
     classes by their folders, which must match the widened classifier's rows.
     """
-    jobs = [(plan.seed * 1_000_003 + i, "train", root, plan.size) for i in range(plan.photos)]
-    jobs += [(plan.seed * 1_000_003 + 700_000 + i, "val", root, plan.size) for i in range(plan.val_photos)]
+    crop_size = plan.crop or CROP_SIZE
+    jobs = [(plan.seed * 1_000_003 + i, "train", root, plan.size, crop_size) for i in range(plan.photos)]
+    jobs += [(plan.seed * 1_000_003 + 700_000 + i, "val", root, plan.size, crop_size)
+             for i in range(plan.val_photos)]
     done = 0
     bar = tqdm(total=len(jobs), desc="compose photos", unit="photo", disable=None)
     with ProcessPoolExecutor(max(1, plan.workers), initializer=_init_worker, initargs=(sources,)) as pool:
@@ -313,7 +319,7 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
             if done % 10 == 0 or done == len(jobs):
                 progress("compose", done / len(jobs), f"composed {done} of {len(jobs)} photos")
     bar.close()
-    corrected = correction_crops(confirmed, root, plan.seed) if confirmed else {}
+    corrected = correction_crops(confirmed, root, plan.seed, crop_size) if confirmed else {}
     rng = np.random.default_rng([plan.seed, 11])
     for slug in classes:
         for split, least in (("train", 8), ("val", 2)):
@@ -324,7 +330,7 @@ def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequ
                 continue
             faces = sources.taught.faces.get(slug) or sources.bundled.faces.get(slug)
             if faces:
-                crops = _face_crops(faces[int(rng.integers(len(faces)))], rng, least - have)
+                crops = _face_crops(faces[int(rng.integers(len(faces)))], rng, least - have, crop_size)
             else:  # a class known only from the other split's crops
                 other = root / ("val" if split == "train" else "train") / slug
                 crops = [cv2.imread(str(p)) for p in sorted(other.glob("*.jpg"))[: least - have]]
@@ -526,10 +532,12 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
         with store.staging() as staging:
             work = staging / "work"
             data = work / "cls"
+            meta = json.loads((base_version.path / "meta.json").read_text())
+            base_classifier = meta.get("classifier", {})
+            plan = replace(plan, imgsz=plan.imgsz or int(base_classifier.get("imgsz", 64)),
+                           crop=plan.crop or int(base_classifier.get("crop", CROP_SIZE)))
             summary = build_dataset(sources, data, plan, classes, progress, confirmed)
             progress("train", 0.0, "training")
-            meta = json.loads((base_version.path / "meta.json").read_text())
-            plan = replace(plan, imgsz=plan.imgsz or int(meta.get("classifier", {}).get("imgsz", 64)))
             widened = work / "widened.pt"
             widen_classifier(base_pt, widened, classes)
             best = trainer(widened, data, work / "run", plan, progress)
@@ -540,7 +548,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                 if (base_version.path / name).exists():
                     shutil.copyfile(base_version.path / name, staging / name)
             meta["detector"]["file"] = "detector.onnx"
-            meta["classifier"] = {**meta.get("classifier", {}), "file": "classifier.onnx", "imgsz": plan.imgsz}
+            meta["classifier"] = {**base_classifier, "file": "classifier.onnx", "imgsz": plan.imgsz, "crop": plan.crop}
             meta["classes"] = classes
             (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
 

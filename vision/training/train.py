@@ -145,6 +145,23 @@ def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> P
     return data
 
 
+def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -> dict:
+    """The classifier's entry of ``meta.json``: how it is fed (``imgsz``) and the side its
+    crops are cut at (``crop``); a run that trained only the detector keeps ``before``'s, as
+    the classifier is the one it started with (the defaults are the first stages' sizes,
+    not necessarily that classifier's).
+
+    >>> recorded_classifier("classifier-print", 128, 128, {})
+    {'file': 'classifier.onnx', 'imgsz': 128, 'crop': 128}
+    >>> old = {"classifier": {"file": "classifier.onnx", "imgsz": 128, "crop": 128}}
+    >>> recorded_classifier("detector-camera", 96, 96, old)["crop"]
+    128
+    """
+    if only == "detector-camera" and "classifier" in before:
+        return dict(before["classifier"])
+    return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop}
+
+
 #: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
 _STAGE_PREFIXES = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
                    "classifier-print": "cls_print_"}
@@ -190,6 +207,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
     cls_args = dict(fliplr=0.0, scale=0.15, erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3,
                     hsv_v=0.3, patience=100)
     classifier_imgsz = plan.cls_ft_imgsz if plan.cls_ft_epochs else plan.cls_imgsz
+    crop_size = CROP_SIZE  # the side the recogniser cuts crops at: the last classifier stage's
     # the size the detector is fed once its last stage has run (the meta written when only the
     # classifier trains must still feed the committed detector at its own size)
     detector_imgsz = plan.det_ft_imgsz if plan.det_ft_epochs else plan.det_imgsz
@@ -303,6 +321,9 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         start = runs / "classifier-tables/weights/best.pt"
         if not start.exists() and only == "classifier-print":
             start = MODELS_DIR / "classifier.pt"
+        # at the side its crops are written at (a recipe of larger crops trains a classifier
+        # that reads them larger)
+        classifier_imgsz = crop_size = print_recipe.crop_size
         yolo.train("classify", data / "cls", run, plan.cls_print_epochs,
                    classifier_imgsz, plan.cls_print_batch, start_from=start, optimizer="AdamW",
                    lr0=0.0002, warmup_epochs=0, time=plan.cls_print_hours or None, **cls_args, **place)
@@ -317,12 +338,14 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
     # the record of the models this run started from, for the stages it did not run
-    before = json.loads((models / "meta.json").read_text()).get("plan") if (models / "meta.json").exists() else None
+    before_meta = json.loads((models / "meta.json").read_text()) if (models / "meta.json").exists() else {}
+    before = before_meta.get("plan")
+    classifier_meta = recorded_classifier(only, classifier_imgsz, crop_size, before_meta)
     meta = {
         "classes": classes,
         "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"],
                      "live_imgsz": min(plan.det_live_imgsz, detector_imgsz)},
-        "classifier": {"file": "classifier.onnx", "imgsz": classifier_imgsz, "crop": CROP_SIZE},
+        "classifier": classifier_meta,
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": recorded_plan(plan, only, before),
     }
