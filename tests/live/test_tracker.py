@@ -416,6 +416,31 @@ def test_a_card_boxed_with_the_hand_over_it_past_two_of_its_sides_stays_one_card
     assert np.allclose(seen[-1].xyxy[0], lying)
 
 
+def test_a_card_boxed_wider_toward_the_hand_laying_a_card_beside_it_is_no_card_laid_over_it():
+    """Seen with the real models on a three-player field film (seed 302, the boxes of frames
+    195-207): Ann's two wasabis lie side by side. As her hand lays an egg nigiri on the first,
+    the second is boxed up to 20 px wider on the side of the hand. Taken for the next card
+    of its column laid over it, that box was given to the first wasabi, under the hand, as
+    if moved there; the first one's strip, seen again under the egg nigiri, became a third
+    wasabi, read as her card of that turn. A column runs along its cards' length: a box
+    past a card's side is no card laid over it... and whatever a box judged a card laid over
+    one lying still is, it is no card moved there from elsewhere."""
+    first, second = (320, 485, 409, 604), (409, 496, 497, 621)
+    strip, egg = (341, 485, 411, 516), (307, 507, 404, 609)
+    wasabi = "wasabi"
+    frames = ([frame((wasabi, first), (wasabi, second))] * 30
+              + [frame((wasabi, (415, 497, 495, 613)), ("egg-nigiri", (194, 471, 335, 651)))] + [frame()]
+              + [frame((wasabi, box)) for box in ((395, 498, 499, 621), (396, 497, 504, 624), (394, 498, 501, 631))]
+              + [frame((wasabi, (414, 498, 499, 643)))] + [frame((wasabi, strip))]
+              + [frame((wasabi, (408, 496, 498, 622)), (wasabi, strip), ("egg-nigiri", egg))] * 20)
+    tracked = run(CardTracker(), frames)[-1]
+    shown = {int(i): (label, tuple(np.round(b))) for i, label, b, v in zip(
+        tracked.data["track_id"], tracked.labels, tracked.xyxy, tracked.data["visible"], strict=True) if v}
+    assert shown.get(1) == (wasabi, strip)  # the first wasabi, showing its strip
+    assert shown.get(2) == (wasabi, (408, 496, 498, 622))  # the second, where it lies
+    assert sorted(label for label, _ in shown.values()) == ["egg-nigiri", wasabi, wasabi]
+
+
 def test_a_card_boxed_whole_beside_the_edge_of_the_next_card_in_a_hand_keeps_its_id():
     """Seen with the real models on a five-player field film (seed 3, the boxes of frames
     168-189): Eve's salmon nigiri lies sideways; her second salmon comes in by hand to start

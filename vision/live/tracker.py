@@ -216,9 +216,15 @@ class CardTracker:
         if not keep.all():
             boxes, class_ids, confidence = boxes[keep], class_ids[keep], confidence[keep]
             labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
-        matched, moving = self._match(boxes, labels)
+        matched, moving, over_a_card = self._match(boxes, labels)
         unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
-        found_again = self._reidentify(boxes, labels, unmatched, matched)
+        # a box taken for the next card of a column laid over a card lying still is no card
+        # moved there from elsewhere either (three-player field film seed 302: as Ann's hand
+        # laid her egg nigiri on her first wasabi, her second wasabi, beside it, was boxed 14-20
+        # px wider on the side of the hand; that box went to the first wasabi, under the hand,
+        # as if moved there, and the first one's strip, seen again, was read as a third wasabi
+        # laid that turn)
+        found_again = self._reidentify(boxes, labels, [d for d in unmatched if not over_a_card[d]], matched)
         matched += found_again
         moving |= set(found_again)
         # a card still being confirmed whose box is now a piece of a same-named card boxed
@@ -279,10 +285,12 @@ class CardTracker:
 
     # --- stages of one update -------------------------------------------------------------
 
-    def _match(self, boxes: np.ndarray, labels: Sequence[str]) -> tuple[list[tuple[int, int]], set]:
-        """Pairs (track, detection), and those of them that are a card on the move."""
+    def _match(self, boxes: np.ndarray, labels: Sequence[str]) -> tuple[list[tuple[int, int]], set, np.ndarray]:
+        """Pairs (track, detection), those of them that are a card on the move, and the mask of
+        detections taken for the next card of a column laid over a card lying still
+        (:meth:`_grown`)."""
         if not self._tracks or not len(boxes):
-            return [], set()
+            return [], set(), np.zeros(len(boxes), bool)
         track_boxes = np.stack([t.box for t in self._tracks])
         iou, inside = box_overlaps(track_boxes, boxes)
         same = np.array([[t.label == lab for lab in labels] for t in self._tracks])
@@ -343,7 +351,8 @@ class CardTracker:
         # a card boxed a little short for a while, then at the size it first showed, is itself
         # (three-player field film seed 203: Ann's sashimi became a second one, a turn of its own)
         larger = areas_d > (1.0 + self.grown_share / 2) * full
-        same_score = np.where(self._grown(full_boxes, boxes, larger, lain), -1.0, same_score)
+        grown = self._grown(full_boxes, boxes, larger, lain) & same
+        same_score = np.where(grown, -1.0, same_score)
         # a card that has lain whole, a hand just over it, prefers the box lying where it lay
         # (a piece of it left in sight) to one partly off it (the next card of its column on
         # its way in over it, boxed mostly where it lies)
@@ -385,7 +394,7 @@ class CardTracker:
         taken = {d for _, d in first}
         score[:, sorted(taken)] = -1.0
         pairs = first + greedy_assignment(np.where(confirmed[:, None], -1.0, score), self.match_threshold)
-        return pairs, {(t, d) for t, d in pairs if moving[t, d]}
+        return pairs, {(t, d) for t, d in pairs if moving[t, d]}, grown.any(axis=0)
 
     def _grown(self, full_boxes: np.ndarray, boxes: np.ndarray, larger: np.ndarray, lain: np.ndarray) -> np.ndarray:
         """(track, detection): the detection is the next card of the track's column laid over
