@@ -619,6 +619,34 @@ def test_a_card_lost_in_one_turn_costs_that_turn_only():
     assert reveals[2:] == truth[2:]
 
 
+def test_a_box_that_came_with_a_players_card_is_no_card_of_their_next_turn():
+    """Seen with the real models on a five-player field film (seed 311): a stretch of striped
+    cloth beside Dan's tempura was boxed, as a dumpling, from the moment the tempura was, and
+    for the rest of the round. A player takes their next card only once every player has
+    revealed: the box was no card of Dan's next turn, yet left for it, it made a turn of its
+    own, Dan's alone, once the table had lain still for a few seconds, and every turn after
+    it was one off. The cloth, lost for a moment and boxed there again, is that box again.
+    (Ben's place here.)"""
+    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    show = _detector_fed(turns)
+    laid = [["tempura", "eel", "egg-nigiri"], ["sashimi", "tofu", "maki-2"], ["pudding", "sashimi", "tempura"]]
+    cards = []  # (when it is laid, the card as tracked)
+    for k, names in enumerate(laid):
+        start = 1.0 + 7.0 * k  # a turn every 7 s
+        for seat, name in enumerate(names):
+            box = [100 + 80 * k, 500, 160 + 80 * k, 592] if seat == 0 else (
+                [100 + 80 * k, 100, 160 + 80 * k, 192] if seat == 1 else [800, 100 + 110 * k, 892, 160 + 110 * k])
+            cards.append((start + 0.3 * seat, (len(cards) + 1, name, seat, box)))
+    cloth = [500, 120, 580, 210]  # beside Ben's cards, boxed with his first
+    for i in range(240):
+        t = i / 10
+        boxed = [(99, "dumpling", 1, cloth)] if 1.5 <= t < 12.0 else [(100, "dumpling", 1, cloth)] if t >= 12.6 else []
+        show(t, *[card for when, card in cards if when <= t], *boxed)
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [dict(zip(("Ann", "Ben", "Cid"), ([n] for n in names), strict=True)) for names in laid]
+    assert turns.card_states()[100]["status"] == "stray"  # shown as no card of Ben's
+
+
 def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
     """Seen on a field film (dev seed 4) with Ben's wasabi misread as a squid nigiri: as his
     salmon nigiri went on it, the piece of the wasabi left in sight was read as a wasabi and

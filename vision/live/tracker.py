@@ -52,7 +52,7 @@ from vision.boxes import coverage_matrix as box_coverage
 from vision.boxes import greedy_matching as greedy_assignment
 from vision.boxes import overlaps as box_overlaps
 from vision.boxes import piece_mask
-from vision.detections import Detections
+from vision.detections import REGION_SCORE, Detections
 from vision.seats import CARD_ASPECT, card_axes, turn_towards
 
 CARD_BACK = "card-back"
@@ -100,6 +100,7 @@ class _Track:
     label_since: float = 0.0
     share: float = 0.0
     score: float = 0.0  # mean recogniser confidence over the recent sightings
+    region: float = 0.0  # mean detector score (is it a card at all) over the recent sightings
     full_area: float = 0.0  # the largest box it has shown: the card in full view
     full_box: np.ndarray | None = None  # where it was last seen in full view
     # where it last lay whole in two frames running: ``full_box`` follows a box seen in one
@@ -110,15 +111,17 @@ class _Track:
     covered_at: float = -math.inf  # when it was last out of sight or seen only in part
     grown_since: float | None = None  # since when its box has held more than the card
 
-    def vote(self, label: str, class_id: int, confidence: float, timestamp: float) -> None:
+    def vote(self, label: str, class_id: int, confidence: float, timestamp: float,
+             region: float | None = None) -> None:
         """Add a sighting and settle the name: the label with the most confidence wins.
 
         The current name keeps its place on a tie, so one odd frame cannot flip it.
+        ``region``: the detector's score of the sighting (``confidence`` when not known).
         """
-        self.votes.append((label, class_id, confidence))
+        self.votes.append((label, class_id, confidence, confidence if region is None else region))
         weight: dict[str, float] = {}
         ids: dict[str, int] = {}
-        for lab, cid, conf in self.votes:
+        for lab, cid, conf, _ in self.votes:
             weight[lab] = weight.get(lab, 0.0) + conf
             ids[lab] = cid
         best = max(weight, key=lambda lab: (weight[lab], lab == self.label))
@@ -126,7 +129,8 @@ class _Track:
             self.label, self.label_since = best, timestamp
         self.class_id = ids[self.label]
         self.share = weight[self.label] / max(sum(weight.values()), 1e-9)
-        self.score = sum(conf for _, _, conf in self.votes) / len(self.votes)
+        self.score = sum(conf for _, _, conf, _ in self.votes) / len(self.votes)
+        self.region = sum(region for *_, region in self.votes) / len(self.votes)
 
 
 @dataclass
@@ -136,7 +140,8 @@ class CardTracker:
     ``update(detections, timestamp)`` takes one frame's detections (``data["label"]`` holds
     slugs) and returns the cards on the table now: ``xyxy`` where each was last seen,
     ``class_id``/``data["label"]`` by vote, ``confidence`` the share of the vote,
-    ``data["score"]`` the mean recogniser confidence of the recent sightings, ``data["track_id"]``, ``data["visible"]`` (seen in this frame), ``data["first_seen"]``
+    ``data["score"]`` the mean recogniser confidence of the recent sightings,
+    ``data["region_score"]`` their mean detector score, ``data["track_id"]``, ``data["visible"]`` (seen in this frame), ``data["first_seen"]``
     and ``data["label_since"]`` (timestamps). Timestamps are seconds; left out, frames are
     counted at ``frame_rate``.
 
@@ -212,9 +217,10 @@ class CardTracker:
             np.ones(len(boxes)) if detections.confidence is None
             else np.asarray(detections.confidence, float).reshape(-1)
         )
+        region = np.asarray(detections.data.get(REGION_SCORE, confidence), float).reshape(-1)
         keep = inner_duplicates(boxes, labels, self.strip_ratio)
         if not keep.all():
-            boxes, class_ids, confidence = boxes[keep], class_ids[keep], confidence[keep]
+            boxes, class_ids, confidence, region = boxes[keep], class_ids[keep], confidence[keep], region[keep]
             labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
         matched, moving, over_a_card = self._match(boxes, labels)
         unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
@@ -236,7 +242,7 @@ class CardTracker:
             track = self._tracks[t]
             track.last_seen = now
             track.hits += 1
-            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
+            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now, float(region[d]))
             iou, inside = box_overlaps(track.box[None], boxes[d][None])
             # it lies where it lay: the box holds more than the card (see the method); a box
             # that large for ``lain_s`` is the card after all (it lay half hidden till now)
@@ -271,7 +277,7 @@ class CardTracker:
             track.full_area = _box_area(track.box)
             track.full_box = track.box.copy()
             track.whole_since = now
-            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now)
+            track.vote(labels[d], int(class_ids[d]), float(confidence[d]), now, float(region[d]))
             track.label_since = now
             track.confirmed = self.confirm_hits <= 1
             self._next_id += 1
@@ -541,8 +547,8 @@ class CardTracker:
                 if later.track_id in merged:
                     continue
                 if iou[k, j] >= self.twin_iou:
-                    for label, class_id, confidence in later.votes:
-                        first.vote(label, class_id, confidence, self._now)
+                    for label, class_id, confidence, region in later.votes:
+                        first.vote(label, class_id, confidence, self._now, region)
                     merged.add(later.track_id)
         if merged:
             self._tracks = [t for t in self._tracks if t.track_id not in merged]
@@ -660,6 +666,7 @@ class CardTracker:
                 "first_seen": np.array([t.first_seen for t in tracks], float),
                 "label_since": np.array([t.label_since for t in tracks], float),
                 "score": np.array([t.score for t in tracks], float),
+                REGION_SCORE: np.array([t.region for t in tracks], float),
             },
         )
 

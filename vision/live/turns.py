@@ -18,7 +18,9 @@ that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.
   the next turn if that turn would be read without its seat: it was that turn's first card
   (the seat's card of the turn before was lost, e.g. misread), so a lost card costs one turn.
   A seat's cards are taken in the order laid: a card first seen as the strip the next card
-  of its column leaves of it (never boxed whole) was laid before that card.
+  of its column leaves of it (never boxed whole) was laid before that card. A box that came
+  with a seat's card, beyond what it may lay at once, is a **stray**, no card of its next
+  turn: players take their next card only once every player has revealed.
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
@@ -101,7 +103,7 @@ class _Card:
     box: np.ndarray
     full_box: np.ndarray
     face: str = ""  # the last settled face-up name
-    status: str = "pending"  # pending, played, gone
+    status: str = "pending"  # pending, played, gone, stray (a box of no card: see TurnDetector._strays)
     round: int = -1
     turn: int = -1
     gone_at: float | None = None
@@ -185,6 +187,7 @@ class TurnDetector:
     moved_iou: float = 0.7  # a card's whole box overlapping where it lay less than this: it moved
     reread_s: float = 3.0
     reread_share: float = 0.8
+    wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -389,13 +392,20 @@ class TurnDetector:
           ``flip_s``: that card re-read (its turn is amended once the new name settles);
         - boxed whole under its name right where a played card of this round lay whole
           (``same_place_iou``), while that card is out of sight: the tracker lost the card's
-          own track on a piece of it.
+          own track on a piece of it;
+        - boxed right where a stray lay (``same_place_iou``): that stray again (see
+          :meth:`_strays`).
         """
         best, best_score = None, -math.inf
         centre = (box[:2] + box[2:]) / 2
         expected = None
         for card in self._cards.values():
             if card.seat != seat or card.track_id in in_sight:
+                continue
+            if card.status == "stray":
+                # boxed again where a stray lay (a pattern of the cloth comes and goes)
+                if _iou(card.full_box, box) >= self.same_place_iou:
+                    best, best_score = card, math.inf
                 continue
             if (card.status != "gone" and CARD_BACK in (card.label, label) and card.label != label
                     and now - card.last_seen <= self.flip_s):
@@ -498,6 +508,8 @@ class TurnDetector:
                 card.covered_by = cover.track_id
                 continue
             card.gone_at = card.last_seen
+            if card.status == "stray":
+                continue  # kept: boxed there again, it is the same stray (:meth:`_same_card`)
             if card.status == "pending":
                 if not card.settled(now, self.settle_s) or card.last_seen - card.first_seen < self.seen_s:
                     # never a card of the game: a misread, a hand reaching over the table
@@ -735,6 +747,7 @@ class TurnDetector:
         for card in pending:
             card.text = self._reveal_text(card)
         turns.append(record)
+        self._strays(record)
         index = len(turns) - 1
         held, self._held = self._held, []
         amended = []
@@ -743,6 +756,40 @@ class TurnDetector:
         # the new turn is announced once, with the events it just received
         events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
         return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+
+    def _strays(self, record: _TurnRecord) -> None:
+        """Mark as strays the cards still pending of each seat of the turn just read that were
+        first boxed before the turn's last card was (``glimpse_s`` later at most: cards lying
+        there are boxed in the same few frames) and within ``wave_s`` of their seat's card of
+        it.
+
+        Players take their next card only once every player has revealed: a card of the next
+        turn is boxed after the last of this one, and seconds after its own seat's. A box
+        that came with a seat's card, beyond what the seat may lay at once
+        (:meth:`_one_turn`), is no next card: left pending, it made a turn of its own once the
+        table lay still (five-player field film seed 311: a stretch of striped cloth beside
+        Dan's tempura, boxed 0.4 s after the tempura and 0.1 s after the turn's last card, read
+        as a dumpling, was Dan's card of turn 2, alone, and every turn after it was one off).
+        A card its seat's card of the turn shows under, as a strip never boxed whole (see
+        :meth:`_laid_order`), was laid on that card after it, however soon it was boxed. A
+        stray is shown, never played, and the seats giving it another player later leave it
+        a stray (film 311 again: the seats, read again, gave the cloth to Eve, where it took
+        the place of her egg nigiri)."""
+        played = [self._cards[i] for ids in record.cards.values() for i in ids if i in self._cards]
+        if not played:
+            return
+        last = max(_boxed(c) for c in played)
+        for card in self._cards.values():
+            if card.status != "pending" or _boxed(card) > last + self.glimpse_s:
+                continue
+            mine = [c for c in played if c.seat == card.seat]
+            if any(self._shows_under(c, card) for c in mine):
+                continue  # its seat's card of the turn is the strip it leaves: it was laid on it
+            if any(abs(_boxed(card) - _boxed(c)) <= self.wave_s for c in mine):
+                card.status = "stray"
+                self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
+                                  f"seen with their card of turn {len(self._rounds[self.round_index])}, "
+                                  "is taken for no card")
 
     def _laid_over_alike(self, seats: set[int], now: float) -> list[_Card]:
         """The cards of ``seats``, missing from the turn about to be read, laid almost wholly
@@ -1105,6 +1152,11 @@ class TurnDetector:
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered)
+
+
+def _boxed(card: _Card) -> float:
+    """When ``card`` was first boxed (the tracker's first box, or the game's first sighting)."""
+    return min(card.boxed_at, card.first_seen)
 
 
 def _lies_on(a: _Card, b: _Card, share: float) -> bool:
