@@ -179,6 +179,7 @@ class CardTracker:
     back_penalty: float = 0.15
     contain_min: float = 0.8
     strip_ratio: float = 0.6
+    moved_larger: float = 1.25  # a box more than this times a card's largest is not that card moved
     still_iou: float = 0.7
     double_iou: float = 0.7
     twin_iou: float = 0.85
@@ -590,6 +591,15 @@ class CardTracker:
                 area = _box_area(boxes[d])
                 strip = area <= self.strip_ratio * track.full_area
                 if self._covering_it(track, boxes[d]) or self._outgrown(track, area):
+                    continue
+                if (not strip and area > self.moved_larger * track.full_area
+                        and track.last_seen - track.whole_since >= self.lain_s):
+                    # a card that lay still, moved, keeps its size (one on its way in turns and
+                    # grows as it comes): a box this much larger than the card ever showed is
+                    # another card held nearer the camera (three-player field film
+                    # seed 325: Cid's salmon nigiri in his hand, read as an egg nigiri, took the
+                    # track of his egg nigiri lying under the hand, 80 px off and 1.3 times its
+                    # size; the egg's strip, once the salmon lay on it, was read as his card)
                     continue
                 if dist > self.reid_distance * size:
                     continue
