@@ -146,7 +146,7 @@ class LiveGame:
                 self._background |= {int(i) for i in ids[unknown][overlap >= 0.5]}
         # a new card counts once the recogniser is sure enough of it, and is the size of a card
         # (a stretch of cloth boxed as one card is many times a card's size); a card in play stays
-        region = everything.data.get(REGION_SCORE, everything.data["score"])
+        region = everything.data[REGION_SCORE]
         sure = (((everything.data["score"] >= self.min_score) | (region >= self.card_region))
                 & ~_oversized(everything.xyxy))
         self._known |= {int(i) for i in ids[sure]} - self._background

@@ -1088,7 +1088,7 @@ class TurnDetector:
         name, such a strip is as often a second, partial box of the card itself (five-player
         field film seed 86: Eve's wasabi, boxed whole and, half outside that box, in part),
         and the two are one card (:meth:`_one_turn`'s twins)."""
-        order = sorted(cards, key=lambda c: (min(c.boxed_at, c.first_seen), c.track_id))
+        order = sorted(cards, key=lambda c: (_boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
                          and self._shows_under(card, o)), None)
