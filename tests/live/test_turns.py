@@ -884,3 +884,32 @@ def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_str
         show(k / 10, moved, tempura, *([strip] if k >= 63 else []), *([eel] if k >= 62 else []))
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["pudding"], "Ben": ["tempura"]}, {"Ann": ["pudding"], "Ben": ["eel"]}]
+
+
+def test_a_like_card_laid_on_a_turned_card_whose_strip_is_boxed_half_over_it_is_a_card_of_its_own():
+    """Five-player field film seed 333 (held out): Ben's cards lay turned almost square to
+    the camera's rows. The seats came late, and by then he had laid his second dumpling on
+    his first; the first one showed only its strip from then on, but that strip's upright
+    box lay 53 % over the new card's box. The two were taken for one card boxed twice, and
+    turn 2 was read without Ben. (The film's boxes; Ann's place here.)"""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    first_whole, first_strip = [221, 371, 289, 429], [263, 370, 287, 403]
+    second = [210, 376, 279, 438]
+    for i in range(260):
+        t = i / 10
+        seat = (lambda s: s) if t >= 6.0 else (lambda s: -1)
+        cards = [(3, "tempura", seat(1), [600, 100, 660, 192])]
+        if t >= 1.0:
+            hidden = 5.0 <= t < 5.5  # under the hand laying the second dumpling
+            cards.append((1, "dumpling", seat(0), first_whole if t < 5.0 else first_strip, not hidden))
+        if t >= 5.5:
+            cards.append((2, "dumpling", seat(0), second))
+        if t >= 12.0:
+            cards += [(4, "eel", 1, [680, 100, 740, 192])]
+        if t >= 18.0:
+            cards += [(5, "maki-2", 0, [320, 371, 388, 429]), (6, "maki-3", 1, [760, 100, 820, 192])]
+        show(t, *cards)
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["dumpling"], "Ben": ["tempura"]}, {"Ann": ["dumpling"], "Ben": ["eel"]},
+        {"Ann": ["maki-2"], "Ben": ["maki-3"]}]

@@ -1066,11 +1066,18 @@ class TurnDetector:
 
         Five-player field film seed 92, with the tilted detector: Ann laid her second sashimi
         on her first, a strip nearer her, before turn 1 was read (the seats came late); the
-        two were taken for one card boxed twice, and turn 2 had no card of hers."""
+        two were taken for one card boxed twice, and turn 2 had no card of hers.
+
+        Mostly outside: a quarter of the strip's box or more. A second box of a card lies
+        within the card's box, but boxes are upright: a card lying turned in its column boxes
+        the strip it leaves with much of the card over it (five-player field film seed 333:
+        Ben's second dumpling, laid on his first as turn 1 waited for Eve's card, left a strip
+        whose box lay 53 % over it; the two were taken for one card and turn 2 was read
+        without Ben)."""
         return (under.last_seen >= now and over.last_seen >= now
                 and _area(under.box) <= 0.6 * _area(under.full_box)
                 and _area(over.box) >= 0.8 * over.size()
-                and _intersection(under.box, over.box) < 0.5 * _area(under.box))
+                and _intersection(under.box, over.box) < 0.75 * _area(under.box))
 
     def _laid_order(self, cards: list[_Card]) -> list[_Card]:
         """One seat's cards in the order they were laid: as first boxed, but a card seen only
