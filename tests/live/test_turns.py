@@ -913,3 +913,33 @@ def test_a_like_card_laid_on_a_turned_card_whose_strip_is_boxed_half_over_it_is_
     assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
         {"Ann": ["dumpling"], "Ben": ["tempura"]}, {"Ann": ["dumpling"], "Ben": ["eel"]},
         {"Ann": ["maki-2"], "Ben": ["maki-3"]}]
+
+
+def test_a_like_card_laid_over_a_card_boxed_with_the_hand_that_laid_it_is_that_turns_card():
+    """Five-player field film seed 342 (held out): Ann laid her second tempura almost wholly
+    over her first. For a frame the tracker boxed her first tempura with the hand laying the
+    second (77 % over where it lay), then followed its track onto the new card (60 % over
+    that place, 73 % over the hand's box), found the first one's strip as a new track, and
+    lost the new card for a few frames while the others laid theirs. Each box overlapped the
+    one before, and no move was seen; turn 2 was read without Ann. (The film's boxes; Ben's
+    cards stand for the other four seats.)"""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    first = [444, 505, 518, 619]
+    with_hand, under_hand, on_the_way = [443, 506, 515, 605], [443, 505, 513, 643], [447, 526, 512, 559]
+    second, strip = [442, 528, 523, 646], [443, 505, 510, 531]
+    tempura, eel = (2, "tempura", 1, [700, 100, 774, 214]), (3, "eel", 1, [790, 100, 864, 214])
+    for k in range(60):
+        show(k / 10, (1, "tempura", 0, first), tempura)
+    show(6.0, (1, "tempura", 0, with_hand), tempura)
+    show(6.1, (1, "tempura", 0, under_hand), tempura)
+    for k in range(62, 67):
+        show(k / 10, (1, "tempura", 0, under_hand, False), tempura)
+    show(6.7, (1, "tempura", 0, on_the_way), tempura)
+    show(6.8, (1, "tempura", 0, on_the_way, False), tempura)
+    for k in range(69, 160):
+        lost = 90 <= k < 93  # the others' hands pass over it
+        show(k / 10, (1, "tempura", 0, second, not lost), (4, "tempura", 0, strip), tempura,
+             *([eel] if k >= 95 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["tempura"]}, {"Ann": ["tempura"], "Ben": ["eel"]}]

@@ -367,11 +367,21 @@ class TurnDetector:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`_laid_over_alike`)."""
+        (see :meth:`_laid_over_alike`).
+
+        Its place follows only boxes right where it lay (``same_place_iou``: a box that
+        shakes, a camera drifting). Boxes about where it lay, the hand's, pass it by: each of
+        them overlapping the one before, they led the place step by step onto the card laid
+        over it (five-player field film seed 342: Ann's second tempura, laid over her first,
+        came to lie 0.60 over the first's place, but a box of the first with the hand laying
+        it lay 0.77 over that place and 0.73 under the new card; no move was seen, and turn 4
+        was read without her)."""
         size = card.size()
         if not 0.8 * size <= _area(box) <= 1.25 * size:
             return  # a strip of it, or boxed with a hand
-        if card.rest is None or _iou(card.rest, box) >= self.moved_iou:
+        if card.rest is not None and self.moved_iou <= _iou(card.rest, box) < self.same_place_iou:
+            card.moving = None
+        elif card.rest is None or _iou(card.rest, box) >= self.moved_iou:
             card.rest, card.moving = box.copy(), None
         elif card.moving is None or _iou(card.moving[1], box) < self.moved_iou:
             card.moving = (now, box.copy())
