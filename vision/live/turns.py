@@ -379,10 +379,14 @@ class TurnDetector:
         size = card.size()
         if not 0.8 * size <= _area(box) <= 1.25 * size:
             return  # a strip of it, or boxed with a hand
-        if card.rest is not None and self.moved_iou <= _iou(card.rest, box) < self.same_place_iou:
-            card.moving = None
-        elif card.rest is None or _iou(card.rest, box) >= self.moved_iou:
+        if card.rest is None:
             card.rest, card.moving = box.copy(), None
+            return
+        overlap = _iou(card.rest, box)
+        if overlap >= self.same_place_iou:
+            card.rest, card.moving = box.copy(), None
+        elif overlap >= self.moved_iou:
+            card.moving = None  # about where it lay (a hand's box beside it): it keeps its place
         elif card.moving is None or _iou(card.moving[1], box) < self.moved_iou:
             card.moving = (now, box.copy())
         elif now - card.moving[0] >= self.settle_s:
