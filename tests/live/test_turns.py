@@ -943,3 +943,32 @@ def test_a_like_card_laid_over_a_card_boxed_with_the_hand_that_laid_it_is_that_t
              *([eel] if k >= 95 else []))
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["tempura"], "Ben": ["tempura"]}, {"Ann": ["tempura"], "Ben": ["eel"]}]
+
+
+def test_a_maki_laid_over_a_maki_whose_strip_shows_fewer_rolls_is_read_by_the_card_laid():
+    """Three-player field film seed 349 (held out): Ben laid his second maki-2 over his first,
+    26 px to the side, in its column. The first one's track went over to the new card, and
+    the first one's strip, one roll showing, was boxed as a new track named maki-1, and turn
+    4 gave Ben a maki-1. The card of that turn is the maki-2 laid (the film's truth), and the
+    first maki-2 still lies beneath, a card of its own turn: a card once revealed stays on
+    the table until the round is scored, in columns of one colour (Party rulebook,
+    sushi-go-party.es.txt line 140: "las cartas reveladas permanecen delante de vosotros hasta
+    el final de la ronda ... Agrupad las cartas ... en columnas del mismo color"). (The film's
+    boxes; Ann's cards stand for the other seats.)"""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    first, second, strip = [139, 245, 274, 323], [115, 244, 250, 323], [248, 267, 274, 320]
+    tempura, eel = (2, "tempura", 0, [600, 100, 727, 169]), (3, "eel", 0, [740, 100, 867, 169])
+    for k in range(60):
+        show(k / 10, tempura, (1, "maki-2", 1, first))
+    for k in range(60, 63):  # the hand laying the second hides the first
+        show(k / 10, tempura, (1, "maki-2", 1, first, False))
+    show(6.3, tempura, (1, "maki-2", 1, [118, 255, 251, 324]), (4, "maki-1", 1, strip))
+    for k in range(64, 160):
+        show(k / 10, tempura, (1, "maki-2", 1, second), (4, "maki-1", 1, strip), *([eel] if k >= 70 else []))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["tempura"], "Ben": ["maki-2"]}, {"Ann": ["eel"], "Ben": ["maki-2"]}]
+    # the track follows the card laid; what shows of the first is the first, of turn 1
+    states = turns.card_states()
+    assert (states[1]["text"], states[1]["turn"]) == ("maki-2", 1)
+    assert (states[4]["text"], states[4]["turn"], states[4]["status"]) == ("maki-2", 0, "played")

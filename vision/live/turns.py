@@ -964,6 +964,16 @@ class TurnDetector:
         out = []
         now = max(c.last_seen for c in self._cards.values())
         for card in list(pending):
+            under = self._uncovered_by_move(card, now)
+            if under is not None and under.moved is not None:
+                # the strip is the card beneath, under a new id; the turn's card is the one
+                # its track followed, under the track's name
+                pending.append(self._split(under, under.moved, now))
+                self._fold(card, under)
+                pending.remove(card)
+                self.notes.append(f"round {self.round_index + 1}: {self.players[under.seat]}'s "
+                                  f"{under.text or under.face} moved: a card laid over it, its strip seen")
+                continue
             # a second box on a card played and in sight now, where it lies now (a strip of it
             # found twice); a card laid over part of it lies mostly outside its strip
             old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
@@ -1019,6 +1029,33 @@ class TurnDetector:
                     self._fold(card, twin)
             out += kept
         return out
+
+    def _uncovered_by_move(self, strip: _Card, now: float) -> _Card | None:
+        """The played card of ``strip``'s seat that moved off where it lay since the last turn
+        was read, over part of that place, ``strip`` lying within the part it left and beside
+        it (:meth:`_strip_beside`): its track went over to a card laid on it, and ``strip`` is
+        what shows of it. Its track follows the new card; the strip is the card beneath.
+
+        Three-player field film seed 349 (held out): Ben laid his second maki-2 over his
+        first, 26 px to the side. The first one's track went over to the new card, and its
+        strip, one roll showing, was boxed as a new card named maki-1; kept as the turn's card
+        under its own name (right for a pudding, whose strip names it: four-player film seed
+        73), turn 4 gave Ben a maki-1. (:meth:`_laid_over_alike` reads the same move, but only
+        for a seat with no card in the turn.)"""
+        turns = self._rounds[self.round_index]
+        since = turns[-1].read_at if turns else -math.inf
+        area = _area(strip.full_box)
+        for card in self._cards.values():
+            move = card.moved
+            if (card.seat != strip.seat or card.status != "played" or card.round != self.round_index
+                    or card.label != card.face or move is None or move[0] <= since):
+                continue
+            if (_iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.moved_iou
+                    and area <= self.piece * card.size()
+                    and _intersection(move[1], strip.full_box) >= 0.8 * area
+                    and self._strip_beside(strip, card, now)):
+                return card
+        return None
 
     def _without_second_boxes(self, pending: list[_Card], now: float) -> list[_Card]:
         """``pending`` less the cards that are a second box of a played card of this round,
