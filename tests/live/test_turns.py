@@ -972,3 +972,39 @@ def test_a_maki_laid_over_a_maki_whose_strip_shows_fewer_rolls_is_read_by_the_ca
     states = turns.card_states()
     assert (states[1]["text"], states[1]["turn"]) == ("maki-2", 1)
     assert (states[4]["text"], states[4]["turn"], states[4]["status"]) == ("maki-2", 0, "played")
+
+
+def test_a_second_box_of_a_strip_first_boxed_over_two_cards_is_no_card_when_found_again():
+    """Four-player field film seed 344 (held out): Dan's second maki-2 lay on his first, in
+    its column, the first showing a strip. A second track came on that strip: boxed for a
+    frame over both cards, then right on the strip for half a second, named maki-1, while the
+    strip's own track was lost. Three seconds later the tracker gave it the strip again for a
+    frame, and it was read as a turn of its own: one turn too many. Each player lays one card
+    a turn, all together (Party rulebook, sushi-go-party.es.txt line 136); a box right where a
+    card lies, before and after it, is that card. (The film's boxes; Ann's cards stand for
+    the other seats.)"""
+    turns = TurnDetector(["Ann", "Dan"], "party")
+    show = _detector_fed(turns)
+    whole, strip, second = [622, 455, 716, 536], [624, 454, 649, 501], [639, 461, 734, 539]
+    tempura, eel, tofu = ((2, "tempura", 0, [300, 100, 390, 170]), (3, "eel", 0, [400, 100, 490, 170]),
+                          (4, "tofu", 0, [500, 100, 590, 170]))
+    salmon = (22, "salmon-nigiri", 1, [657, 339, 747, 410])
+    for k in range(60):  # turn 1: Dan's first maki-2
+        show(k / 10, tempura, (1, "maki-2", 1, whole))
+    for k in range(60, 120):  # turn 2: his second, laid on it
+        show(k / 10, tempura, (1, "maki-2", 1, strip), (14, "maki-2", 1, second), *([eel] if k >= 65 else []))
+    for k in range(120, 128):  # turn 3: Ann's tofu, Dan's salmon nigiri
+        show(k / 10, tempura, eel, tofu, (1, "maki-2", 1, strip), (14, "maki-2", 1, second),
+             salmon)
+    table = (tempura, eel, tofu, salmon, (14, "maki-2", 1, second))
+    # the tracker keeps both tracks, one in sight at a time
+    show(12.8, *table, (1, "maki-2", 1, strip, False), (23, "maki-1", 1, [664, 469, 735, 539]))
+    show(12.9, *table, (1, "maki-2", 1, strip, False), (23, "maki-1", 1, [626, 453, 735, 541]))
+    for k in range(130, 134):
+        show(k / 10, *table, (1, "maki-2", 1, strip), (23, "maki-1", 1, [626, 453, 735, 541], False))
+    for k in range(134, 200):
+        again = k < 140 or 168 <= k < 170  # the second track on the strip, its own track lost
+        show(k / 10, *table, (1, "maki-2", 1, strip, not again), (23, "maki-1", 1, [625, 454, 649, 500], again))
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["tempura"], "Dan": ["maki-2"]}, {"Ann": ["eel"], "Dan": ["maki-2"]},
+                       {"Ann": ["tofu"], "Dan": ["salmon-nigiri"]}]
