@@ -1008,3 +1008,25 @@ def test_a_second_box_of_a_strip_first_boxed_over_two_cards_is_no_card_when_foun
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["tempura"], "Dan": ["maki-2"]}, {"Ann": ["eel"], "Dan": ["maki-2"]},
                        {"Ann": ["tofu"], "Dan": ["salmon-nigiri"]}]
+
+
+def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_began_are_both_cards():
+    """Four-player field film seed 351 (held out): the seats were learned late, and Ann's
+    maki-3 of turn 1 and wasabi of turn 2 were first boxed 0.1 s apart, after the others had
+    laid their cards of turn 2. The wasabi was taken for a box that came with her maki (film
+    311's rule) and turn 2 was read without her. Players take their next card only once
+    every player has revealed (Party rulebook, sushi-go-party.es.txt line 138: "pasad las que
+    quedan en vuestra mano ... el turno siguiente lo empezáis con una mano nueva"): boxes
+    seen after the next turn began came together because they were seen late. (Ben and Cid
+    stand for the other seats.)"""
+    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    show = _detector_fed(turns)
+    cards = [(3.4, 1, "sashimi", 1, [487, 85, 539, 148]), (4.2, 2, "pudding", 2, [628, 124, 704, 173]),
+             (8.7, 3, "maki-2", 2, [697, 313, 777, 370]), (9.2, 4, "tofu", 1, [434, 93, 485, 156]),
+             (9.8, 5, "maki-3", 0, [322, 517, 387, 609]), (9.9, 6, "wasabi", 0, [386, 527, 451, 617])]
+    for k in range(200):
+        t = k / 10
+        show(t, *[(i, name, seat if t >= 12.0 else -1, box) for when, i, name, seat, box in cards if when <= t])
+    reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+    assert reveals == [{"Ann": ["maki-3"], "Ben": ["sashimi"], "Cid": ["pudding"]},
+                       {"Ann": ["wasabi"], "Ben": ["tofu"], "Cid": ["maki-2"]}]

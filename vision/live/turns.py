@@ -802,6 +802,8 @@ class TurnDetector:
         for card in self._cards.values():
             if card.status != "pending" or _boxed(card) > last + self.glimpse_s:
                 continue
+            if self._seen_after_next_turn(card):
+                continue  # its seat was seen late: its cards came together, laid turns apart
             mine = [c for c in played if c.seat == card.seat]
             if any(self._shows_under(c, card) for c in mine):
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
@@ -810,6 +812,20 @@ class TurnDetector:
                 self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
                                   f"seen with their card of turn {len(self._rounds[self.round_index])}, "
                                   "is taken for no card")
+
+    def _seen_after_next_turn(self, card: _Card) -> bool:
+        """Whether other seats' cards still pending, surely cards (seen ``seen_s``), were boxed
+        before ``card``: the next turn had begun before it was first boxed. Players take their
+        next card only once every player has revealed, so a card boxed with its seat's card of
+        the turn just read, after that, is no box that came with that card: the seat was out
+        of the detector's sight until then, and its cards of two turns were boxed together
+        (four-player field film seed 351, held out: Ann's maki-3 of turn 1 and wasabi of turn
+        2 were first boxed at 9.8 s and 9.9 s, after Dan's and Cid's cards of turn 2; the
+        wasabi was taken for a box that came with the maki, and turn 2 was read without
+        Ann)."""
+        return any(o.status == "pending" and o.seat != card.seat and 0 <= o.seat < len(self.players)
+                   and _boxed(o) < _boxed(card) and o.last_seen - o.first_seen >= self.seen_s
+                   for o in self._cards.values())
 
     def _laid_over_alike(self, seats: set[int], now: float) -> list[_Card]:
         """The cards of ``seats``, missing from the turn about to be read, laid almost wholly
