@@ -694,16 +694,22 @@ class TurnDetector:
         # it or after stays in sight: the card on its way in, read under another name (the
         # tracker lets go of it soon); not a card the player laid
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
-        passing = [c for c in pending if now - c.last_seen > 0.5 and c.last_seen - c.first_seen < self.seen_s
-                   and ((c.label not in SELF_DISCARDING and any(
-                       o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
-                       and o.last_seen > c.last_seen + 0.5 for o in pending)) or self._second_name(c) is not None)]
-        for glimpse in passing:
+        passing, second_boxes = [], []
+        for c in pending:
+            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.seen_s:
+                continue
+            known = self._second_name(c)
+            if known is not None:
+                second_boxes.append((c, known))
+                passing.append(c)
+            elif c.label not in SELF_DISCARDING and any(
+                    o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+                    and o.last_seen > c.last_seen + 0.5 for o in pending):
+                passing.append(c)
+        for box, known in second_boxes:
             # a box of a card already there, under another name: its track, if found again,
             # stands for that card
-            known = self._second_name(glimpse)
-            if known is not None:
-                self._fold(glimpse, known)
+            self._fold(box, known)
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return []  # the seats are not known yet
