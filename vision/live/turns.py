@@ -63,6 +63,10 @@ TOOLS = {"chopsticks": "chopsticks-used", "spoon": "spoon-used"}
 SELF_DISCARDING = ("miso-soup", "uramaki-3", "uramaki-4", "uramaki-5", "menu", "takeout-box")
 
 
+# a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
+_Move = tuple[float, np.ndarray, np.ndarray]
+
+
 def _stays_all_round(face: str) -> bool:
     """Whether a card of this face, once played, lies on the table till the round ends: no
     tool (back to the hand when used) and no card the rules discard.
@@ -125,7 +129,7 @@ class _Card:
     # it began to lie elsewhere, where it lay before, where it came to lie)
     rest: np.ndarray | None = None
     moving: tuple[float, np.ndarray] | None = None
-    moved: tuple[float, np.ndarray, np.ndarray] | None = None
+    moved: _Move | None = None
 
     def size(self) -> float:
         """Its usual area in the picture: the median of its last boxes in sight."""
@@ -845,15 +849,10 @@ class TurnDetector:
         him). The card beneath keeps its turn under a new id; the new card, followed by the
         track from now on, is this turn's.
         """
-        turns = self._rounds[self.round_index]
-        since = turns[-1].read_at if turns else -math.inf
         out: list[_Card] = []
         for seat in sorted(seats):
-            moved = [(c.moved, c) for c in self._cards.values() if c.seat == seat and c.status == "played"
-                     and c.round == self.round_index and c.last_seen >= now and c.label == c.face
-                     and c.moved is not None and c.moved[0] > since
-                     and _iou(c.moved[1], c.moved[2]) >= 0.3  # laid over it, not a card elsewhere
-                     and _iou(c.box, c.moved[2]) >= self.moved_iou]
+            moved = [(move, c) for c in self._cards.values() if c.seat == seat and c.last_seen >= now
+                     and (move := self._laid_over_since_last_turn(c)) is not None]
             if not moved:
                 continue
             move, card = max(moved, key=lambda m: m[0][0])
@@ -862,7 +861,7 @@ class TurnDetector:
                               "moved: a card of its name laid over it")
         return out
 
-    def _split(self, card: _Card, move: tuple[float, np.ndarray, np.ndarray], now: float) -> _Card:
+    def _split(self, card: _Card, move: _Move, now: float) -> _Card:
         """Give ``card`` (moved, ``move`` its last move: see :meth:`_laid_over_alike`) a new id,
         lying beneath where it lay, and return the new card of its name that its track now
         follows."""
@@ -1001,11 +1000,12 @@ class TurnDetector:
         out = []
         now = max(c.last_seen for c in self._cards.values())
         for card in list(pending):
-            under = self._uncovered_by_move(card, now)
-            if under is not None and under.moved is not None:
+            uncovered = self._uncovered_by_move(card, now)
+            if uncovered is not None:
                 # the strip is the card beneath, under a new id; the turn's card is the one
                 # its track followed, under the track's name
-                pending.append(self._split(under, under.moved, now))
+                under, move = uncovered
+                pending.append(self._split(under, move, now))
                 self._fold(card, under)
                 pending.remove(card)
                 self.notes.append(f"round {self.round_index + 1}: {self.players[under.seat]}'s "
@@ -1067,7 +1067,7 @@ class TurnDetector:
             out += kept
         return out
 
-    def _uncovered_by_move(self, strip: _Card, now: float) -> _Card | None:
+    def _uncovered_by_move(self, strip: _Card, now: float) -> tuple[_Card, _Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
         was read, over part of that place, ``strip`` lying within the part it left and beside
         it (:meth:`_strip_beside`): its track went over to a card laid on it, and ``strip`` is
@@ -1079,19 +1079,28 @@ class TurnDetector:
         under its own name (right for a pudding, whose strip names it: four-player film seed
         73), turn 4 gave Ben a maki-1. (:meth:`_laid_over_alike` reads the same move, but only
         for a seat with no card in the turn.)"""
-        turns = self._rounds[self.round_index]
-        since = turns[-1].read_at if turns else -math.inf
         area = _area(strip.full_box)
         for card in self._cards.values():
-            move = card.moved
-            if (card.seat != strip.seat or card.status != "played" or card.round != self.round_index
-                    or card.label != card.face or move is None or move[0] <= since):
+            if card.seat != strip.seat or (move := self._laid_over_since_last_turn(card)) is None:
                 continue
-            if (_iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.moved_iou
-                    and area <= self.piece * card.size()
-                    and _intersection(move[1], strip.full_box) >= 0.8 * area
+            if (area <= self.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
                     and self._strip_beside(strip, card, now)):
-                return card
+                return card, move
+        return None
+
+    def _laid_over_since_last_turn(self, card: _Card) -> _Move | None:
+        """The last move of ``card``, played this round and named as revealed, if it came
+        since the last turn was read, over part of where it lay (a card laid over it, not a card
+        moved elsewhere), and it lies where it came to lie still: the move a card of its name
+        laid over it makes of it (see :meth:`_laid_over_alike`, :meth:`_uncovered_by_move`)."""
+        turns = self._rounds[self.round_index]
+        since = turns[-1].read_at if turns else -math.inf
+        move = card.moved
+        if (card.status != "played" or card.round != self.round_index or card.label != card.face
+                or move is None or move[0] <= since):
+            return None
+        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.moved_iou:
+            return move
         return None
 
     def _without_second_boxes(self, pending: list[_Card], now: float) -> list[_Card]:
