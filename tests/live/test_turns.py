@@ -517,19 +517,21 @@ def test_a_card_boxed_whole_again_where_it_lies_while_its_track_is_lost_is_no_ca
         {"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["maki-2"], "Ben": ["eel"]}]
 
 
-def _laid_almost_over_her_first(anns_other: tuple | None) -> list[dict]:
-    """Ann's maki roll of turn 1, then a hand over it and the tracker's box of it 10 px right
-    and 8 px up, the card's size (the next maki roll laid almost wholly over it, the first
-    card's sliver unseen); ``anns_other``, a second card of hers laid in turn 2 elsewhere.
-    Ben lays a tempura, then an eel."""
+def _laid_almost_over_her_first(anns_other: tuple | None, first: list[int] | None = None,
+                                moved: list[int] | None = None, hand: bool = True) -> list[dict]:
+    """Ann's maki roll of turn 1 at ``first``, then a hand over it (unless not ``hand``) and
+    the tracker's box of it at ``moved``, by default 10 px right and 8 px up, the card's size
+    (the next maki roll laid almost wholly over it, the first card's sliver unseen);
+    ``anns_other``, a second card of hers laid in turn 2 elsewhere. Ben lays a tempura, then
+    an eel."""
     turns = TurnDetector(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
-    first, moved = [100, 500, 160, 592], [110, 492, 170, 584]
+    first, moved = first or [100, 500, 160, 592], moved or [110, 492, 170, 584]
     tempura, eel = (2, "tempura", 1, [400, 100, 460, 192]), (3, "eel", 1, [480, 100, 540, 192])
     for k in range(60):
         show(k / 10, (1, "maki-2", 0, first), tempura)
     for k in range(60, 67):  # her hand over it
-        show(k / 10, (1, "maki-2", 0, first, False), tempura, *([eel] if k >= 65 else []))
+        show(k / 10, (1, "maki-2", 0, first, not hand), tempura, *([eel] if k >= 65 else []))
     for k in range(67, 140):
         show(k / 10, (1, "maki-2", 0, moved), tempura, eel, *([anns_other] if anns_other and k >= 68 else []))
     return [turn["reveals"] for turn in turns.rounds[0]["turns"]]
@@ -543,6 +545,25 @@ def test_a_card_laid_almost_wholly_over_its_like_is_that_turns_card():
     came to lie whole a few pixels off, laid a card of that name over it."""
     assert _laid_almost_over_her_first(None) == [
         {"Ann": ["maki-2"], "Ben": ["tempura"]}, {"Ann": ["maki-2"], "Ben": ["eel"]}]
+
+
+def test_a_card_laid_a_few_pixels_off_its_like_under_the_hand_is_that_turns_card():
+    """Four-player field film seed 351 (held out; its boxes here, Cid's there, Ann's here):
+    Cid laid his second sashimi 12 px above his first (51x63 px cards). The first was out
+    of sight under his hand for 0.6 s; the box that came back, the new card's, lay still 0.72
+    over the first's place, about where it lay, and turn 3 was read without him."""
+    first, moved = [487, 85, 539, 148], [484, 73, 538, 143]
+    assert _laid_almost_over_her_first(None, first, moved) == [
+        {"Ann": ["maki-2"], "Ben": ["tempura"]}, {"Ann": ["maki-2"], "Ben": ["eel"]}]
+
+
+def test_a_cards_box_grown_at_one_edge_in_sight_is_no_card_laid():
+    """The same box, come while the card lay in sight (no hand over it): a box changes at one
+    edge while the card lies still (three-player film seed 255, a sashimi's box 10 px short
+    for a few frames); a turn without Ann's card is read without her."""
+    first, moved = [487, 85, 539, 148], [484, 73, 538, 143]
+    assert _laid_almost_over_her_first(None, first, moved, hand=False) == [
+        {"Ann": ["maki-2"], "Ben": ["tempura"]}, {"Ben": ["eel"]}]
 
 
 def test_a_card_nudged_while_its_player_lays_another_is_no_card_laid():
