@@ -421,6 +421,29 @@ def _recorded_column_round(name: str, anns_seat: tuple[int, int], bens_times: tu
     return [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]]
 
 
+def test_a_card_laid_where_most_boxes_are_strips_of_columns_is_in_play():
+    """Recorded with the real models on a two-player film (seed 363, then held out; ``data/``,
+    the whole picture, seats learned as the film goes): both players lay like cards in
+    columns, so most boxes on the table are strips, each a fifth of a card. Ann's second and
+    third salmon nigiri, laid whole over the lower part of the one before, were more than
+    four times the area of the table's middle box and were taken for a stretch of cloth boxed
+    as a card: never in play, turns 4 and 6 read without her. The film's script is the truth."""
+    import json
+    from pathlib import Path
+
+    film = json.loads((Path(__file__).parent / "data" / "seed363_table.json").read_text())
+    game = LiveGame(["Ann", "Ben"], "party")
+    show = _live_shown(game)
+    for i in range(film["frames"]):
+        t = round(i / film["fps"], 1)
+        show(t, *[(label, tuple(box), score) for label, box, score in
+                  [change["cards"] for change in film["changes"] if change["from"] <= t][-1]])
+    assert [turn["reveals"] for turn in game.record()["rounds"][0]["turns"]] == [
+        {"Ann": ["dumpling"], "Ben": ["squid-nigiri"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]},
+        {"Ann": ["special-order:dumpling"], "Ben": ["squid-nigiri"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]},
+        {"Ann": ["sashimi"], "Ben": ["sashimi"]}, {"Ann": ["salmon-nigiri"], "Ben": ["egg-nigiri"]}]
+
+
 def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
     """Recorded with the real models on a five-player film (dev seed 9; ``data/``): Eve's
     regions, her second dumpling slid down her first column over the first, which keeps a
