@@ -247,7 +247,7 @@ def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
         return None
 
 
-def _oversized(xyxy: np.ndarray, times: float = 2.0) -> np.ndarray:
+def _oversized(xyxy: np.ndarray, times: float = 3.0) -> np.ndarray:
     """Boxes whose long side is more than ``times`` the middle box's of the table (three or
     more boxes): no card lies that much nearer the camera than the others.
 
@@ -255,8 +255,9 @@ def _oversized(xyxy: np.ndarray, times: float = 2.0) -> np.ndarray:
     laid over them leave, each as long as a card is wide but a fifth of its area. Two-player
     field film seed 363 (held out): Ann's second and third salmon nigiri, laid on her first
     in a column, were 4.5 times the area of the table's middle box, a strip, and never came
-    into play (turns 4 and 6 read without her); a card's long side is less than 1.5 times
-    its width.
+    into play (turns 4 and 6 read without her). A card's long side is about 1.5 times its
+    width, and a near card of a tilted camera half as long again as a far one: three times
+    the middle long side is no card, a stretch of cloth boxed as one is many cards wide.
 
     >>> _oversized(np.array([[0, 0, 60, 20], [0, 30, 60, 50], [0, 60, 60, 152], [0, 200, 400, 500]], float)).tolist()
     [False, False, False, True]
