@@ -373,7 +373,8 @@ class TurnDetector:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`_laid_over_alike`).
+        (see :meth:`_laid_over_alike`), and so is one lying still about where it lay, come
+        back after the card was out of sight (:meth:`_back_off_place`).
 
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
         shakes, a camera drifting). Boxes about where it lay, the hand's, pass it by: each of
