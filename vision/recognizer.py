@@ -26,6 +26,9 @@ CROP_SIZE = 96
 #: The classifier's one class that is no card: cups, hands, pens and bare table the
 #: detector took for a card. The recogniser drops regions it names so.
 NOT_A_CARD = "not-a-card"
+#: faces told apart only by their count of rolls, a row of icons at the card's top: the count
+#: classifier (``Recognizer.counter``) decides among a family's members
+COUNT_FAMILIES = (("maki-1", "maki-2", "maki-3"), ("uramaki-3", "uramaki-4", "uramaki-5"))
 
 
 def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
@@ -251,6 +254,14 @@ class Recognizer:
     #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
     #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
     piece_inside: float = 0.6
+    #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
+    #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
+    #: classifier of the counts alone, which shares out the family's probability among its
+    #: members (:meth:`recount`). The classifier of every face at 96 px reads whole cards in
+    #: plain view one roll off (maki-2 as maki-3 most of all: models/README.md)
+    counter: RegionClassifier | None = None
+    counter_classes: tuple[str, ...] = ()
+    counter_crop: int = 128
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -380,8 +391,13 @@ class Recognizer:
         detector = OnnxDetector(model_dir / meta["detector"]["file"], threads, meta["detector"].get("imgsz"))
         classifier = OnnxClassifier(model_dir / meta["classifier"]["file"], threads)
         classes = tuple(classifier.names or meta["classes"])
+        counting: dict = {}
+        if meta.get("counter"):
+            counter = OnnxClassifier(model_dir / meta["counter"]["file"], threads)
+            counting = dict(counter=counter, counter_classes=tuple(counter.names or meta["counter"]["classes"]),
+                            counter_crop=int(meta["counter"].get("crop", 128)))
         return cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),
-                   live_imgsz=meta["detector"].get("live_imgsz"))
+                   live_imgsz=meta["detector"].get("live_imgsz"), **counting)
 
     def for_live(self) -> Recognizer:
         """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset) and no
@@ -455,15 +471,44 @@ class Recognizer:
         """The classifier's class probabilities (N, classes) for each region of ``boxes``: the
         mean over ``views`` (all of them in one batch; a photo's pixels are cut and shrunk
         once per margin, which at 4032x3024 costs as much as the classifier)."""
+        return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size))
+
+    def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,
+                   size: int) -> np.ndarray:
+        """``classifier``'s probabilities for ``boxes``, averaged over ``views`` of ``size`` px."""
         views = self.views or CROP_ONLY
         cut: dict[float, list[np.ndarray]] = {}  # each margin's crops, cut once: a turned view flips them
         crops = []
         for view in views:
             if view.margin not in cut:
-                cut[view.margin] = [CropView(margin=view.margin).crop(image_bgr, box, self.crop_size) for box in boxes]
+                cut[view.margin] = [CropView(margin=view.margin).crop(image_bgr, box, size) for box in boxes]
             crops += [view.turn(c) for c in cut[view.margin]]
-        probabilities = np.asarray(self.classifier(crops), np.float32)
+        probabilities = np.asarray(classifier(crops), np.float32)
         return probabilities.reshape(len(views), len(boxes), -1).mean(0)
+
+    def recount(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+        """``probabilities`` with the count of each region named as a count card decided by
+        ``counter``: its family's summed probability (that it is a maki, an uramaki) is kept and
+        shared out as the counter shares it among the family's members. Unchanged without a
+        counter, or for regions named anything else."""
+        if self.counter is None or not len(boxes):
+            return probabilities
+        index = {c: i for i, c in enumerate(self.classes)}
+        counter_index = {c: i for i, c in enumerate(self.counter_classes)}
+        family_of = {face: family for family in COUNT_FAMILIES
+                     if all(c in index and c in counter_index for c in family) for face in family}
+        named = [self.classes[i] for i in probabilities.argmax(1)]
+        rows = [r for r, face in enumerate(named) if face in family_of]
+        if not rows:
+            return probabilities
+        counted = self._looked_at(self.counter, image_bgr, np.asarray(boxes)[rows], self.counter_crop)
+        out = probabilities.copy()
+        for row, counts in zip(rows, counted, strict=True):
+            family = family_of[named[row]]
+            members = [index[c] for c in family]
+            share = counts[[counter_index[c] for c in family]]
+            out[row, members] = probabilities[row, members].sum() * share / max(float(share.sum()), 1e-9)
+        return out
 
     def named_regions(self, boxes: np.ndarray, scores: np.ndarray, labels: np.ndarray,
                       label_scores: np.ndarray, naming: Naming | None = None) -> Detections:

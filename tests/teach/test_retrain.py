@@ -164,6 +164,8 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
     assert info["parent"] == BUNDLED and info["added"] == ["gyoza"]
     recognizer = Recognizer.load(store.active().path)
     assert "gyoza" in recognizer.classes
+    # the base's count classifier comes along (the retraining does not train it)
+    assert recognizer.counter is not None and recognizer.counter_classes == Recognizer.load(bundled_copy).counter_classes
     recognizer.detect(tofu_photos[0])
     assert store.rollback().name == BUNDLED
 

@@ -177,6 +177,7 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
     # the stages before keep their crops: only the sheen stage and the wide, tilted and fine
-    # (128-px) stages after it draw a sheen
+    # (128-px) stages after it draw a sheen, and the count classifier's crops
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
-                                                                  "train-tilted-crops", "train-wide-crops-128"}
+                                                                  "train-tilted-crops", "train-wide-crops-128",
+                                                                  "train-count-crops"}

@@ -130,7 +130,8 @@ def test_every_classifier_stage_recipe_in_its_own_folder_can_be_named_on_the_com
     from vision.training.cli import PRINT_STAGE_RECIPES
 
     own_crop_folders = {name for name, r in RECIPES.items() if not r.det and not r.adds_to}
-    assert set(PRINT_STAGE_RECIPES) == own_crop_folders
+    # the count classifier's crops are its own stage's (``--only counter``)
+    assert set(PRINT_STAGE_RECIPES) | {"train-count-crops"} == own_crop_folders
 
 
 def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path, faces):
@@ -164,3 +165,26 @@ def test_a_recipe_of_larger_crops_writes_card_and_table_crops_at_its_side(tmp_pa
     assert negatives and len(crops) > len(negatives)
     assert {cv2.imread(str(p)).shape for p in crops} == {(128, 128, 3)}
     assert RECIPES["train-wide-crops"].crop_size == 96  # the recipes before it, as they were
+
+
+def test_the_counter_trains_on_crops_of_the_count_faces_alone(tmp_path, faces):
+    from ultralytics.data.utils import check_cls_dataset
+
+    from vision.synth.dataset import COUNT_FACES
+    from vision.training.train import count_stage_data
+
+    recipe = replace(RECIPES["train-count-crops"], train=4, val=1, size=(480, 360), small_frames=0.0,
+                     closeups=0.0)
+    generate(recipe, tmp_path, workers=1, progress=False)
+    every = list((tmp_path / "cls/train").rglob("c*.jpg"))
+    counted = [p for p in every if p.parent.name in COUNT_FACES]
+    # tables laid mostly of maki and uramaki: each count ten times as likely as another face
+    assert len(counted) > len(every) / 2
+    assert {cv2.imread(str(p)).shape for p in counted} == {(128, 128, 3)}
+    data = count_stage_data(tmp_path)
+    assert sorted(p.name for p in (data / "train").rglob("*.jpg")) == sorted(p.name for p in counted)
+    # ultralytics numbers the classes by their folders' names: in COUNT_FACES' order, which
+    # the counter's entry in meta.json records
+    assert check_cls_dataset(str(data))["names"] == dict(enumerate(COUNT_FACES))
+    assert count_stage_data(tmp_path) == data  # made again, nothing doubled
+    assert len(list((data / "train").rglob("*.jpg"))) == len(counted)

@@ -51,6 +51,8 @@ class Recipe:
     det: bool = True
     prefix: str = "p"
     boost: tuple[str, ...] = ()
+    #: how much likelier a ``boost`` face is drawn than another
+    boost_weight: float = 2.0
     #: crops of what is not a card, per photo: every clutter object's box (jittered) and
     #: this many card-shaped windows of bare table (``not-a-card`` class)
     negatives: int = 0
@@ -100,6 +102,9 @@ class Recipe:
 SHEEN_LOOK_ALIKES = ("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri", "squid-nigiri",
                      "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling", "pudding", "takeout-box",
                      "miso-soup", "spoon", "temaki", "menu")
+
+#: the faces told apart only by their count of rolls (``vision.recognizer.COUNT_FAMILIES``)
+COUNT_FACES = ("maki-1", "maki-2", "maki-3", "uramaki-3", "uramaki-4", "uramaki-5")
 
 RECIPES = {
     # the models' training data: digital faces only, the printed scans never appear
@@ -216,6 +221,18 @@ RECIPES = {
                                    seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
                                    crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
                                    turned=0.3, tilted=0.4, boost=SHEEN_LOOK_ALIKES),
+    # the count classifier (issues 12 and 13; 2 CPU cores): the fine stage's crops at 128 px,
+    # tables laid mostly of maki and uramaki (each count ten times as likely as another face),
+    # for :class:`vision.recognizer.Recognizer`'s second look at a count card. On the
+    # independent renderer's development tables most names read wrong among these were a
+    # count one off, on whole cards in plain view; a classifier of 39 faces at 96 px learns
+    # the faces and barely the row of icons. Only its count crops are trained on
+    # (``datasets/build/count-crops``)
+    "train-count-crops": Recipe("train-count-crops", train=1000, val=60, seed=23, det=False, prefix="c",
+                                crop_size=128, print_styles=0.9, closeups=1 / 6,
+                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
+                                crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
+                                turned=0.3, tilted=0.4, boost=COUNT_FACES, boost_weight=10.0),
     # the detector's camera stage (issue 12): whole photos as phones and webcams take them
     # across a real table, 1-8 seats, cards printed their own way; six photos in ten from the
     # table's near edge (far side small and out of focus, glare, lamp colour, a hand's shadow),
@@ -368,7 +385,7 @@ def _truth_path(recipe: Recipe, root: Path, split: str, index: int) -> Path:
 def _make_one(job) -> int:
     recipe, root, split, index = job
     seed = photo_seed(recipe, split, index)
-    weights = printed_weights() if recipe.print_weighted else {s: 2.0 for s in recipe.boost} or None
+    weights = printed_weights() if recipe.print_weighted else {s: recipe.boost_weight for s in recipe.boost} or None
     n_seats = None
     if recipe.seats:
         n_seats = recipe.seats[int(np.random.default_rng([seed, 97]).integers(len(recipe.seats)))]

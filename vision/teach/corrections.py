@@ -152,7 +152,10 @@ def find_doubts(photos: Sequence[ConfirmedPhoto], model_dir: Path, trusted: dict
         image = cv2.imread(str(photo.image), cv2.IMREAD_COLOR) if cards else None
         if image is None:
             continue
+        boxes = np.array([list(c.box) for c in cards], np.float32)
         probabilities = recognizer.classifier([square_crop(image, list(c.box), recognizer.crop_size) for c in cards])
+        # a maki's or an uramaki's count as the recogniser decides it (its count classifier)
+        probabilities = recognizer.recount(image, boxes, np.asarray(probabilities, np.float32))
         for card, row in zip(cards, np.asarray(probabilities), strict=True):
             best = int(row.argmax())
             read_as = recognizer.classes[best]

@@ -55,10 +55,15 @@ def register(subparsers) -> None:
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera"],
+    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera", "counter"],
                        default=None,
-                       help="one model, or only the classifier's print-style stage or the detector's camera "
-                            "stage (from the committed model when its earlier runs are not here)")
+                       help="one model, or only the classifier's print-style stage, the detector's camera "
+                            "stage (from the committed model when its earlier runs are not here) or the count "
+                            "classifier (from the committed classifier)")
+    train.add_argument("--counter-epochs", type=int, default=None,
+                       help="epochs of the count classifier, maki and uramaki counts at 128 px (default 6; 0: off)")
+    train.add_argument("--counter-hours", type=float, default=None,
+                       help="bound the count classifier's training time in hours (default: none)")
     train.add_argument("--hires-epochs", type=int, default=None,
                        help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
     train.add_argument("--tables-cls-epochs", type=int, default=None,
@@ -169,7 +174,8 @@ def _train(args: argparse.Namespace) -> int:
               "cls_print_batch": args.print_cls_batch,
               "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
               "det_camera_share": args.camera_det_share, "det_camera_batch": args.camera_det_batch,
-              "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None}
+              "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None,
+              "counter_epochs": args.counter_epochs, "counter_hours": args.counter_hours}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

@@ -19,6 +19,7 @@ included); on this project's 2 CPU cores they would take about a day.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -27,7 +28,7 @@ from pathlib import Path
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
 from vision.recognizer import CROP_SIZE, NOT_A_CARD
-from vision.synth.dataset import RECIPES, Recipe, generate
+from vision.synth.dataset import COUNT_FACES, RECIPES, Recipe, generate
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,12 @@ class TrainPlan:
     det_camera_batch: int = 8
     det_camera_hours: float = 0.0
     det_camera_share: float = 0.5
+    #: the count classifier (``Recognizer.counter``: maki and uramaki counts alone, at 128 px):
+    #: the classifier's weights (this run's last stage, or the committed classifier alone) cut
+    #: to the count faces and fine-tuned on ``train-count-crops``' crops of them; 0: off
+    counter_epochs: int = 6
+    counter_batch: int = 64
+    counter_hours: float = 0.0
 
 
 def stage_name(recipes: list[str] | tuple[str, ...]) -> str:
@@ -147,7 +154,7 @@ def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> P
 
 def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -> dict:
     """The classifier's entry of ``meta.json``: how it is fed (``imgsz``) and the side its
-    crops are cut at (``crop``); a run that trained only the detector keeps ``before``'s, as
+    crops are cut at (``crop``); a run that trained only the detector (or the count classifier) keeps ``before``'s, as
     the classifier is the one it started with (the defaults are the first stages' sizes,
     not necessarily that classifier's).
 
@@ -157,14 +164,14 @@ def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -
     >>> recorded_classifier("detector-camera", 96, 96, old)["crop"]
     128
     """
-    if only == "detector-camera" and "classifier" in before:
+    if only in ("detector-camera", "counter") and "classifier" in before:
         return dict(before["classifier"])
     return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop}
 
 
 #: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
 _STAGE_PREFIXES = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
-                   "classifier-print": "cls_print_"}
+                   "classifier-print": "cls_print_", "counter": "counter_"}
 
 
 def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dict:
@@ -198,7 +205,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
     if plan.photos != recipe.train:
         recipe = type(recipe)(**{**asdict(recipe), "train": plan.photos})
     started = time.process_time()
-    if only not in ("classifier-print", "detector-camera"):  # those stages have their own data
+    if only not in ("classifier-print", "detector-camera", "counter"):  # those stages have their own data
         generate(recipe, data_root, workers=workers)
     # on the CPU the loader would take cores from training; beside a GPU it is what limits it
     place = dict(device=device, workers=max(1, workers - 1) if device != "cpu" else 1)
@@ -337,8 +344,19 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         shutil.copyfile(best, models / "classifier.pt")
         yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
+    counter_meta = None
+    if only in (None, "counter") and plan.counter_epochs:
+        t = time.time()
+        start = runs / "classifier-print" / "weights" / "last.pt"
+        if only == "counter" or not start.exists():
+            start = models / "classifier.pt"
+        counter_meta = train_counter(plan, start, data_root.parent / "count-crops", runs / "counter", models,
+                                     place, cls_args, workers)
+        times["counter_wall_s"] = round(time.time() - t)
     # the record of the models this run started from, for the stages it did not run
     before_meta = json.loads((models / "meta.json").read_text()) if (models / "meta.json").exists() else {}
+    if counter_meta is None and before_meta.get("counter"):
+        counter_meta = before_meta["counter"]  # the counter reads crops of its own: it stays
     before = before_meta.get("plan")
     classifier_meta = recorded_classifier(only, classifier_imgsz, crop_size, before_meta)
     meta = {
@@ -349,6 +367,55 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": recorded_plan(plan, only, before),
     }
+    if only == "counter" and "detector" in before_meta:
+        meta["detector"] = before_meta["detector"]  # the detector it started with
+    if counter_meta:
+        meta["counter"] = counter_meta
     (models / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     times["process_cpu_s"] = round(time.process_time() - started)
     return times
+
+
+def count_stage_data(crops: Path) -> Path:
+    """The count classifier's data under ``crops`` (a ``train-count-crops`` folder): the count
+    faces' crops alone (hard links to ``cls/<split>/<face>/*``, as ultralytics does not follow
+    a linked folder), the other faces the recipe's tables hold left out; returns it.
+    """
+    data = crops / "counts"
+    for split in ("train", "val"):
+        for face in COUNT_FACES:
+            folder = data / split / face
+            folder.mkdir(parents=True, exist_ok=True)
+            for crop in (crops / "cls" / split / face).glob("*.jpg"):
+                if not (folder / crop.name).exists():
+                    try:
+                        os.link(crop, folder / crop.name)
+                    except OSError:  # another file system
+                        shutil.copyfile(crop, folder / crop.name)
+    return data
+
+
+def train_counter(plan: TrainPlan, start: Path, crops: Path, run: Path, models: Path, place: dict,
+                  cls_args: dict, workers: int = 2) -> dict:
+    """Train the count classifier from the classifier ``start`` (its outputs cut to the count
+    faces, each keeping what it knew of them) on ``train-count-crops``; writes
+    ``models/counter.pt`` and ``counter.onnx`` and returns ``meta.json``'s ``counter`` entry."""
+    from vision.training import yolo
+    from vision.training.classifier import widen_classifier
+
+    recipe = RECIPES["train-count-crops"]
+    generate(recipe, crops, workers=workers)
+    data = count_stage_data(crops)
+    cut = run.with_name(f"{run.name}-start.pt")
+    if not cut.exists():
+        cut.parent.mkdir(parents=True, exist_ok=True)
+        widen_classifier(start, cut, COUNT_FACES)
+    yolo.train("classify", data, run, plan.counter_epochs, recipe.crop_size, plan.counter_batch, start_from=cut,
+               optimizer="AdamW", lr0=0.0003, warmup_epochs=0, time=plan.counter_hours or None,
+               **cls_args, **place)
+    # the schedule's last weights: its validation crops are our renderer's
+    last = run / "weights" / "last.pt"
+    shutil.copyfile(last, models / "counter.pt")
+    yolo.export_onnx(last, recipe.crop_size, models / "counter.onnx", dynamic=True)
+    return {"file": "counter.onnx", "imgsz": recipe.crop_size, "crop": recipe.crop_size,
+            "classes": list(COUNT_FACES)}
