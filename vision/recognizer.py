@@ -470,7 +470,8 @@ class Recognizer:
     def probabilities(self, image_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The classifier's class probabilities (N, classes) for each region of ``boxes``: the
         mean over ``views`` (all of them in one batch; a photo's pixels are cut and shrunk
-        once per margin, which at 4032x3024 costs as much as the classifier)."""
+        once per margin, which at 4032x3024 costs as much as the classifier), the count of a
+        region named as a maki or an uramaki as the count classifier decides it (:meth:`recount`)."""
         return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size))
 
     def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,

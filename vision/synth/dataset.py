@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
-from vision.recognizer import CROP_SIZE, NOT_A_CARD, square_crop
+from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth import cropaug
 from vision.synth.compose import compose_table, printed_weights, random_tableau
 
@@ -103,8 +103,9 @@ SHEEN_LOOK_ALIKES = ("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "sa
                      "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling", "pudding", "takeout-box",
                      "miso-soup", "spoon", "temaki", "menu")
 
-#: the faces told apart only by their count of rolls (``vision.recognizer.COUNT_FAMILIES``)
-COUNT_FACES = ("maki-1", "maki-2", "maki-3", "uramaki-3", "uramaki-4", "uramaki-5")
+#: the faces told apart only by their count of rolls, the count classifier's classes in its
+#: outputs' order (ultralytics numbers classes by their folders' sorted names)
+COUNT_FACES = tuple(sorted(face for family in COUNT_FAMILIES for face in family))
 
 RECIPES = {
     # the models' training data: digital faces only, the printed scans never appear
