@@ -66,6 +66,7 @@ def test_a_crops_recipe_crops_the_very_photos_of_its_photo_recipe(tmp_path, face
     (["--device", "gpu"], "no such CUDA device"),
     (["--print-cls-batch", "0"], "--print-cls-batch"),
     (["--camera-det-batch", "-8"], "--camera-det-batch"),
+    (["--only", "counter", "--counter-epochs", "-1"], "--counter-epochs"),
 ])
 def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, needle, capsys, tmp_path):
     assert main(["train", "--models", str(tmp_path / "models"), *argv]) == 2

@@ -61,7 +61,7 @@ def register(subparsers) -> None:
                             "stage (from the committed model when its earlier runs are not here) or the count "
                             "classifier (from the committed classifier)")
     train.add_argument("--counter-epochs", type=int, default=None,
-                       help="epochs of the count classifier, maki and uramaki counts at 128 px (default 6; 0: off)")
+                       help="epochs of the count classifier, maki and uramaki counts at 128 px (default 8; 0: off)")
     train.add_argument("--counter-hours", type=float, default=None,
                        help="bound the count classifier's training time in hours (default: none)")
     train.add_argument("--hires-epochs", type=int, default=None,
@@ -162,6 +162,9 @@ def _train(args: argparse.Namespace) -> int:
     for flag, value in (("--print-cls-batch", args.print_cls_batch), ("--camera-det-batch", args.camera_det_batch)):
         if value is not None and value < 1:
             raise ValueError(f"{flag} must be at least 1, not {value}")
+    for flag, amount in (("--counter-epochs", args.counter_epochs), ("--counter-hours", args.counter_hours)):
+        if amount is not None and amount < 0:
+            raise ValueError(f"{flag} must be 0 or more, not {amount}")
     if args.device != "cpu":
         import torch
 
