@@ -262,12 +262,6 @@ class Recognizer:
     counter: RegionClassifier | None = None
     counter_classes: tuple[str, ...] = ()
     counter_crop: int = 128
-    #: a count card the classifier already gives this share of its family's probability to
-    #: one count is not looked at again: on the independent renderer's development crops
-    #: (``field-dev-table``, ``field-calib``, ``field-dev-tableau``) 343 of 483 count regions
-    #: reach 0.99, every one named right with the counter or without, so the counter, the
-    #: costliest part of naming a table of maki, reads the hesitant 140 alone
-    count_sure: float = 0.99
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -450,7 +444,7 @@ class Recognizer:
         if not len(boxes):
             empty = np.zeros(0, np.float32)
             return Naming(np.array([], dtype="<U32"), empty, empty, np.array([], dtype="<U32"), empty)
-        probabilities = self.probabilities(image_bgr, boxes)
+        probabilities = self.probabilities(image_bgr, boxes, allowed)
         rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
         card = np.array([self.classes[i] != NOT_A_CARD for i in best])
@@ -473,12 +467,15 @@ class Recognizer:
         sureness = np.where(seen_as != "", probabilities[rows, probabilities.argmax(1)], label_scores)
         return Naming(np.array([self.classes[i] for i in best]), label_scores, margins, seen_as, sureness)
 
-    def probabilities(self, image_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def probabilities(self, image_bgr: np.ndarray, boxes: np.ndarray,
+                      allowed: Collection[str] | None = None) -> np.ndarray:
         """The classifier's class probabilities (N, classes) for each region of ``boxes``: the
         mean over ``views`` (all of them in one batch; a photo's pixels are cut and shrunk
         once per margin, which at 4032x3024 costs as much as the classifier), the count of a
-        region named as a maki or an uramaki as the count classifier decides it (:meth:`recount`)."""
-        return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size))
+        region named as a maki or an uramaki (among ``allowed``, when given) as the count
+        classifier decides it (:meth:`recount`)."""
+        return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size),
+                            allowed)
 
     def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,
                    size: int) -> np.ndarray:
@@ -493,12 +490,14 @@ class Recognizer:
         probabilities = np.asarray(classifier(crops), np.float32)
         return probabilities.reshape(len(views), len(boxes), -1).mean(0)
 
-    def recount(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    def recount(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray,
+                allowed: Collection[str] | None = None) -> np.ndarray:
         """``probabilities`` with the count of each region named as a count card decided by
         ``counter``: its family's summed probability (that it is a maki, an uramaki) is kept and
         shared out as the counter shares it among the family's members. Unchanged without a
-        counter, for regions named anything else, and where one count already holds
-        ``count_sure`` of the family's share."""
+        counter, or for regions named anything else. With ``allowed``, a card is named by its
+        likeliest allowed face, as :meth:`name` names it: a maki the game holds, taken for a
+        face outside it, is counted too."""
         if self.counter is None or not len(boxes):
             return probabilities
         index = {c: i for i, c in enumerate(self.classes)}
@@ -506,8 +505,11 @@ class Recognizer:
         family_of = {face: family for family in COUNT_FAMILIES
                      if all(c in index and c in counter_index for c in family) for face in family}
         named = [self.classes[i] for i in probabilities.argmax(1)]
-        rows = [r for r, face in enumerate(named) if face in family_of
-                and not self._sure_count(probabilities[r], [index[c] for c in family_of[face]])]
+        kept = np.isin(np.array(self.classes), list(allowed)) if allowed is not None else None
+        if kept is not None and kept.any():
+            allowed_best = np.where(kept[None, :], probabilities, -1.0).argmax(1)
+            named = [face if face == NOT_A_CARD else self.classes[b] for face, b in zip(named, allowed_best, strict=True)]
+        rows = [r for r, face in enumerate(named) if face in family_of]
         if not rows:
             return probabilities
         counted = self._looked_at(self.counter, image_bgr, np.asarray(boxes)[rows], self.counter_crop)
@@ -518,11 +520,6 @@ class Recognizer:
             share = counts[[counter_index[c] for c in family]]
             out[row, members] = probabilities[row, members].sum() * share / max(float(share.sum()), 1e-9)
         return out
-
-    def _sure_count(self, probabilities: np.ndarray, members: list[int]) -> bool:
-        """Whether one count holds ``count_sure`` of its family's share of ``probabilities``."""
-        share = probabilities[members]
-        return bool(share.max() >= self.count_sure * share.sum())
 
     def named_regions(self, boxes: np.ndarray, scores: np.ndarray, labels: np.ndarray,
                       label_scores: np.ndarray, naming: Naming | None = None) -> Detections:

@@ -64,6 +64,22 @@ def test_a_damaged_active_version_falls_back_to_the_bundled_model(tmp_path):
     assert store.active().name == BUNDLED
 
 
+def test_a_version_missing_the_count_classifier_its_meta_names_is_not_used(tmp_path):
+    # Recognizer.load reads the file meta.json's "counter" names: without it the version
+    # could not read a photo, so the bundled model stays in use
+    bundled = fake_model(tmp_path / "bundled")
+    store = ModelStore(tmp_path / "data", bundled)
+    version = fake_model(store.root / "20250101-000000")
+    meta = json.loads((version / "meta.json").read_text())
+    (version / "meta.json").write_text(json.dumps({**meta, "counter": {"file": "counter.onnx"}}))
+    with pytest.raises(ModelStoreError, match="incomplete .*counter.onnx"):
+        store.use("20250101-000000")
+    assert store.active().name == BUNDLED
+    (version / "counter.onnx").write_bytes(b"onnx")
+    store.use("20250101-000000")
+    assert store.active().name == "20250101-000000"
+
+
 def test_only_one_retraining_at_a_time(tmp_path):
     store = ModelStore(tmp_path / "data", fake_model(tmp_path / "bundled"))
     with store.lock():

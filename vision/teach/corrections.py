@@ -142,7 +142,7 @@ def find_doubts(photos: Sequence[ConfirmedPhoto], model_dir: Path, trusted: dict
     """The confirmed cards that ``model_dir``'s classifier confidently reads as another card
     (not "not a card": a box the player drew round a half-hidden card is no contradiction),
     leaving out those vouched for in ``trusted``."""
-    from vision.recognizer import NOT_A_CARD, Recognizer, square_crop
+    from vision.recognizer import NOT_A_CARD, Recognizer
 
     trusted = trusted or {}
     recognizer = Recognizer.load(model_dir)
@@ -153,9 +153,8 @@ def find_doubts(photos: Sequence[ConfirmedPhoto], model_dir: Path, trusted: dict
         if image is None:
             continue
         boxes = np.array([list(c.box) for c in cards], np.float32)
-        probabilities = recognizer.classifier([square_crop(image, list(c.box), recognizer.crop_size) for c in cards])
-        # a maki's or an uramaki's count as the recogniser decides it (its count classifier)
-        probabilities = recognizer.recount(image, boxes, np.asarray(probabilities, np.float32))
+        # named as a photo's cards are (the same views, a maki's count by the count classifier)
+        probabilities = recognizer.probabilities(image, boxes)
         for card, row in zip(cards, np.asarray(probabilities), strict=True):
             best = int(row.argmax())
             read_as = recognizer.classes[best]

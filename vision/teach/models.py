@@ -4,7 +4,8 @@ retraining status the teach page polls.
 Versions live in the data folder, the bundled model (``models/``) is never touched::
 
     <data>/models/<YYYYmmdd-HHMMSS>/   detector.onnx, classifier.onnx, classifier.pt,
-                                       meta.json, version.json
+                                       counter.onnx (the count classifier, when
+                                       meta.json names one), meta.json, version.json
     <data>/models/active               {"active": name, "history": [older names]}
 """
 
@@ -31,7 +32,8 @@ BUNDLED = "bundled"
 MODELS_DIR = "models"
 ACTIVE_FILE = "active"
 STATUS_FILE = "retrain-status.json"
-#: The files a model folder needs (what ``Recognizer.load`` reads).
+#: The files a model folder needs (what ``Recognizer.load`` reads), besides the count
+#: classifier its ``meta.json`` may name.
 MODEL_FILES = ("meta.json", "detector.onnx", "classifier.onnx")
 
 
@@ -79,6 +81,13 @@ def _read_classes(path: Path) -> tuple[str, ...]:
     return tuple(meta.get("classes", ()))
 
 
+def _counter_file(path: Path) -> str | None:
+    """The count classifier's file ``meta.json`` names, if any (a model may have none)."""
+    meta = json.loads((path / "meta.json").read_text())
+    counter = meta.get("counter") if isinstance(meta, dict) else None
+    return str(counter["file"]) if isinstance(counter, dict) and "file" in counter else None
+
+
 def _timestamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime())
 
@@ -98,9 +107,12 @@ class ModelStore:
             raise ModelStoreError(f"model {name!r} in {path} is incomplete (needs {', '.join(MODEL_FILES)})")
         try:
             classes = _read_classes(path)
+            counter = _counter_file(path)
             info = json.loads((path / "version.json").read_text()) if (path / "version.json").exists() else {}
         except (OSError, ValueError) as exc:
             raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
+        if counter and not (path / counter).exists():
+            raise ModelStoreError(f"model {name!r} in {path} is incomplete (its meta.json names {counter})")
         weak = tuple(s for s in info.get("weak", ()) if isinstance(s, str)) if isinstance(info, dict) else ()
         return ModelVersion(name, path, classes, info.get("created", ""), info.get("parent"),
                             info.get("summary", ""), weak)
