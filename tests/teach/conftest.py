@@ -37,6 +37,11 @@ def tofu_photos() -> list[np.ndarray]:
 
 
 @pytest.fixture(scope="session")
+def maki_photo() -> np.ndarray:
+    return one_card(31, "maki-2")
+
+
+@pytest.fixture(scope="session")
 def two_cards_photo() -> np.ndarray:
     image, _ = compose_table(21, [["tofu", "eel"]], size=(960, 720), layout="loose", clutter=False, fill=0.7)
     return image

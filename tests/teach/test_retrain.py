@@ -163,6 +163,63 @@ def test_a_worse_model_is_kept_out(taught_data, bundled_copy):
     assert _in_use(taught_data, bundled_copy) == before
 
 
+def _unchanged(widened: Path, data: Path, run_dir: Path, plan, progress) -> Path:
+    return widened  # a "training" that leaves the classifier as it was
+
+
+def _count_misnamed(model: Path) -> None:
+    """The model's count classifier, its outputs for maki-2 and maki-3 swapped: it reads every
+    maki-2 as a maki-3 and back (as a counter would on a print it never learnt)."""
+    import ast
+
+    import onnx
+
+    path = model / json.loads((model / "meta.json").read_text())["counter"]["file"]
+    graph = onnx.load(str(path))
+    entry = next(p for p in graph.metadata_props if p.key == "names")
+    names = ast.literal_eval(entry.value)
+    two, three = (i for i, n in names.items() if n in ("maki-2", "maki-3"))
+    names[two], names[three] = names[three], names[two]
+    entry.value = repr(names)
+    onnx.save(graph, str(path))
+
+
+@pytest.fixture()
+def taught_maki(tmp_path, maki_photo) -> Path:
+    data = tmp_path / "data"
+    teach(FaceLibrary(data), "maki-2", [("a.jpg", maki_photo)])
+    return data
+
+
+def test_a_count_classifier_that_counts_the_taught_maki_worse_is_left_out(taught_maki, bundled_copy):
+    # the player taught maki-2; the count classifier is not retrained, and this one reads every
+    # maki-2 as a maki-3: the retrained classifier alone counts the held-out tables' maki better
+    from vision.recognizer import Recognizer
+
+    _count_misnamed(bundled_copy)
+    result = retrain(taught_maki, TINY, bundled=bundled_copy, trainer=_unchanged)
+    counting = result.metrics["counter"]
+    assert counting["faces"] == ["maki-2"] and not counting["kept"]
+    assert counting["f1_without"] > counting["f1_with"]
+    assert "counted by the classifier alone" in result.reason
+    assert result.accepted, result.reason
+    version = ModelStore(taught_maki, bundled_copy).get(result.version)
+    assert "counter" not in json.loads((version.path / "meta.json").read_text())
+    assert not (version.path / "counter.onnx").exists()
+    assert Recognizer.load(version.path).counter is None
+    assert Recognizer.load(bundled_copy).counter is not None  # the base keeps its own
+
+
+def test_a_count_classifier_that_counts_the_taught_maki_as_well_is_kept(taught_maki, bundled_copy):
+    from vision.recognizer import Recognizer
+
+    result = retrain(taught_maki, TINY, bundled=bundled_copy, trainer=_unchanged)
+    counting = result.metrics["counter"]
+    assert counting["kept"] and counting["f1_with"] >= counting["f1_without"] > 0
+    version = ModelStore(taught_maki, bundled_copy).get(result.version)
+    assert Recognizer.load(version.path).counter is not None
+
+
 @pytest.mark.slow
 def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bundled_copy, tofu_photos):
     """The real thing, tiny: fine-tune, export, evaluate, switch; then roll back."""

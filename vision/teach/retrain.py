@@ -17,8 +17,11 @@
    as well (card F1 within ``tolerance``), name the cards the old one knew nearly as well
    (within ``max_known_drop``) and read the held-out *confirmed* photos, with their confirmed
    labels, at least as well (within ``real_tolerance``); only then does it become the active
-   model. A taught or new card it still reads badly (F1 < ``WEAK_F1``) is recorded as
-   ``weak`` in its ``version.json``, and is not "known" on the teach page.
+   model. The count classifier is not retrained: where the player taught or confirmed maki
+   or uramaki, the new version keeps it only if it counts them on those held-out tables and
+   photos at least as well as the retrained classifier alone. A taught or new card it still
+   reads badly (F1 < ``WEAK_F1``) is recorded as ``weak`` in its ``version.json``, and is
+   not "known" on the teach page.
 
 The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
@@ -49,7 +52,7 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
-from vision.recognizer import CROP_SIZE, NOT_A_CARD, square_crop
+from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth.dataset import write_negative_crops
 from vision.teach.corrections import (
     ConfirmedPhoto,
@@ -78,6 +81,8 @@ from vision.training.evaluate import card_f1, match_cards
 #: never part of a stack rule, so the generator lays them like any other).
 #: A taught or new card read with a card F1 under this after retraining is not yet "known".
 WEAK_F1 = 0.5
+#: the faces the count classifier decides among (``Recognizer.recount``)
+COUNTED = {face for family in COUNT_FAMILIES for face in family}
 CARRIERS = ("eel", "tofu", "edamame", "miso-soup", "tea", "soy-sauce", "temaki", "dumpling",
             "tempura", "sashimi", "green-tea-ice-cream", "menu")
 
@@ -402,11 +407,15 @@ class TableScores:
     cards: int
 
 
-def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict]) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
-    """Each table read by the model: (predicted labels, visible truth cards, matched pairs)."""
+def read_tables(model_dir: Path, folder: Path, truths: Sequence[dict],
+                counting: bool = True) -> list[tuple[list[str], list[dict], list[tuple[int, int]]]]:
+    """Each table read by the model: (predicted labels, visible truth cards, matched pairs);
+    ``counting=False``: without its count classifier, the classifier naming the counts alone."""
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer.load(model_dir)
+    if not counting:
+        recognizer = replace(recognizer, counter=None)
     read = []
     for truth in truths:
         pred = recognizer.detect(cv2.imread(str(folder / truth["image"]), cv2.IMREAD_COLOR))
@@ -571,6 +580,25 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             real_folder, real_truths = real_tables(confirmed)
             real_before = read_tables(base_version.path, real_folder, real_truths)
             real_after = read_tables(staging, real_folder, real_truths) if runs else []
+            # the count classifier was not retrained: where the player taught or confirmed maki
+            # or uramaki, it is kept only if it counts them (on the held-out tables and photos)
+            # at least as well as the retrained classifier alone
+            taught_counts = sorted(COUNTED & (set(sources.taught.slugs()) | correction_classes))
+            if runs and taught_counts and meta.get("counter"):
+                plain_after = read_tables(staging, tables, truths, counting=False)
+                plain_real = read_tables(staging, real_folder, real_truths, counting=False)
+                with_counter = score_tables([*read_after, *real_after], COUNTED).f1
+                without_counter = score_tables([*plain_after, *plain_real], COUNTED).f1
+                counter_kept = with_counter >= without_counter
+                counting = {"faces": taught_counts, "kept": counter_kept,
+                            "f1_with": with_counter, "f1_without": without_counter}
+                if not counter_kept:
+                    for name in (meta.pop("counter")["file"], "counter.pt"):
+                        (staging / name).unlink(missing_ok=True)
+                    (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+                    read_after, real_after = plain_after, plain_real
+            else:
+                counting = None
             scores = {
                 "all_before": score_tables(read_before), "all_after": score_tables(read_after),
                 "known_before": score_tables(read_before, set(known)),
@@ -587,7 +615,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
                             "data": summary, "real_photos": len(real_truths),
                             "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
-                            "doubtful": [d.to_dict() for d in doubts]})
+                            "doubtful": [d.to_dict() for d in doubts], "counter": counting})
             all_before, all_after = scores["all_before"], scores["all_after"]
             known_before, known_after = scores["known_before"], scores["known_after"]
             real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
@@ -612,6 +640,10 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                        if real_after_f1 is not None else "")
                     + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else "")
                     + (f"; not read yet (teach more photos): {', '.join(weak)}" if weak else ""))
+            if counting and not counting["kept"]:
+                reason += (f"; maki and uramaki counted by the classifier alone (it counts your "
+                           f"{', '.join(taught_counts)} better than the count classifier: card F1 "
+                           f"{counting['f1_without']:.3f} against {counting['f1_with']:.3f})")
             if doubts:
                 reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
                            "(confirm them on the teach page to learn them)")
