@@ -590,7 +590,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                 with_counter = score_tables([*read_after, *real_after], COUNTED).f1
                 without_counter = score_tables([*plain_after, *plain_real], COUNTED).f1
                 counter_kept = with_counter >= without_counter
-                counting = {"faces": taught_counts, "kept": counter_kept,
+                counter_check = {"faces": taught_counts, "kept": counter_kept,
                             "f1_with": with_counter, "f1_without": without_counter}
                 if not counter_kept:
                     for name in (meta.pop("counter")["file"], "counter.pt"):
@@ -598,7 +598,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                     (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
                     read_after, real_after = plain_after, plain_real
             else:
-                counting = None
+                counter_check = None
             scores = {
                 "all_before": score_tables(read_before), "all_after": score_tables(read_after),
                 "known_before": score_tables(read_before, set(known)),
@@ -615,7 +615,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
                             "data": summary, "real_photos": len(real_truths),
                             "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
-                            "doubtful": [d.to_dict() for d in doubts], "counter": counting})
+                            "doubtful": [d.to_dict() for d in doubts], "counter": counter_check})
             all_before, all_after = scores["all_before"], scores["all_after"]
             known_before, known_after = scores["known_before"], scores["known_after"]
             real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
@@ -640,10 +640,10 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                        if real_after_f1 is not None else "")
                     + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else "")
                     + (f"; not read yet (teach more photos): {', '.join(weak)}" if weak else ""))
-            if counting and not counting["kept"]:
+            if counter_check and not counter_check["kept"]:
                 reason += (f"; maki and uramaki counted by the classifier alone (it counts your "
                            f"{', '.join(taught_counts)} better than the count classifier: card F1 "
-                           f"{counting['f1_without']:.3f} against {counting['f1_with']:.3f})")
+                           f"{counter_check['f1_without']:.3f} against {counter_check['f1_with']:.3f})")
             if doubts:
                 reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
                            "(confirm them on the teach page to learn them)")
