@@ -279,3 +279,51 @@ def test_a_tilted_camera_shows_the_far_side_smaller(faces):
         return float(np.mean(ratios))
 
     assert far_over_near(True) < far_over_near(False) - 0.05
+
+
+def test_a_patterned_cloth_changes_the_table_but_not_the_cards(faces):
+    plain, truth = compose_table(9, size=SMALL, effects=False, clutter=False, tilted=True)
+    cloth, cloth_truth = compose_table(9, size=SMALL, effects=False, clutter=False, tilted=True, patterned=True)
+    assert cloth_truth == truth  # the same cards in the same places
+    on_cards = np.zeros(SMALL[::-1], bool)
+    for card in truth["cards"]:
+        if not card["hidden"]:
+            x1, y1, x2, y2 = card["box"]
+            on_cards[y1:y2, x1:x2] = True
+    difference = np.abs(plain.astype(int) - cloth.astype(int)).mean(2)
+    assert difference[~on_cards].mean() > 10
+
+
+def test_a_patterned_cloth_is_seen_through_the_camera_its_squares_smaller_far_off():
+    # a camera looking across the table: the photo's top row spans twice the table its bottom
+    # row does, so a row of the far side crosses more squares or stripes; seen from straight
+    # above (the same spans top and bottom), as many
+    import cv2
+
+    from vision.synth.textures import patterned_cloth
+
+    w, h = 1600, 400
+    photo = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+
+    def flips(row: np.ndarray) -> int:
+        """Changes of tone along ``row``, each past a dead band (noise is no change)."""
+        lo, hi = np.percentile(row, 25), np.percentile(row, 75)
+        tone = np.where(row > (lo + hi) / 2 + (hi - lo) / 4, 1, np.where(row < (lo + hi) / 2 - (hi - lo) / 4, 0, -1))
+        tone = tone[tone >= 0]
+        return int(np.count_nonzero(tone[1:] != tone[:-1]))
+
+    def far_over_near(table: np.ndarray) -> float:
+        to_table = cv2.getPerspectiveTransform(photo, table).astype(np.float64)
+        far = near = 0
+        for seed in range(12):
+            cloth = cv2.GaussianBlur(patterned_cloth(np.random.default_rng(seed), (w, h), to_table), (0, 0), 1.0)
+            pixels = cloth.reshape(-1, 3) - cloth.reshape(-1, 3).mean(0)
+            axis = np.linalg.svd(pixels[::97], full_matrices=False)[2][0]  # the two tones apart
+            tones = (pixels @ axis).reshape(h, w)
+            far += sum(flips(tones[y]) for y in range(10, 40, 3))
+            near += sum(flips(tones[y]) for y in range(h - 40, h - 10, 3))
+        return far / max(near, 1)
+
+    across = far_over_near(np.float32([[-6, 0], [18, 0], [12, 4], [0, 4]]))  # in card widths
+    above = far_over_near(np.float32([[0, 0], [18, 0], [18, 4], [0, 4]]))
+    assert across > 1.3 and 0.8 < above < 1.2

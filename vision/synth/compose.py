@@ -360,7 +360,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
                   print_styles: bool = False, far_camera: bool = False,
-                  piles: bool = False, turned: bool = False, tilted: bool = False) -> tuple[np.ndarray, dict]:
+                  piles: bool = False, turned: bool = False, tilted: bool = False,
+                  patterned: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -379,6 +380,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     askew; else the table's seat 0 stays at the bottom, give or take a few degrees.
     ``tilted`` takes the photo through a camera tilted 15-45 degrees from looking straight
     down (``_tilted``): cards foreshortened along the view, the far side receding.
+    ``patterned`` lays a boldly checked, striped or gingham cloth on the table
+    (``textures.patterned_cloth``), seen through the same camera as the cards.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -420,7 +423,10 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         homography = cv2.getPerspectiveTransform(frame, seen) @ homography
 
     table_rng = np.random.default_rng([seed, 3])
-    image = textures.table_surface(table_rng, size)
+    if patterned:  # drawn apart, so the other photos keep their tables
+        image = textures.patterned_cloth(np.random.default_rng([seed, 11]), size, np.linalg.inv(homography))
+    else:
+        image = textures.table_surface(table_rng, size)
     zbuffer = np.full((h, w), -1, np.int32)
     card_area: list[float] = []
     rois: list[tuple[int, int, int, int]] = []
