@@ -12,6 +12,16 @@ from vision.synth.dataset import RECIPES, generate, negative_boxes, yolo_label_l
 SMALL = (480, 360)
 
 
+def _on_cards(truth: dict) -> np.ndarray:
+    """A mask of a ``SMALL`` photo's pixels that lie within a visible card's box."""
+    on_cards = np.zeros(SMALL[::-1], bool)
+    for card in truth["cards"]:
+        if not card["hidden"]:
+            x1, y1, x2, y2 = card["box"]
+            on_cards[y1:y2, x1:x2] = True
+    return on_cards
+
+
 def test_same_seed_same_photo_and_truth(faces):
     a_img, a_truth = compose_table(5, size=SMALL)
     b_img, b_truth = compose_table(5, size=SMALL)
@@ -109,11 +119,7 @@ def test_print_styles_change_each_cards_print_but_not_the_truth(faces):
     plain, truth = compose_table(9, size=SMALL, effects=False, clutter=False)
     styled, styled_truth = compose_table(9, size=SMALL, effects=False, clutter=False, print_styles=True)
     assert styled_truth == truth  # the same cards in the same places
-    on_cards = np.zeros(SMALL[::-1], bool)
-    for card in truth["cards"]:
-        if not card["hidden"]:
-            x1, y1, x2, y2 = card["box"]
-            on_cards[y1:y2, x1:x2] = True
+    on_cards = _on_cards(truth)
     difference = np.abs(plain.astype(int) - styled.astype(int)).mean(2)
     assert difference[on_cards].mean() > 5 and difference[~on_cards].mean() < 1
 
@@ -285,11 +291,7 @@ def test_a_patterned_cloth_changes_the_table_but_not_the_cards(faces):
     plain, truth = compose_table(9, size=SMALL, effects=False, clutter=False, tilted=True)
     cloth, cloth_truth = compose_table(9, size=SMALL, effects=False, clutter=False, tilted=True, patterned=True)
     assert cloth_truth == truth  # the same cards in the same places
-    on_cards = np.zeros(SMALL[::-1], bool)
-    for card in truth["cards"]:
-        if not card["hidden"]:
-            x1, y1, x2, y2 = card["box"]
-            on_cards[y1:y2, x1:x2] = True
+    on_cards = _on_cards(truth)
     difference = np.abs(plain.astype(int) - cloth.astype(int)).mean(2)
     assert difference[~on_cards].mean() > 10
 
