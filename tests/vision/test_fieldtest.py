@@ -112,6 +112,31 @@ def test_eval_scores_a_close_up_by_the_metrics_code(tmp_path, faces):
     assert wrong["closeups_right"] == 0.0 and wrong["exact_photos"] == 0.0
 
 
+def test_eval_counts_apart_the_seats_whose_every_card_shows(tmp_path):
+    import cv2
+
+    from vision.training.evaluate import evaluate_photos
+
+    # two seats, a whole card apart; the near player's tempura lies wholly under her eel: no
+    # photo shows it, so her tableau cannot be read exactly by anyone, the far one's can
+    card = (60, 94)
+    def at(x, y):
+        return [x, y, x + card[0], y + card[1]]
+    cards = [{"label": "eel", "box": at(200, 340), "seat": 0, "hidden": False},
+             {"label": "tempura", "box": at(200, 340), "seat": 0, "hidden": True},
+             {"label": "tofu", "box": at(300, 340), "seat": 0, "hidden": False},
+             {"label": "dumpling", "box": at(200, 40), "seat": 1, "hidden": False},
+             {"label": "sashimi", "box": at(300, 40), "seat": 1, "hidden": False}]
+    truth = {"image": "p.jpg", "size": [640, 480], "cards": cards,
+             "seats": [{"seat": 0, "tableau": ["eel", "tempura", "tofu"]},
+                       {"seat": 1, "tableau": ["dumpling", "sashimi"]}]}
+    cv2.imwrite(str(tmp_path / "p.jpg"), np.full((480, 640, 3), 128, np.uint8))
+    report = evaluate_photos(TruthReader(truth), tmp_path, [truth], "t")
+    assert report["card_f1"] == 1.0  # every card that shows is read
+    assert report["exact_tableau"] == 0.5
+    assert report["seats_all_shown"] == 1 and report["exact_tableau_all_shown"] == 1.0
+
+
 def test_eval_knows_the_field_sets_and_refuses_an_unknown_one():
     from vision.training.evaluate import expand_sets
 
