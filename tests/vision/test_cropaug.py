@@ -177,7 +177,35 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
     # the stages before keep their crops: only the sheen stage and the wide, tilted and fine
-    # (128-px) stages after it draw a sheen, and the count classifier's crops
+    # (128-px) stages after it draw a sheen, and the count classifier's and the washout stage's crops
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
                                                                   "train-tilted-crops", "train-wide-crops-128",
-                                                                  "train-count-crops"}
+                                                                  "train-count-crops", "train-washout-crops"}
+
+
+def test_a_washout_leaves_a_faint_picture_over_the_whole_card():
+    # ink 40 and paper 200 side by side: washed out, the two come close everywhere (the
+    # sheen leaves most of the card as it was), the card is near white, and no ink darkens
+    ink = np.zeros((96, 96, 3), np.float32)
+    ink[:, ::2] = 40
+    ink[:, 1::2] = 200
+    for seed in range(10):
+        washed = cropaug.washout(np.random.default_rng(seed), ink)
+        contrast = np.abs(washed[:, ::2, 0] - washed[:, 1::2, 0])
+        assert contrast.max() < 0.65 * 160  # a third of the print or more gone on every pixel
+        assert washed.mean() > 150
+        assert (washed >= ink - 1e-3).all()
+
+
+def test_the_washout_recipe_washes_out_its_share_of_crops_alone():
+    photo = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    box = [50.0, 60.0, 130.0, 180.0]
+    plain = replace(RECIPES["train-washout-crops"], crop_camera=0.0, crop_turns=0.0, crop_hard=0.0,
+                    crop_sheen=0.0, crop_washout=0.0)
+    assert np.array_equal(card_crop(np.random.default_rng(5), photo, box, plain), square_crop(photo, box))
+    washed = replace(plain, crop_washout=1.0)
+    a = card_crop(np.random.default_rng(5), photo, box, washed)
+    assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, washed))
+    assert a.astype(float).mean() > square_crop(photo, box).astype(float).mean() + 40
+    # every recipe before it draws its crops as it did
+    assert {name for name, r in RECIPES.items() if r.crop_washout} == {"train-washout-crops"}

@@ -200,3 +200,37 @@ def sheen_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     """One crop (uint8 BGR) under a glossy card's sheen, then a JPEG pass."""
     image = np.clip(sheen(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
     return jpeg_pass(image, int(rng.integers(40, 92)))
+
+
+# --- a card washed out whole (issue 12, the classifier's washout stage) ------------------
+# On the independent renderer's development tables nine whole cards in ten the recogniser
+# lost were washed out to near white (mean brightness above 200 where a card found has 125):
+# a lamp's reflection covering the whole card, not a band across it (``sheen``). The detector
+# boxed most of them; the classifier named them nothing surely enough to keep.
+
+
+def washout(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A glossy card turned toward a lamp or a window: a broad reflection over the whole
+    card replacing 0.55-0.95 of the print with the lamp's near white where it is strongest,
+    up to a third less across the card from there; what is left of the ink is a faint
+    picture. Float BGR in (0-255), float BGR out, never darker than the print.
+
+    >>> card = np.zeros((10, 10, 3), np.float32)
+    >>> card[:, 5:] = 200.0
+    >>> out = washout(np.random.default_rng(1), card)
+    >>> bool((out >= card).all()), bool(out[:, :5].min() > 80)
+    (True, True)
+    """
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    away = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / math.hypot(w, h)  # 0-1 across the card
+    share = rng.uniform(0.55, 0.95) * (1 - rng.uniform(0, 0.35) * away)
+    lamp = rng.uniform(228, 255, 3).astype(np.float32)
+    return np.maximum(image, image * (1 - share[..., None]) + lamp * share[..., None])
+
+
+def washout_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """One crop (uint8 BGR) washed out by a reflection over the whole card, then a JPEG pass."""
+    image = np.clip(washout(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
+    return jpeg_pass(image, int(rng.integers(40, 92)))

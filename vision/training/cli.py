@@ -17,7 +17,7 @@ from vision.training import require_training_stack
 #: read from ``vision.synth.dataset.RECIPES``, so that every command starts without OpenCV;
 #: tests/vision/test_training.py keeps the two the same)
 PRINT_STAGE_RECIPES = ("train-print-crops", "train-camera-crops", "train-light-crops", "train-sheen-crops",
-                       "train-wide-crops", "train-tilted-crops", "train-wide-crops-128")
+                       "train-wide-crops", "train-tilted-crops", "train-wide-crops-128", "train-washout-crops")
 
 
 def register(subparsers) -> None:
