@@ -624,7 +624,41 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> l
     groups = _refine(groups[::-1], xyxy, is_strip, gaps, *evidence)
     # runs round the table may take two tableaux as one and cut another (``_recut``)
     recut = _recut(groups, k, centres, gaps, evidence)
-    return groups if recut is None else _refine(recut, xyxy, is_strip, gaps, *evidence)
+    groups = groups if recut is None else _refine(recut, xyxy, is_strip, gaps, *evidence)
+    # two neighbours parted where no run could part them (``_resplit``)
+    resplit = _resplit(groups, centres, gaps, evidence)
+    return groups if resplit is None else _refine(resplit, xyxy, is_strip, gaps, *evidence)
+
+
+def _resplit(groups: list[np.ndarray], centres: np.ndarray, gaps: np.ndarray,
+             evidence) -> list[np.ndarray] | None:
+    """``groups`` with two of them parted again where their cards, taken together and cut in
+    two along the line they lie along (``_halves``), cost ``SEAT_SAVING`` less
+    (``_group_cost``); None where no two do. The runs round the table and the moves of one column at a time
+    (``_refine``) leave two tableaux side by side cut at the wrong place when the right cut
+    moves several columns at once."""
+    groups = [g for g in groups if len(g)]
+    costs = [_group_cost(g, gaps, *evidence) for g in groups]
+    changed = False
+    for _ in range(2 * len(groups)):
+        # a new cut must save what a seat more must (``SEAT_SAVING``): the weighing is coarse,
+        # and a cut along one line seldom parts two tableaux better by less
+        best, move = SEAT_SAVING, None
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                # only neighbours: boxes of the two within a card or so of each other
+                if gaps[np.ix_(groups[a], groups[b])].min() > NEIGHBOUR_GAP:
+                    continue
+                cost, halves = _halves(np.concatenate([groups[a], groups[b]]), centres, gaps, evidence)
+                if len(halves) == 2 and costs[a] + costs[b] - cost > best:
+                    best, move = costs[a] + costs[b] - cost, (a, b, halves)
+        if move is None:
+            break
+        a, b, halves = move
+        groups[a], groups[b] = halves
+        costs[a], costs[b] = (_group_cost(h, gaps, *evidence) for h in halves)
+        changed = True
+    return groups if changed else None
 
 
 def _halves(ids: np.ndarray, centres: np.ndarray, gaps: np.ndarray, evidence) -> tuple[float, list[np.ndarray]]:

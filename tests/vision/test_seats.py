@@ -452,6 +452,15 @@ def test_a_table_photographed_steeply_is_split_seat_by_seat(faces, seed, kind):
     assert_read_seat_by_seat(seed, kind, (2016, 1512))
 
 
+def test_two_tableaux_side_by_side_are_parted_where_no_single_column_moved_parts_them(faces):
+    # an independent render (vision.fieldtest, its table shots at development seed 314, photo
+    # 23; in no field test set): four players, two of them side by side along the table's far
+    # edge; the runs round the table cut their tableaux in the wrong place, and no move of one
+    # column mends it (their cards cost 8.0 as cut, 4.8 as the players laid them). Cut again
+    # where two neighbours' cards together part better (``_resplit``), each seat is its player's
+    assert_read_seat_by_seat(314 * 1_000_003 + 23, "table", (2016, 1512))
+
+
 # --- seat areas a player drew in the app (web: a game's remembered areas) -------------------
 
 
