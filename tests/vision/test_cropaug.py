@@ -153,15 +153,26 @@ def test_the_light_recipe_makes_its_share_of_crops_hard_and_the_rest_plain():
     assert RECIPES["train-camera-crops"].crop_hard == 0  # step 9's crops are unchanged
 
 
-def test_a_sheen_fades_the_print_toward_the_lamp_in_a_band_and_leaves_the_rest():
-    # ink 40 and paper 200 side by side: under the sheen the two come closer (the lamp's
-    # reflection replaces part of both), most where the band lies; away from it, untouched
+def ink_and_paper() -> np.ndarray:
+    """A float crop of ink 40 and paper 200 in alternate columns (their contrast: 160)."""
     ink = np.zeros((96, 96, 3), np.float32)
     ink[:, ::2] = 40
     ink[:, 1::2] = 200
+    return ink
+
+
+def contrast_of(crop: np.ndarray) -> np.ndarray:
+    """Ink against paper, per pixel pair of an ``ink_and_paper`` crop."""
+    return np.abs(crop[:, ::2, 0] - crop[:, 1::2, 0])
+
+
+def test_a_sheen_fades_the_print_toward_the_lamp_in_a_band_and_leaves_the_rest():
+    # ink and paper side by side: under the sheen the two come closer (the lamp's
+    # reflection replaces part of both), most where the band lies; away from it, untouched
+    ink = ink_and_paper()
     for seed in range(10):
         lit = cropaug.sheen(np.random.default_rng(seed), ink)
-        contrast = np.abs(lit[:, ::2, 0] - lit[:, 1::2, 0])  # ink against paper, per pixel pair
+        contrast = contrast_of(lit)
         assert contrast.min() < 0.75 * 160  # where the band is, 0.3 of the print or more is gone
         assert contrast.max() > 0.95 * 160  # a band, not the whole card washed
         assert (lit[:, ::2] >= ink[:, ::2] - 1e-3).all()  # dark ink never darker than it was
@@ -184,15 +195,12 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
 
 
 def test_a_washout_leaves_a_faint_picture_over_the_whole_card():
-    # ink 40 and paper 200 side by side: washed out, the two come close everywhere (the
-    # sheen leaves most of the card as it was), the card is near white, and no ink darkens
-    ink = np.zeros((96, 96, 3), np.float32)
-    ink[:, ::2] = 40
-    ink[:, 1::2] = 200
+    # ink and paper side by side: washed out, the two come close everywhere (the sheen
+    # leaves most of the card as it was), the card is near white, and no ink darkens
+    ink = ink_and_paper()
     for seed in range(10):
         washed = cropaug.washout(np.random.default_rng(seed), ink)
-        contrast = np.abs(washed[:, ::2, 0] - washed[:, 1::2, 0])
-        assert contrast.max() < 0.65 * 160  # a third of the print or more gone on every pixel
+        assert contrast_of(washed).max() < 0.65 * 160  # a third of the print or more gone on every pixel
         assert washed.mean() > 150
         assert (washed >= ink - 1e-3).all()
 
