@@ -634,9 +634,9 @@ def _resplit(groups: list[np.ndarray], centres: np.ndarray, gaps: np.ndarray,
              evidence) -> list[np.ndarray] | None:
     """``groups`` with two of them parted again where their cards, taken together and cut in
     two along the line they lie along (``_halves``), cost ``SEAT_SAVING`` less
-    (``_group_cost``); None where no two do. The runs round the table and the moves of one column at a time
-    (``_refine``) leave two tableaux side by side cut at the wrong place when the right cut
-    moves several columns at once."""
+    (``_group_cost``); None where no two do. The runs round the table and the moves of one
+    column at a time (``_refine``) leave two tableaux side by side cut at the wrong place when
+    the right cut moves several columns at once."""
     groups = [g for g in groups if len(g)]
     costs = [_group_cost(g, gaps, *evidence) for g in groups]
     changed = False

@@ -186,7 +186,7 @@ RECIPES = {
                                 seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
                                 crop_hard=0.3, crop_sheen=0.5,
                                 boost=SHEEN_LOOK_ALIKES),
-    # the classifier's washout stage (issue 12, after the fine stage; 2 CPU cores): the sheen
+    # the classifier's washout stage (issue 12; 2 CPU cores, from the committed classifier): the sheen
     # stage's crops, other seeds, and besides, a third of the card crops washed out whole by a
     # lamp's reflection over the card (``cropaug.washout_crop``): on the independent renderer's
     # development tables nine whole cards in ten the recogniser lost were such, and the
