@@ -85,7 +85,10 @@ def covering(xyxy: np.ndarray, exact: bool = True, card_w: float | None = None) 
     The covering card lies just below in the same column: its centre is within 0.4 card
     widths sideways and 0.2 to 1.2 card widths further down (a whole card below a strip sits
     about 0.95 widths lower, a strip below a strip about 0.35; a card of the next row is at
-    least 1.6 widths lower). The closest such pairs are taken first, each card covers at
+    least 1.6 widths lower), or further down still with its top from 0.3 card widths above
+    the strip's bottom to 0.35 below it (in a seat turned off a right angle a card's box,
+    turned back into the seat's frame, is taller than the card: a nigiri on its wasabi,
+    field-dev-table photo 24). The closest such pairs are taken first, each card covers at
     most one other. With ``exact`` boxes (the seat is upright or at a right angle) a covered
     card must also look like a strip.
     """
@@ -103,8 +106,11 @@ def covering(xyxy: np.ndarray, exact: bool = True, card_w: float | None = None) 
             continue
         for j in range(n):
             dx, dy = abs(cx[j] - cx[i]) / card_w, (cy[j] - cy[i]) / card_w
-            if j != i and dx < 0.4 and 0.2 < dy < 1.2:
-                candidates.append((dy + dx, i, j))
+            # or the covering card starts where the strip ends (a tall box, in a seat turned
+            # off a right angle, puts its centre further down than a card's length)
+            edge = (y1[j] - y2[i]) / card_w
+            if j != i and dx < 0.4 and (0.2 < dy < 1.2 or (dy > 0.2 and -0.3 < edge < 0.35)):
+                candidates.append((min(dy, 1.0) + dx, i, j))
     used_i, used_j = set(), set()
     for _, i, j in sorted(candidates):
         if i not in used_i and j not in used_j:

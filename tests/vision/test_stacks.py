@@ -88,3 +88,25 @@ def test_a_seat_at_the_side_of_a_tilted_photo_is_read_in_its_own_frame(turn, squ
     seat = Detections(np.array(turned), data={"label": upright.data["label"]})
     expected = [["wasabi", "egg-nigiri"], "tempura", ["tempura", "special-order"], "maki-2", "maki-3"]
     assert canonical(read_tableau(seat, angle=turn)) == canonical(expected)
+
+
+def test_a_nigiri_on_its_wasabi_is_read_on_it_in_seats_turned_off_a_right_angle(faces):
+    """An independent render (``vision.fieldtest``, the development set ``field-dev-table``,
+    photo 24: four players round a table photographed at a tilt, three of them with an egg
+    nigiri on a wasabi). Read from the truth's own boxes, each seat holds its stacks: in a
+    seat turned 70 degrees from the photo's axes the nigiri's box, turned back into the seat's
+    frame, is taller than a card, so its centre lies further below the wasabi's strip than
+    one card's length, though its top meets the strip."""
+    from vision.fieldtest.render import render_photo
+    from vision.fieldtest.sets import FIELD_SETS
+    from vision.seats import split_seats
+
+    spec = FIELD_SETS["field-dev-table"]
+    kind, size = spec.shots[24 % len(spec.shots)]
+    _, truth = render_photo(spec.seed * 1_000_003 + 24, kind, size)
+    visible = [c for c in truth["cards"] if not c["hidden"]]
+    cards = Detections(np.array([c["box"] for c in visible], np.float32),
+                       data={"label": np.array([c["label"] for c in visible])})
+    read = [canonical(read_tableau(seat)) for seat in split_seats(cards, n_seats=len(truth["seats"]))]
+    assert read == [canonical(seat["tableau"]) for seat in truth["seats"]]
+    assert sum(["wasabi", "egg-nigiri"] in seat for seat in read) == 3
