@@ -198,8 +198,13 @@ def sheen(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 def sheen_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     """One crop (uint8 BGR) under a glossy card's sheen, then a JPEG pass."""
-    image = np.clip(sheen(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
-    return jpeg_pass(image, int(rng.integers(40, 92)))
+    return _lit_crop(rng, sheen(rng, crop.astype(np.float32)))
+
+
+def _lit_crop(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """A float crop under a lamp's reflection (``sheen``, ``washout``) back to uint8, then a
+    JPEG pass."""
+    return jpeg_pass(np.clip(image, 0, 255).astype(np.uint8), int(rng.integers(40, 92)))
 
 
 # --- a card washed out whole (issue 12, the classifier's washout stage) ------------------
@@ -232,5 +237,4 @@ def washout(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 def washout_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     """One crop (uint8 BGR) washed out by a reflection over the whole card, then a JPEG pass."""
-    image = np.clip(washout(rng, crop.astype(np.float32)), 0, 255).astype(np.uint8)
-    return jpeg_pass(image, int(rng.integers(40, 92)))
+    return _lit_crop(rng, washout(rng, crop.astype(np.float32)))
