@@ -299,8 +299,10 @@ def start_retrain():
     token = os.urandom(8).hex()
     # written before the process starts, so a poll never sees the previous run's state
     status.write(state="running", stage="start", fraction=0.0, message="starting", token=token)
+    # the detector too where the player asks (the box beside the button): minutes more
+    finder = ["--detector"] if request.form.get("detector") else []
     command = [sys.executable, "-m", "web.cli", "retrain", "--data", str(_data_dir()),
-               "--models", str(_bundled()), "--status", *current_app.config.get("RETRAIN_ARGS", [])]
+               "--models", str(_bundled()), "--status", *finder, *current_app.config.get("RETRAIN_ARGS", [])]
     with open(log, "w") as out:
         process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)

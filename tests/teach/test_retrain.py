@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -285,3 +286,116 @@ def test_retrain_without_the_training_extra_fails_at_once(tmp_path, monkeypatch,
     with pytest.raises(TrainingExtraMissingError, match=r"pip install -e '\.\[train\]'"):
         retrain(taught_data, TINY, bundled=bundled_copy)
     assert not (taught_data / "models").exists()  # not even the lock was taken
+
+
+# --- the detector, retrained too (``--detector``) -------------------------------------------
+
+
+def test_the_detector_learns_every_box_the_player_confirmed(tmp_path):
+    """A confirmed round teaches the detector each box in it, a card whose name the model
+    doubts included (its box is no less a card); a training photo counts three times, a
+    held-out one goes to the detector's validation once."""
+    from vision.synth import compose_table
+    from vision.teach.corrections import read_confirmed, without
+    from vision.teach.retrain import confirmed_detector_photos
+    from web.training import save_example
+
+    image, truth = compose_table(7, [["tofu", "eel", "tofu", "wasabi"]], size=(640, 480), layout="loose",
+                                 clutter=False)
+    cards = [(c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]]
+    for i in range(6):  # enough that some photo is held out (one in five, by its name)
+        photo = tmp_path / f"round{i}.jpg"
+        cv2.imwrite(str(photo), image)
+        save_example(tmp_path / "data", photo, cards, 640, 480, [])
+    confirmed = read_confirmed(tmp_path / "data" / "training")
+    doubted = {confirmed[0].cards[0].key}
+    assert len(without(confirmed, doubted)[0].cards) == len(cards) - 1  # what the classifier learns
+    counts = confirmed_detector_photos(confirmed, tmp_path / "det")
+    held = [p for p in confirmed if p.held_out]
+    assert counts == {"train": 6 - len(held), "val": len(held)} and 0 < len(held) < 6
+    assert len(list((tmp_path / "det" / "images" / "train").glob("*.jpg"))) == 3 * counts["train"]
+    expected = sorted((round((x1 + x2) / 2 / 640, 4), round((y1 + y2) / 2 / 480, 4),
+                       round((x2 - x1) / 640, 4), round((y2 - y1) / 480, 4)) for _, (x1, y1, x2, y2) in cards)
+    for split in ("train", "val"):
+        for label_file in (tmp_path / "det" / "labels" / split).glob("*.txt"):
+            rows = [line.split() for line in label_file.read_text().splitlines()]
+            assert {r[0] for r in rows} == {"0"}  # one class: a card
+            assert sorted(tuple(round(float(v), 4) for v in r[1:]) for r in rows) == expected
+
+
+def _blind(base_pt: Path, data_yaml: Path, run_dir: Path, plan, imgsz: int, progress) -> Path:
+    """A "fine-tuning" that leaves a detector which finds no card: every score pushed to 0."""
+    import torch
+
+    checkpoint = torch.load(base_pt, map_location="cpu", weights_only=False)
+    for key in ("model", "ema"):
+        if checkpoint.get(key) is not None:
+            with torch.no_grad():
+                for branch in checkpoint[key].model[-1].cv3:  # the class scores of each scale
+                    branch[-1].bias.fill_(-30.0)
+    run_dir.mkdir(parents=True)
+    torch.save(checkpoint, run_dir / "blind.pt")
+    return run_dir / "blind.pt"
+
+
+def test_a_retrained_detector_that_finds_fewer_cards_is_left_out(taught_data, bundled_copy):
+    """The detector retrained too reads the held-out tables worse: the new version reads with
+    the detector it had, and says so; the retrained classifier is still taken."""
+    result = retrain(taught_data, replace(TINY, detector_epochs=1), bundled=bundled_copy, trainer=_unchanged,
+                     detector_trainer=_blind)
+    check = result.metrics["detector"]
+    assert result.accepted, result.reason
+    assert not check["kept"] and check["recall_with"] == 0 < check["recall_without"]
+    assert "the retrained detector read worse" in result.reason
+    version = ModelStore(taught_data, bundled_copy).get(result.version)
+    assert (version.path / "detector.onnx").read_bytes() == (bundled_copy / "detector.onnx").read_bytes()
+    info = json.loads((version.path / "version.json").read_text())
+    assert info["plan"]["detector_epochs"] == 1 and info["metrics"]["detector"]["kept"] is False
+
+
+def test_a_detector_to_retrain_must_be_there(taught_data, bundled_copy):
+    (bundled_copy / "detector.pt").unlink()
+    with pytest.raises(ModelStoreError, match="no detector.pt to fine-tune"):
+        retrain(taught_data, replace(TINY, detector_epochs=1), bundled=bundled_copy, trainer=_unchanged)
+    assert retrain(taught_data, TINY, bundled=bundled_copy, trainer=_unchanged).accepted  # without, as before
+
+
+@pytest.mark.parametrize("settings", [{"detector_epochs": -1}, {"detector_share": 0.0}, {"detector_batch": 0},
+                                      {"detector_photos": 0}])
+def test_a_plan_that_cannot_train_the_detector_is_refused(settings):
+    with pytest.raises(ValueError, match="detector_"):
+        RetrainPlan(**settings)
+
+
+@pytest.mark.slow
+def test_a_retraining_fine_tunes_the_detector_on_the_confirmed_rounds(tmp_path, bundled_copy):
+    """The real thing, tiny: the detector fine-tuned on composed photos and a player's
+    confirmed rounds, exported, weighed and kept; the version reads with it."""
+    import torch
+
+    from vision.recognizer import Recognizer
+    from vision.synth import compose_table
+    from web.training import save_example
+
+    for i in range(3):
+        image, truth = compose_table(40 + i, n_seats=2, size=(960, 720))
+        photo = tmp_path / f"round{i}.jpg"
+        cv2.imwrite(str(photo), image)
+        save_example(tmp_path / "data", photo, [(c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]],
+                     960, 720, [])
+    plan = replace(TINY, detector_epochs=1, detector_imgsz=320, tolerance=1.0, max_known_drop=1.0,
+                   real_tolerance=1.0)
+    result = retrain(tmp_path / "data", plan, bundled=bundled_copy, trainer=_unchanged, keep_data=True)
+    check = result.metrics["detector"]
+    assert result.accepted, result.reason
+    assert check["confirmed_photos"] + check["confirmed_held_out"] == 3 and check["epochs"] == 1
+    version = ModelStore(tmp_path / "data", bundled_copy).get(result.version)
+    tuned = version.path / "work" / "detector-run" / "averaged.pt"
+    first = lambda path: next(iter(torch.load(path, map_location="cpu", weights_only=False)["model"]  # noqa: E731
+                                   .float().parameters()))
+    assert not torch.equal(first(tuned), first(bundled_copy / "detector.pt"))  # it learnt, half of it kept
+    # the version reads with the retrained detector where it read as well, else with the base's
+    kept_file = tuned if check["kept"] else bundled_copy / "detector.pt"
+    assert (version.path / "detector.pt").read_bytes() == kept_file.read_bytes()
+    assert ("detector retrained" if check["kept"] else "the retrained detector read worse") in result.reason
+    assert len(Recognizer.load(version.path).detect(image)) > 0

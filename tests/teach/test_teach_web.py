@@ -145,6 +145,28 @@ def test_retrain_in_the_background_without_a_model_fails_cleanly(app, client, to
     assert client.get("/teach", headers=JSON).get_json()["versions"] == []
 
 
+@pytest.mark.parametrize(("form", "asked"), [({}, False), ({"detector": "1"}, True)])
+def test_the_detector_box_asks_the_retraining_for_the_detector_too(client, tofu_photos, monkeypatch, form, asked):
+    import web.teach
+
+    commands = []
+
+    class Started:
+        pid = 4242
+
+        def __init__(self, command, **options):
+            commands.append(command)
+
+        def wait(self):
+            return 0
+
+    client.post("/teach/faces", headers=JSON, data={"card": "gyoza", "photos": [(jpeg(tofu_photos[0]), "a.jpg")]})
+    monkeypatch.setattr(web.teach.subprocess, "Popen", Started)  # the command, not the run
+    started = client.post("/teach/retrain", headers=JSON, data=form)
+    assert started.status_code == 202
+    assert commands[0][3] == "retrain" and ("--detector" in commands[0]) == asked
+
+
 def test_models_use_and_rollback_refuse_what_is_not_there(client):
     assert client.post("/teach/models/use", headers=JSON, data={"version": "nope"}).status_code == 404
     assert client.post("/teach/models/use", headers=JSON, data={}).status_code == 400

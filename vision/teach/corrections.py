@@ -53,6 +53,8 @@ class ConfirmedCard:
 class ConfirmedPhoto:
     image: Path
     cards: tuple[ConfirmedCard, ...]
+    #: the photo's width and height in pixels, as read
+    size: tuple[int, int] = (0, 0)
 
     @property
     def name(self) -> str:
@@ -103,7 +105,7 @@ def read_confirmed(training: Path) -> list[ConfirmedPhoto]:
             cx, cy, bw, bh = (float(v) for v in parts[1:])
             box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
             cards.append(ConfirmedCard(label_file.stem, line, classes[int(parts[0])], box))
-        photos.append(ConfirmedPhoto(image_path, tuple(cards)))
+        photos.append(ConfirmedPhoto(image_path, tuple(cards), size))
     return photos
 
 
@@ -165,4 +167,4 @@ def find_doubts(photos: Sequence[ConfirmedPhoto], model_dir: Path, trusted: dict
 
 def without(photos: Iterable[ConfirmedPhoto], keys: set[str]) -> list[ConfirmedPhoto]:
     """The photos with the cards of ``keys`` taken out."""
-    return [ConfirmedPhoto(p.image, tuple(c for c in p.cards if c.key not in keys)) for p in photos]
+    return [ConfirmedPhoto(p.image, tuple(c for c in p.cards if c.key not in keys), p.size) for p in photos]

@@ -22,6 +22,13 @@
    photos at least as well as the retrained classifier alone. A taught or new card it still
    reads badly (F1 < ``WEAK_F1``) is recorded as ``weak`` in its ``version.json``, and is
    not "known" on the teach page.
+4. **the detector too**, when the plan asks (``detector_epochs``, ``sushicam retrain
+   --detector``): the base's detector is fine-tuned on the composed photos and the confirmed
+   ones (every box a player confirmed, a card the model missed and the player added
+   included: the classifier alone never learns to *find* a card), its weights averaged with
+   the base's, and the new version reads with it only where it reads the held-out composed
+   tables and the held-out confirmed photos at least as well as the base's detector does
+   with the new classifier. Minutes more on two cores; off by default.
 
 The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
@@ -126,12 +133,32 @@ class RetrainPlan:
     #: which kept the known cards' F1 (0.930 vs 0.928 before) at a third of the CPU time of
     #: fine-tuning everything at lr0 1e-4 (0.924), new cards alike (0.94-1.0); 0 tunes all
     freeze: int = 8
+    #: epochs of fine-tuning the detector too (0: the new version reads with the base's); each
+    #: epoch goes over ``detector_photos`` composed photos and three copies of each confirmed one
+    detector_epochs: int = 0
+    #: the composed photos the detector learns from (the first of the classifier's): few, so
+    #: that the player's own rounds weigh (it knows our renderer's already), and each epoch
+    #: takes about 80 s on two cores with 37 confirmed rounds (models/README.md, twenty-eighth
+    #: session)
+    detector_photos: int = 120
+    #: the side the detector learns at; None: the side the base's is fed at (``meta.json``)
+    detector_imgsz: int | None = None
+    detector_batch: int = 8
+    #: AdamW's rate: the detector's own fine-tuning stages (models/README.md) used 2e-4
+    detector_lr0: float = 0.0002
+    #: the fine-tuned detector's share of the weights, the rest the base's (WiSE-FT, as the
+    #: bundled detector's CPU stages: a few hundred photos must not make it forget the rest)
+    detector_share: float = 0.5
 
     def __post_init__(self) -> None:
-        for name in ("photos", "val_photos", "epochs", "batch", "workers"):
+        for name in ("photos", "val_photos", "epochs", "batch", "workers", "detector_batch", "detector_photos"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}")
+        if not isinstance(self.detector_epochs, int) or self.detector_epochs < 0:
+            raise ValueError(f"detector_epochs must be a whole number of 0 or more, not {self.detector_epochs!r}")
+        if not 0 < self.detector_share <= 1:
+            raise ValueError(f"detector_share must be above 0 and at most 1, not {self.detector_share!r}")
 
 
 @dataclass(frozen=True)
@@ -239,16 +266,20 @@ def _init_worker(sources: Sources) -> None:
     _WORKER_SOURCES = sources
 
 
-def _compose_crops(job: tuple[int, str, Path, tuple[int, int], int]) -> int:
+def _compose_crops(job: tuple[int, str, Path, tuple[int, int], int, Path | None]) -> int:
     """Compose one photo and write its card crops under ``root/<split>/<slug>/`` (and one
     crop of bare table or clutter under ``not-a-card``).
 
     A held-out photo is also kept whole with its truth (``tables_dir(root)``), for reading
-    end to end with each model.
+    end to end with each model; with ``det_root``, every photo is also written whole with its
+    card regions for the detector (:func:`detector_photo`).
     """
-    seed, split, root, size, crop_size = job
+    seed, split, root, size, crop_size, det_root = job
     assert _WORKER_SOURCES is not None
     image, truth = compose_with_taught(seed, _WORKER_SOURCES, size)
+    if det_root is not None:
+        regions = [card["box"] for card in truth["cards"] if not card["hidden"]]
+        detector_photo(det_root, split, f"s{seed}", image, regions)
     if split == "val":
         tables = tables_dir(root)
         tables.mkdir(parents=True, exist_ok=True)
@@ -267,6 +298,45 @@ def _compose_crops(job: tuple[int, str, Path, tuple[int, int], int]) -> int:
         written += 1
     return written + write_negative_crops(image, truth, root / split / NOT_A_CARD, f"s{seed}",
                                           np.random.default_rng([seed, 98]), 1, crop_size)
+
+
+def detector_photo(det_root: Path, split: str, name: str, image: np.ndarray | Path,
+                   boxes: Sequence[Sequence[float]], size: tuple[int, int] | None = None) -> None:
+    """One photo of the detector's data set (YOLO layout: ``det_root/images/<split>/<name>.jpg``
+    and ``det_root/labels/<split>/<name>.txt``, one ``0 cx cy w h`` line per card region, in
+    fractions of the photo). ``image`` is the photo's pixels or the path of its file (copied;
+    ``size`` its width and height)."""
+    images, labels = det_root / "images" / split, det_root / "labels" / split
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    if isinstance(image, Path):
+        assert size is not None
+        shutil.copyfile(image, images / f"{name}{image.suffix.lower()}")
+        w, h = size
+    else:
+        cv2.imwrite(str(images / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        h, w = image.shape[:2]
+    lines = []
+    for x1, y1, x2, y2 in boxes:
+        x1, x2 = max(0.0, min(x1, x2)), min(float(w), max(x1, x2))
+        y1, y2 = max(0.0, min(y1, y2)), min(float(h), max(y1, y2))
+        if x2 - x1 >= 1 and y2 - y1 >= 1:
+            lines.append(f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    (labels / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
+
+
+def confirmed_detector_photos(photos: Sequence[ConfirmedPhoto], det_root: Path, copies: int = 3) -> dict[str, int]:
+    """The confirmed photos in the detector's data set with every box the player confirmed
+    (the training ones ``copies`` times over: a real photo is worth more than a composed one;
+    a held-out one once, to ``val``). How many photos went to each split."""
+    counts = {"train": 0, "val": 0}
+    for photo in photos:
+        split = "val" if photo.held_out else "train"
+        boxes = [card.box for card in photo.cards]
+        for j in range(1 if photo.held_out else copies):
+            detector_photo(det_root, split, f"c_{photo.name}_{j}", photo.image, boxes, photo.size)
+        counts[split] += 1
+    return counts
 
 
 def correction_crops(photos: Sequence[ConfirmedPhoto], root: Path, seed: int = 0,
@@ -305,15 +375,18 @@ def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int, crop_size: i
 
 
 def build_dataset(sources: Sources, root: Path, plan: RetrainPlan, classes: Sequence[str],
-                  progress: Progress = _quiet, confirmed: Sequence[ConfirmedPhoto] = ()) -> dict[str, Any]:
-    """Write the classifier's crops for ``classes`` under ``root/{train,val}/<slug>/``.
+                  progress: Progress = _quiet, confirmed: Sequence[ConfirmedPhoto] = (),
+                  det_root: Path | None = None) -> dict[str, Any]:
+    """Write the classifier's crops for ``classes`` under ``root/{train,val}/<slug>/``, and
+    with ``det_root`` the composed photos whole for the detector (:func:`detector_photo`).
 
     Every class gets a folder with at least a few crops in both splits: ultralytics numbers
     classes by their folders, which must match the widened classifier's rows.
     """
     crop_size = plan.crop or CROP_SIZE
-    jobs = [(plan.seed * 1_000_003 + i, "train", root, plan.size, crop_size) for i in range(plan.photos)]
-    jobs += [(plan.seed * 1_000_003 + 700_000 + i, "val", root, plan.size, crop_size)
+    jobs = [(plan.seed * 1_000_003 + i, "train", root, plan.size, crop_size,
+             det_root if i < plan.detector_photos else None) for i in range(plan.photos)]
+    jobs += [(plan.seed * 1_000_003 + 700_000 + i, "val", root, plan.size, crop_size, det_root)
              for i in range(plan.val_photos)]
     done = 0
     bar = tqdm(total=len(jobs), desc="compose photos", unit="photo", disable=None)
@@ -502,11 +575,47 @@ def fine_tune(widened_pt: Path, data: Path, run_dir: Path, plan: RetrainPlan, pr
                                 batch=plan.batch, lr0=plan.lr0, freeze=plan.freeze, progress=progress)
 
 
+#: fine-tunes the detector: ``(base detector.pt, YOLO data.yaml, run folder, plan, input side,
+#: progress) -> weights``
+DetectorTrainer = Callable[[Path, Path, Path, RetrainPlan, int, Progress], Path]
+
+
+def fine_tune_finder(base_pt: Path, data_yaml: Path, run_dir: Path, plan: RetrainPlan, imgsz: int,
+                     progress: Progress = _quiet) -> Path:
+    """The default :data:`DetectorTrainer`: the plan's settings, handed to the training code."""
+    from vision.training.detector import fine_tune_detector
+
+    return fine_tune_detector(base_pt, data_yaml, run_dir, epochs=plan.detector_epochs, imgsz=imgsz,
+                              batch=plan.detector_batch, lr0=plan.detector_lr0, share=plan.detector_share,
+                              progress=progress)
+
+
+def tune_detector(base_dir: Path, meta: dict, det_root: Path, confirmed: Sequence[ConfirmedPhoto], work: Path,
+                  plan: RetrainPlan, trainer: DetectorTrainer, progress: Progress = _quiet) -> tuple[Path, Path, dict]:
+    """The base's detector fine-tuned on the composed photos already in ``det_root`` and the
+    confirmed ones (:func:`confirmed_detector_photos`): ``(weights, ONNX export, what it learnt
+    from)``."""
+    from vision.training.detector import export_detector
+
+    counts = confirmed_detector_photos(confirmed, det_root)
+    data_yaml = det_root / "data.yaml"
+    data_yaml.write_text(f"path: {det_root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    fed = int(meta.get("detector", {}).get("imgsz") or 640)
+    imgsz = plan.detector_imgsz or fed
+    progress("detector", 0.0, "fine-tuning the detector")
+    weights = trainer(base_dir / "detector.pt", data_yaml, work / "detector-run", plan, imgsz, progress)
+    onnx = export_detector(weights, fed, work / "detector-tuned.onnx")
+    learnt = {"epochs": plan.detector_epochs, "imgsz": imgsz, "share": plan.detector_share,
+              "composed_photos": min(plan.photos, plan.detector_photos), "confirmed_photos": counts["train"],
+              "confirmed_held_out": counts["val"]}
+    return weights, onnx, learnt
+
+
 def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             bundled: str | Path = REPO_MODELS, cards_dir: str | Path | None = None,
             base: str | None = None, progress: Progress = _quiet, activate: bool = True,
             trainer: Trainer = fine_tune, keep_data: bool = False,
-            keep_refused: bool = False) -> RetrainResult:
+            keep_refused: bool = False, detector_trainer: DetectorTrainer = fine_tune_finder) -> RetrainResult:
     """Fine-tune the active (or ``base``) model on taught faces and corrections; see the module.
 
     Returns the result whether or not the new version was accepted; raises
@@ -523,14 +632,16 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
         base_pt = base_version.path / "classifier.pt"
         if not base_pt.exists():
             raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
+        if plan.detector_epochs and not (base_version.path / "detector.pt").exists():
+            raise ModelStoreError(f"model {base_version.name!r} has no detector.pt to fine-tune")
         sources = load_sources(data_dir, cards_dir, plan.hidden)
         if not sources.taught.faces and sources.corrections is None:
             raise NothingToLearnError(
                 "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
-        confirmed = read_confirmed(sources.corrections) if sources.corrections else []
+        every_confirmed = read_confirmed(sources.corrections) if sources.corrections else []
         # a correction that contradicts a confident reading is learnt only once vouched for
-        doubts = find_doubts(confirmed, base_version.path, vouched(data_dir)) if confirmed else []
-        confirmed = without(confirmed, {d.key for d in doubts})
+        doubts = find_doubts(every_confirmed, base_version.path, vouched(data_dir)) if every_confirmed else []
+        confirmed = without(every_confirmed, {d.key for d in doubts})
         # the cards the confirmed photos show (classes.txt lists every card the app could name)
         correction_classes = {card.label for photo in confirmed for card in photo.cards}
         known = list(base_version.classes)
@@ -545,7 +656,8 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             base_classifier = meta.get("classifier", {})
             plan = replace(plan, imgsz=plan.imgsz or int(base_classifier.get("imgsz", 64)),
                            crop=plan.crop or int(base_classifier.get("crop", CROP_SIZE)))
-            summary = build_dataset(sources, data, plan, classes, progress, confirmed)
+            det_root = work / "det" if plan.detector_epochs else None
+            summary = build_dataset(sources, data, plan, classes, progress, confirmed, det_root)
             progress("train", 0.0, "training")
             widened = work / "widened.pt"
             widen_classifier(base_pt, widened, classes)
@@ -562,6 +674,10 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             meta["classifier"] = {**base_classifier, "file": "classifier.onnx", "imgsz": plan.imgsz, "crop": plan.crop}
             meta["classes"] = classes
             (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+            # a doubted card's name waits for the player, its box does not: the detector learns
+            # every box confirmed
+            tuned = (tune_detector(base_version.path, meta, det_root, every_confirmed, work, plan, detector_trainer,
+                                   progress) if det_root is not None else None)
 
             progress("evaluate", 0.0, "comparing with the model in use")
             old_classes = [c for c in known if c in classes]
@@ -569,9 +685,9 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             crops_after = score_classifier(staging / "classifier.onnx", data / "val", old_classes)
             tables = tables_dir(data)
             truths = [json.loads(p.read_text()) for p in sorted(tables.glob("*.json"))]
+            sample = cv2.imread(str(tables / truths[0]["image"])) if truths else np.zeros((64, 64, 3), np.uint8)
             try:
-                check_recognizer(staging, cv2.imread(str(tables / truths[0]["image"])) if truths
-                                 else np.zeros((64, 64, 3), np.uint8))
+                check_recognizer(staging, sample)
                 runs, run_error = True, ""
             except Exception as exc:  # a broken export must never become the active model
                 runs, run_error = False, str(exc)
@@ -580,6 +696,14 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             real_folder, real_truths = real_tables(confirmed)
             real_before = read_tables(base_version.path, real_folder, real_truths)
             real_after = read_tables(staging, real_folder, real_truths) if runs else []
+            # the retrained detector, with the new classifier, against the base's: kept only where
+            # it reads the held-out tables and the held-out confirmed photos at least as well
+            detector_check = None
+            if tuned is not None and runs:
+                detector_check, tuned_reads = _weigh_detector(staging, work, tuned, sample, tables, truths,
+                                                              real_folder, real_truths, read_after, real_after, plan)
+                if tuned_reads is not None:
+                    read_after, real_after = tuned_reads
             # the count classifier was not retrained: where the player taught or confirmed maki
             # or uramaki, it is kept only if it counts them (on the held-out tables and photos)
             # at least as well as the retrained classifier alone
@@ -615,7 +739,8 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
                             "data": summary, "real_photos": len(real_truths),
                             "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
-                            "doubtful": [d.to_dict() for d in doubts], "counter": counter_check})
+                            "doubtful": [d.to_dict() for d in doubts], "counter": counter_check,
+                            "detector": detector_check})
             all_before, all_after = scores["all_before"], scores["all_after"]
             known_before, known_after = scores["known_before"], scores["known_after"]
             real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
@@ -644,6 +769,8 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
                 reason += (f"; maki and uramaki counted by the classifier alone (it counts your "
                            f"{', '.join(taught_counts)} better than the count classifier: card F1 "
                            f"{counter_check['f1_without']:.3f} against {counter_check['f1_with']:.3f})")
+            if detector_check:
+                reason += "; " + _detector_verdict(detector_check)
             if doubts:
                 reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
                            "(confirm them on the teach page to learn them)")
@@ -668,6 +795,56 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             store.use(version.name)
         progress("done", 1.0, f"now using {version.name}: {reason}")
         return RetrainResult(version.name, True, reason, base_version.name, added, metrics, round(wall), round(cpu))
+
+
+def _weigh_detector(staging: Path, work: Path, tuned: tuple[Path, Path, dict], sample: np.ndarray,
+                    tables: Path, truths: Sequence[dict], real_folder: Path, real_truths: Sequence[dict],
+                    read_base: list, real_base: list, plan: RetrainPlan) -> tuple[dict, tuple[list, list] | None]:
+    """Put the retrained detector in ``staging`` and read the held-out tables and confirmed
+    photos with it; the base's detector goes back where the retrained one does not run, reads
+    the composed tables worse than the base's did (``read_base``, the same classifier) by more
+    than the plan's ``tolerance`` (the base knows our renderer; learning a player's table may
+    cost a hair there), or reads the player's held-out confirmed photos (``real_base``) worse
+    at all: those are what it was retrained for. Returns what was measured, and the readings
+    with the retrained detector where it stays."""
+    weights, onnx, learnt = tuned
+    for name in ("detector.onnx", "detector.pt"):
+        shutil.copyfile(staging / name, work / f"base-{name}")
+    shutil.copyfile(onnx, staging / "detector.onnx")
+    shutil.copyfile(weights, staging / "detector.pt")
+    error = ""
+    try:
+        check_recognizer(staging, sample)
+        tuned_read = read_tables(staging, tables, truths)
+        tuned_real = read_tables(staging, real_folder, real_truths)
+    except Exception as exc:  # a broken export must never become the active model's detector
+        error, tuned_read, tuned_real = str(exc), [], []
+    with_, without_ = score_tables(tuned_read), score_tables(read_base)
+    real_with = score_tables(tuned_real).f1 if real_truths and not error else None
+    real_without = score_tables(real_base).f1 if real_truths else None
+    kept = (not error and with_.f1 >= without_.f1 - plan.tolerance
+            and (real_with is None or real_without is None or real_with >= real_without))
+    check = {**learnt, "kept": kept, "error": error, "f1_with": with_.f1, "f1_without": without_.f1,
+             "recall_with": with_.recall, "recall_without": without_.recall,
+             "real_f1_with": real_with, "real_f1_without": real_without, "real_photos": len(real_truths)}
+    if not kept:
+        for name in ("detector.onnx", "detector.pt"):
+            shutil.copyfile(work / f"base-{name}", staging / name)
+        return check, None
+    return check, (tuned_read, tuned_real)
+
+
+def _detector_verdict(check: dict) -> str:
+    """What became of the retrained detector, in the player's words."""
+    if check["error"]:
+        return f"the retrained detector does not run ({check['error']}): the one before kept"
+    # four places: a card of a few held-out photos is a few ten-thousandths
+    figures = f"card F1 {check['f1_without']:.4f} -> {check['f1_with']:.4f}"
+    if check["real_f1_with"] is not None:
+        figures += f", your confirmed photos {check['real_f1_without']:.4f} -> {check['real_f1_with']:.4f}"
+    if check["kept"]:
+        return f"detector retrained ({figures})"
+    return f"the retrained detector read worse ({figures}): the one before kept"
 
 
 def plan_with(plan: RetrainPlan, **changes: Any) -> RetrainPlan:

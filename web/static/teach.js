@@ -57,6 +57,7 @@ document.addEventListener("DOMContentLoaded", () => {
     button.disabled = true;
     const response = await fetch(panel.dataset.startUrl, {
       method: "POST", headers: { "X-CSRFToken": csrf, Accept: "application/json" }, credentials: "same-origin",
+      body: new FormData(form),  // the detector box
     });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
