@@ -26,9 +26,10 @@
    --detector``): the base's detector is fine-tuned on the composed photos and the confirmed
    ones (every box a player confirmed, a card the model missed and the player added
    included: the classifier alone never learns to *find* a card), its weights averaged with
-   the base's, and the new version reads with it only where it reads the held-out composed
-   tables and the held-out confirmed photos at least as well as the base's detector does
-   with the new classifier. Minutes more on two cores; off by default.
+   the base's, and the new version reads with it only where, with the new classifier, it
+   reads the player's held-out confirmed photos at least as well as the base's detector
+   does, and the held-out composed tables within ``tolerance``. Minutes more on two cores;
+   off by default.
 
 The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
@@ -331,6 +332,8 @@ def confirmed_detector_photos(photos: Sequence[ConfirmedPhoto], det_root: Path, 
     a held-out one once, to ``val``). How many photos went to each split."""
     counts = {"train": 0, "val": 0}
     for photo in photos:
+        if not all(photo.size):  # its size unread: its boxes cannot be put in fractions
+            continue
         split = "val" if photo.held_out else "train"
         boxes = [card.box for card in photo.cards]
         for j in range(1 if photo.held_out else copies):
@@ -696,8 +699,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             real_folder, real_truths = real_tables(confirmed)
             real_before = read_tables(base_version.path, real_folder, real_truths)
             real_after = read_tables(staging, real_folder, real_truths) if runs else []
-            # the retrained detector, with the new classifier, against the base's: kept only where
-            # it reads the held-out tables and the held-out confirmed photos at least as well
+            # the retrained detector, with the new classifier, against the base's (_weigh_detector)
             detector_check = None
             if tuned is not None and runs:
                 detector_check, tuned_reads = _weigh_detector(staging, work, tuned, sample, tables, truths,
