@@ -79,12 +79,23 @@ def test_retrain_with_nothing_to_learn_says_so(capsys, tmp_path, bundled_copy):
     assert len(err.splitlines()) == 1 and "nothing to learn" in err
 
 
-@pytest.mark.parametrize("option", [("--photos", "-5"), ("--epochs", "0"), ("--photos", "ten")])
+@pytest.mark.parametrize("option", [("--photos", "-5"), ("--epochs", "0"), ("--photos", "ten"),
+                                    ("--detector-epochs", "0")])
 def test_retrain_refuses_sizes_that_cannot_train_before_starting(capsys, tmp_path, option):
     status, out, err = run(capsys, "retrain", *option, "--data", str(tmp_path / "data"))
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1 and f"argument {option[0]}" in err
     assert not (tmp_path / "data").exists()  # nothing was started
+
+
+def test_retrain_of_the_detector_without_its_weights_says_so(capsys, tmp_path, bundled_copy):
+    """A model folder shipped without detector.pt (ONNX alone) can still retrain its classifier,
+    not its detector: one line, exit 2, before any work."""
+    (bundled_copy / "detector.pt").unlink()
+    status, out, err = run(capsys, "retrain", "--detector", "--data", str(tmp_path / "data"),
+                           "--models", str(bundled_copy))
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "no detector.pt to fine-tune" in err
 
 
 @pytest.mark.parametrize("argv", [("faces",), ("models", "list"), ("retrain",), ("teach", "x.jpg", "--card", "tofu")])
