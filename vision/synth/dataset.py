@@ -320,14 +320,27 @@ def photo_seed(recipe: Recipe, split: str, index: int) -> int:
 
 def yolo_label_lines(truth: dict) -> list[str]:
     """One ``0 cx cy w h`` line (normalised) per visible card region."""
-    w, h = truth["size"]
-    lines = []
-    for card in truth["cards"]:
-        if card["hidden"]:
-            continue
-        x1, y1, x2, y2 = card["box"]
-        lines.append(f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
-    return lines
+    return yolo_box_lines([card["box"] for card in truth["cards"] if not card["hidden"]], truth["size"])
+
+
+def yolo_box_lines(boxes, size: tuple[int, int]) -> list[str]:
+    """One ``0 cx cy w h`` line per box (``x1, y1, x2, y2`` pixels of a ``size`` = (w, h)
+    photo), in fractions of the photo: the one-class detector's labels.
+
+    >>> yolo_box_lines([[10, 20, 30, 60]], (100, 200))
+    ['0 0.200000 0.200000 0.200000 0.200000']
+    """
+    w, h = size
+    return [f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+            for x1, y1, x2, y2 in boxes]
+
+
+def write_detector_yaml(det_root: Path, train: str = "images/train", val: str = "images/val") -> Path:
+    """``det_root/data.yaml``: the one-class detector's data set under ``det_root`` (its
+    ``train`` and ``val`` image folders, relative to it), as ultralytics reads it."""
+    path = det_root / "data.yaml"
+    path.write_text(f"path: {det_root.resolve()}\ntrain: {train}\nval: {val}\nnames:\n  0: card\n")
+    return path
 
 
 def _jitter(rng: np.random.Generator, box, amount: float) -> list[float]:
@@ -486,10 +499,7 @@ def generate(recipe: Recipe, root: str | Path, workers: int = 2, progress: bool 
         bar.close()
     if not recipe.det or recipe.adds_to:
         return root
-    splits = {"train": "images/train" if recipe.train else "images/val", "val": "images/val"}
-    data_yaml = (f"path: {(root / 'det').resolve()}\ntrain: {splits['train']}\nval: {splits['val']}\n"
-                 f"names:\n  0: card\n")
-    (root / "det" / "data.yaml").write_text(data_yaml)
+    write_detector_yaml(root / "det", train="images/train" if recipe.train else "images/val")
     (root / "recipe.json").write_text(json.dumps({
         "name": recipe.name, "train": recipe.train, "val": recipe.val, "seed": recipe.seed,
         "faces": recipe.faces, "printed_slugs_held_out": list(PRINTED_SLUGS)

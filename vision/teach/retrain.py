@@ -61,7 +61,7 @@ from tqdm import tqdm
 
 from vision.faces import SLUGS, FaceSet, digital_faces
 from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
-from vision.synth.dataset import write_negative_crops
+from vision.synth.dataset import write_detector_yaml, write_negative_crops, yolo_box_lines
 from vision.teach.corrections import (
     ConfirmedPhoto,
     find_doubts,
@@ -317,13 +317,13 @@ def detector_photo(det_root: Path, split: str, name: str, image: np.ndarray | Pa
     else:
         cv2.imwrite(str(images / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         h, w = image.shape[:2]
-    lines = []
+    inside = []
     for x1, y1, x2, y2 in boxes:
         x1, x2 = max(0.0, min(x1, x2)), min(float(w), max(x1, x2))
         y1, y2 = max(0.0, min(y1, y2)), min(float(h), max(y1, y2))
         if x2 - x1 >= 1 and y2 - y1 >= 1:
-            lines.append(f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
-    (labels / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
+            inside.append((x1, y1, x2, y2))
+    (labels / f"{name}.txt").write_text("".join(line + "\n" for line in yolo_box_lines(inside, (w, h))))
 
 
 def confirmed_detector_photos(photos: Sequence[ConfirmedPhoto], det_root: Path, copies: int = 3) -> dict[str, int]:
@@ -601,8 +601,7 @@ def tune_detector(base_dir: Path, meta: dict, det_root: Path, confirmed: Sequenc
     from vision.training.detector import export_detector
 
     counts = confirmed_detector_photos(confirmed, det_root)
-    data_yaml = det_root / "data.yaml"
-    data_yaml.write_text(f"path: {det_root.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    data_yaml = write_detector_yaml(det_root)
     fed = int(meta.get("detector", {}).get("imgsz") or 640)
     imgsz = plan.detector_imgsz or fed
     progress("detector", 0.0, "fine-tuning the detector")
@@ -702,7 +701,7 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             # the retrained detector, with the new classifier, against the base's (_weigh_detector)
             detector_check = None
             if tuned is not None and runs:
-                detector_check, tuned_reads = _weigh_detector(staging, work, tuned, sample, tables, truths,
+                detector_check, tuned_reads = _weigh_detector(staging, base_version.path, tuned, sample, tables, truths,
                                                               real_folder, real_truths, read_after, real_after, plan)
                 if tuned_reads is not None:
                     read_after, real_after = tuned_reads
@@ -799,19 +798,17 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
         return RetrainResult(version.name, True, reason, base_version.name, added, metrics, round(wall), round(cpu))
 
 
-def _weigh_detector(staging: Path, work: Path, tuned: tuple[Path, Path, dict], sample: np.ndarray,
+def _weigh_detector(staging: Path, base_dir: Path, tuned: tuple[Path, Path, dict], sample: np.ndarray,
                     tables: Path, truths: Sequence[dict], real_folder: Path, real_truths: Sequence[dict],
                     read_base: list, real_base: list, plan: RetrainPlan) -> tuple[dict, tuple[list, list] | None]:
     """Put the retrained detector in ``staging`` and read the held-out tables and confirmed
-    photos with it; the base's detector goes back where the retrained one does not run, reads
-    the composed tables worse than the base's did (``read_base``, the same classifier) by more
-    than the plan's ``tolerance`` (the base knows our renderer; learning a player's table may
-    cost a hair there), or reads the player's held-out confirmed photos (``real_base``) worse
-    at all: those are what it was retrained for. Returns what was measured, and the readings
-    with the retrained detector where it stays."""
+    photos with it; the base's detector (``base_dir``'s files) goes back where the retrained
+    one does not run, reads the composed tables worse than the base's did (``read_base``, the
+    same classifier) by more than the plan's ``tolerance`` (the base knows our renderer;
+    learning a player's table may cost a hair there), or reads the player's held-out
+    confirmed photos (``real_base``) worse at all: those are what it was retrained for.
+    Returns what was measured, and the readings with the retrained detector where it stays."""
     weights, onnx, learnt = tuned
-    for name in ("detector.onnx", "detector.pt"):
-        shutil.copyfile(staging / name, work / f"base-{name}")
     shutil.copyfile(onnx, staging / "detector.onnx")
     shutil.copyfile(weights, staging / "detector.pt")
     error = ""
@@ -829,9 +826,9 @@ def _weigh_detector(staging: Path, work: Path, tuned: tuple[Path, Path, dict], s
     check = {**learnt, "kept": kept, "error": error, "f1_with": with_.f1, "f1_without": without_.f1,
              "recall_with": with_.recall, "recall_without": without_.recall,
              "real_f1_with": real_with, "real_f1_without": real_without, "real_photos": len(real_truths)}
-    if not kept:
+    if not kept:  # the base's, as the version was given them before
         for name in ("detector.onnx", "detector.pt"):
-            shutil.copyfile(work / f"base-{name}", staging / name)
+            shutil.copyfile(base_dir / name, staging / name)
         return check, None
     return check, (tuned_read, tuned_real)
 
