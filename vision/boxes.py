@@ -115,6 +115,25 @@ def piece_mask(boxes: Box | Sequence[Box], labels: Sequence[str], inside: float,
             & (size[None, :] >= larger * size[:, None])).any(1)
 
 
+def speck_mask(boxes: Box | Sequence[Box], inside: float = 0.9, larger: float = 16.0) -> np.ndarray:
+    """Which of ``boxes`` are specks on another box, whatever their names: lying at least
+    ``inside`` of their area within a box ``larger`` times their area. Cards lie at most a
+    few times smaller than their neighbours, however far; a box within a card a quarter its
+    width and height is a mark on that card's art, no card.
+
+    >>> card, strip, mark = [0, 0, 400, 600], [0, 600, 400, 700], [100, 50, 120, 70]
+    >>> speck_mask([card, strip, mark]).tolist()
+    [False, False, True]
+    >>> speck_mask([card, [0, 0, 200, 300]]).tolist()  # a quarter of its area: kept
+    [False, False]
+    """
+    boxes = _as_boxes(boxes)
+    within = coverage_matrix(boxes, boxes)  # (speck, card)
+    np.fill_diagonal(within, 0.0)
+    size = areas(boxes)
+    return np.asarray(((within >= inside) & (size[None, :] >= larger * size[:, None])).any(1), bool)
+
+
 def overlaps(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
     """``(iou_matrix, containment_matrix)`` of ``a`` against ``b``, from one intersection.
 

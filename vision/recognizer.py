@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import coverage_matrix, nms, overlaps, piece_mask
+from vision.boxes import coverage_matrix, nms, overlaps, piece_mask, speck_mask
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -254,6 +254,12 @@ class Recognizer:
     #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
     #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
     piece_inside: float = 0.6
+    #: a box lying within one this many times its area is a speck on that card
+    #: (:func:`vision.boxes.speck_mask`: a mark of its art boxed), dropped before it is named;
+    #: 0: kept (live frames, whose tracker weighs every box itself). The glossy-card stage's
+    #: detector boxed two 20-px marks on a close-up's chopsticks card (field-calib); with the
+    #: bundled detector no set's figures move (models/README.md, "Twenty-ninth session")
+    speck_area: float = 16.0
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
     #: classifier of the counts alone, which shares out the family's probability among its
@@ -405,7 +411,7 @@ class Recognizer:
         the same views as a photo's: a live table's far seats lie upside down in the frame, and
         on a still table only the cards that moved are named again (``LabelCache``), so the
         views cost little there (bench-live: 1.6 regions named a frame)."""
-        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0)
+        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live
@@ -428,6 +434,9 @@ class Recognizer:
             looked_again = True
         else:
             boxes, scores, looked_again = self._fine(image_bgr, boxes, scores)
+        if self.speck_area and len(boxes) > 1:
+            card = ~speck_mask(boxes, larger=self.speck_area)
+            boxes, scores = boxes[card], scores[card]
         if not len(boxes):
             return Detections.empty()
         naming = self.name(image_bgr, boxes, allowed)

@@ -302,3 +302,20 @@ def test_on_a_photo_of_large_cards_a_strip_boxed_again_with_the_strip_below_stay
     assert first_strip in map(tuple, found.xyxy.tolist())
     # live frames take no closer look either, and keep every box as the tracker had them
     assert len(recognizer.for_live().detect(np.zeros((1500, 2000, 3), np.uint8))) == 3
+
+
+def test_marks_of_a_cards_art_boxed_are_no_cards_but_every_card_and_strip_stays():
+    # a column's strip and its card, a card beside them, a small far card whose box reaches
+    # into that card's, and two 20-px marks of the card's art the detector boxed as cards (as
+    # the glossy-card stage's detector did on a close-up of field-calib): the marks go
+    strip, card, beside = (100, 100, 400, 160), (100, 160, 400, 610), (450, 100, 750, 550)
+    far_card = (720, 20, 780, 110)
+    marks = [(600, 150, 620, 170), (630, 160, 652, 180)]
+    # no closer look, so that no piece of a like-named card is dropped either (drop_pieces)
+    recognizer = dataclasses.replace(fake_recognizer({800: [strip, card, beside, far_card, *marks]}, []),
+                                     fine_side=0.0)
+    found = recognizer.detect(np.zeros((1500, 2000, 3), np.uint8))
+    assert sorted(map(tuple, found.xyxy.tolist())) == sorted([strip, card, beside, far_card])
+    # off, as live frames have it: the tracker weighs every box itself
+    assert len(dataclasses.replace(recognizer, speck_area=0.0).detect(np.zeros((1500, 2000, 3), np.uint8))) == 6
+    assert len(recognizer.for_live().detect(np.zeros((1500, 2000, 3), np.uint8))) == 6
