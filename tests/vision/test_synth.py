@@ -296,6 +296,26 @@ def test_a_patterned_cloth_changes_the_table_but_not_the_cards(faces):
     assert difference[~on_cards].mean() > 10
 
 
+def test_a_lamp_in_the_glossy_cards_washes_the_cards_and_hardly_the_table(faces):
+    # the same table and camera with and without the reflection: the cards brighten many
+    # times more than the table round them, and a card of some photo is washed near white
+    # (the independent tables' lost cards were above 200 where a card read has 125)
+    on_cards_gain, table_gain, brightest = [], [], []
+    for seed in range(6):
+        plain, truth = compose_table(seed, size=SMALL, clutter=False, tilted=True)
+        washed, washed_truth = compose_table(seed, size=SMALL, clutter=False, tilted=True, washed=True)
+        assert washed_truth == truth  # the same cards in the same places, all still labelled
+        on_cards = _on_cards(truth)
+        gain = washed.astype(int).mean(2) - plain.astype(int).mean(2)
+        on_cards_gain.append(gain[on_cards].mean())
+        table_gain.append(gain[~on_cards].mean())
+        brightest.append(max(washed[y1:y2, x1:x2].mean() for x1, y1, x2, y2 in
+                             (card["box"] for card in truth["cards"] if not card["hidden"])))
+    assert np.mean(on_cards_gain) > 3 * np.mean(table_gain)
+    assert min(on_cards_gain) > 0
+    assert max(brightest) > 200
+
+
 def test_a_patterned_cloth_is_seen_through_the_camera_its_squares_smaller_far_off():
     # a camera looking across the table: the photo's top row spans twice the table its bottom
     # row does, so a row of the far side crosses more squares or stripes; seen from straight

@@ -361,7 +361,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   slug_weights: dict[str, float] | None = None,
                   print_styles: bool = False, far_camera: bool = False,
                   piles: bool = False, turned: bool = False, tilted: bool = False,
-                  patterned: bool = False) -> tuple[np.ndarray, dict]:
+                  patterned: bool = False, washed: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -382,6 +382,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     down (``_tilted``): cards foreshortened along the view, the far side receding.
     ``patterned`` lays a boldly checked, striped or gingham cloth on the table
     (``textures.patterned_cloth``), seen through the same camera as the cards.
+    ``washed`` reflects a lamp in the glossy cards (``textures.gloss_washout``): round a spot
+    of the photo, cards washed toward white, each its own share, the table far less.
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -492,6 +494,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                 clutter_boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
     if effects:
         image = textures.shade(np.random.default_rng([seed, 5]), image)
+        if washed:  # drawn apart, so the other photos keep their light
+            image = textures.gloss_washout(np.random.default_rng([seed, 12]), image, zbuffer)
         if far_camera:
             image = textures.far_side(np.random.default_rng([seed, 8]), image)
         photo = textures.degrade(np.random.default_rng([seed, 6]), image)
