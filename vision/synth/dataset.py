@@ -320,7 +320,7 @@ RECIPES = {
     # cloths in a fifth, so that stage's cards are not forgotten. On the independent
     # renderer's development tables most whole cards never boxed were washed out so, and a
     # quarter of the strips missed (``datasets/build/glossy-tables``). Tried, not kept: seven
-    # more development seats exact, none more on the independent test sets and six fewer on
+    # more development seats exact, none more on the independent test sets and seven fewer on
     # ours (models/README.md, "Twenty-ninth session")
     "train-glossy-tables": Recipe("train-glossy-tables", train=1200, val=60, seed=26, prefix="e",
                                   crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
