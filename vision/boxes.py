@@ -128,10 +128,7 @@ def speck_mask(boxes: Box | Sequence[Box], inside: float = 0.9, larger: float = 
     [False, False]
     """
     boxes = _as_boxes(boxes)
-    within = coverage_matrix(boxes, boxes)  # (speck, card)
-    np.fill_diagonal(within, 0.0)
-    size = areas(boxes)
-    return np.asarray(((within >= inside) & (size[None, :] >= larger * size[:, None])).any(1), bool)
+    return piece_mask(boxes, [""] * len(boxes), inside, larger)  # a piece of any name
 
 
 def overlaps(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> tuple[np.ndarray, np.ndarray]:
