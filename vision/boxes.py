@@ -155,6 +155,28 @@ def gap_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
     return np.hypot(dx, dy)
 
 
+def column_neighbours(a: Box | Sequence[Box], b: Box | Sequence[Box], gap: float = 0.3,
+                      align: float = 0.35) -> np.ndarray:
+    """Whether each box of ``a``, a strip, lies as the next card of a column beside each box of
+    ``b``, (N, M): within ``gap`` of ``b``'s short side of it, and in line with it across the
+    strip's length (the centres within ``align`` of ``b``'s side along the strip). A column runs
+    across its strips, whichever way its seat faces.
+
+    >>> card, strip, beside = [0, 40, 100, 196], [2, 0, 98, 38], [110, 150, 206, 188]
+    >>> column_neighbours([strip, beside], [card]).tolist()
+    [[True], [False]]
+    """
+    a, b = _as_boxes(a), _as_boxes(b)
+    gaps = gap_matrix(a, b)
+    a_wh, b_wh = a[:, 2:] - a[:, :2], b[:, 2:] - b[:, :2]
+    a_centre, b_centre = (a[:, :2] + a[:, 2:]) / 2, (b[:, :2] + b[:, 2:]) / 2
+    along = (a_wh[:, 0] < a_wh[:, 1]).astype(int)  # the strip's long side: 0 = x, 1 = y
+    rows = np.arange(len(a))
+    offset = np.abs(a_centre[rows, along][:, None] - b_centre[:, along].T)  # (N, M)
+    side = b_wh[:, along].T
+    return (gaps <= gap * b_wh.min(1)[None, :]) & (offset < align * side)
+
+
 def greedy_matching(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
     """Pairs ``(row, col)`` with ``score >= threshold``, taken best score first, each row
     and column at most once.

@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import coverage_matrix, nms, overlaps, piece_mask, speck_mask
+from vision.boxes import column_neighbours, coverage_matrix, nms, overlaps, piece_mask, speck_mask
 from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
 from vision.paths import MODELS_DIR
 
@@ -192,6 +192,21 @@ def drop_pieces(detections: Detections, inside: float = 0.6, larger: float = 1.5
     return detections[~piece_mask(np.asarray(detections.xyxy, np.float64), detections.labels, inside, larger)]
 
 
+#: a faint box whose short side is under this share of its long side is shaped as a strip
+#: (a covered card's strip 0.2-0.45; a whole card 0.64, or up to 1 foreshortened)
+FAINT_STRIP_ASPECT = 0.6
+
+
+def _joined(first: Detections, second: Detections) -> Detections:
+    """``first`` then ``second``, with a face seen outside a deck kept where either part
+    names one (``Detections.merge`` keeps only the keys both parts have)."""
+    parts = [first, second]
+    if any(SEEN_AS in p.data for p in parts if len(p)):
+        parts = [p if SEEN_AS in p.data or not len(p) else p.with_data(**{SEEN_AS: np.full(len(p), "", dtype="<U32")})
+                 for p in parts]
+    return Detections.merge(parts)
+
+
 @dataclass(frozen=True)
 class Recognizer:
     """The loaded models; ``detect(image_bgr)`` returns labelled ``Detections``.
@@ -260,6 +275,16 @@ class Recognizer:
     #: detector boxed two 20-px marks on a close-up's chopsticks card (field-calib); with the
     #: bundled detector no set's figures move (models/README.md, "Twenty-ninth session")
     speck_area: float = 16.0
+    #: faint strips: a box the detector scores from ``faint_region`` to ``region_threshold``
+    #: (or one named a card less surely than ``min_confidence`` asks), shaped as a strip,
+    #: lying apart from every card read and as the next card of a column beside one of them
+    #: (:func:`vision.boxes.column_neighbours`), is read as a card when it is named as that
+    #: card is and scores ``faint_confidence`` (players lay like cards in columns; a covered
+    #: card's thin strip is what the detector scores lowest). Photos of ``closeup_regions``
+    #: cards or fewer take none. 0: none (live frames, whose tracker keeps what a column
+    #: held). Measured in models/README.md, "Thirtieth session"
+    faint_region: float = 0.08
+    faint_confidence: float = 0.12
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
     #: classifier of the counts alone, which shares out the family's probability among its
@@ -347,28 +372,34 @@ class Recognizer:
         shrink = min(1.0, float(np.sqrt(self.fine_max_imgsz ** 2 * 0.75 / max(pixels, 1.0))))
         return [(top, bottom, zoom * shrink) for top, bottom, zoom in joined if zoom * shrink > 1.15 * to_input]
 
+    def _faint_level(self) -> float:
+        """The lowest region score a box is kept at, for the faint strips or as a card."""
+        return min(self.faint_region, self.region_threshold) if self.faint_confidence else self.region_threshold
+
     def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
-        """``boxes, scores, looked`` after the second look at small cards (as they are, and
-        ``looked`` false, when the cards are large enough on the detector's input, or the
-        detector is fed one size only)."""
+        """``boxes, scores, looked, faint`` after the second look at small cards (as they are,
+        and ``looked`` false, when the cards are large enough on the detector's input, or the
+        detector is fed one size only); ``faint``: the closer look's boxes scored under
+        ``region_threshold`` (``(boxes, scores)``, for the faint strips)."""
+        none = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         imgsz = getattr(self.detector, "imgsz", None)
         if not self.fine_side or resized is None or not imgsz or not len(boxes):
-            return boxes, scores, False
+            return boxes, scores, False, none
         h, w = image_bgr.shape[:2]
         to_input = imgsz / max(h, w)
         sides = (boxes[:, 2:] - boxes[:, :2]).max(1) * to_input
         if np.quantile(sides, self.fine_quantile) >= self.fine_side:
-            return boxes, scores, False
+            return boxes, scores, False, none
         # a card large at the first look's size is read there: the closer look would cut it up
         trusted = sides >= self.fine_side
         usable = (boxes[:, 2:] - boxes[:, :2]).min(1) >= 1  # not a box clipped to a point at the edge
         if not usable.any():
-            return boxes, scores, False
+            return boxes, scores, False, none
         found, found_scores = [], []
         for top, bottom, zoom in self._fine_bands(boxes[usable], h, w, to_input):
             band = image_bgr[top:bottom]
-            more, more_scores = resized(int(round(zoom * max(band.shape[:2]))))(band, conf=self.region_threshold)
+            more, more_scores = resized(int(round(zoom * max(band.shape[:2]))))(band, conf=self._faint_level())
             more = (more + [0, top, 0, top]).astype(np.float32)
             # a box at the band's edge (not the photo's) is a card cut in two by it: the
             # band next to it holds the whole card
@@ -376,12 +407,16 @@ class Recognizer:
             found.append(more[~cut])
             found_scores.append(more_scores[~cut])
         if not found:
-            return boxes, scores, False
+            return boxes, scores, False, none
         more, more_scores = np.concatenate(found), np.concatenate(found_scores).astype(np.float32)
         if len(found) > 1 and len(more):  # a card whole in two bands' overlap is found twice
-            kept = nms(more, more_scores, self.region_threshold, 0.5)
+            kept = nms(more, more_scores, self._faint_level(), 0.5)
             more, more_scores = more[kept], more_scores[kept]
-        return *merge_looks(boxes, scores, more, more_scores, trusted), True
+        # the boxes scored as cards are those a look at region_threshold keeps: a box never
+        # suppresses a better scored one
+        sure = more_scores >= self.region_threshold
+        return (*merge_looks(boxes, scores, more[sure], more_scores[sure], trusted), True,
+                (more[~sure], more_scores[~sure]))
 
     @classmethod
     def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
@@ -411,7 +446,7 @@ class Recognizer:
         the same views as a photo's: a live table's far seats lie upside down in the frame, and
         on a still table only the cards that moved are named again (``LabelCache``), so the
         views cost little there (bench-live: 1.6 regions named a frame)."""
-        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0)
+        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0, faint_confidence=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live
@@ -428,12 +463,17 @@ class Recognizer:
         """
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("expected a colour image (H, W, 3) in BGR order")
-        boxes, scores = self.detector(image_bgr, conf=self.region_threshold)
+        boxes, scores = self.detector(image_bgr, conf=self._faint_level())
+        sure = scores >= self.region_threshold  # as a look at region_threshold keeps them
+        faint = [(boxes[~sure], scores[~sure])]
+        boxes, scores = boxes[sure], scores[sure]
         if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
             boxes, scores = self._closeup(image_bgr, boxes, scores)
             looked_again = True
+            faint = []  # a close-up's cards lie whole in view
         else:
-            boxes, scores, looked_again = self._fine(image_bgr, boxes, scores)
+            boxes, scores, looked_again, closer = self._fine(image_bgr, boxes, scores)
+            faint.append(closer)
         if self.speck_area and len(boxes) > 1:
             card = ~speck_mask(boxes, larger=self.speck_area)
             boxes, scores = boxes[card], scores[card]
@@ -443,8 +483,47 @@ class Recognizer:
         # pieces come from a second look (closer at small cards, or farther at a close-up);
         # where the first look alone read the photo, a box within a same-named one is a
         # strip of its column (drop_pieces)
-        return drop_pieces(self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming),
-                           self.piece_inside if looked_again else 0.0)
+        cards = drop_pieces(self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming),
+                            self.piece_inside if looked_again else 0.0)
+        if not faint:
+            return cards
+        # a region named a card less surely than min_confidence is as faint
+        unsure = (naming.labels != NOT_A_CARD) & (scores * naming.sureness < self.min_confidence)
+        faint.append((boxes[unsure], scores[unsure]))
+        return self._faint_strips(image_bgr, cards, np.concatenate([b for b, _ in faint]),
+                                  np.concatenate([f for _, f in faint]), allowed)
+
+    def _faint_strips(self, image_bgr: np.ndarray, cards: Detections, boxes: np.ndarray, scores: np.ndarray,
+                      allowed: Collection[str] | None = None) -> Detections:
+        """``cards`` with the faint strips among ``boxes`` added (see ``faint_confidence``)."""
+        if not self.faint_confidence or len(cards) <= self.closeup_regions or not len(boxes):
+            return cards
+        boxes, scores = np.asarray(boxes, np.float32).reshape(-1, 4), np.asarray(scores, np.float32)
+        kept = nms(boxes, scores, 0.0, 0.5)  # the first and the closer look's boxes of one strip
+        boxes, scores = boxes[kept], scores[kept]
+        iou, within = overlaps(boxes, cards.xyxy)
+        sides = boxes[:, 2:] - boxes[:, :2]
+        strip = sides.min(1) < FAINT_STRIP_ASPECT * sides.max(1)
+        beside = column_neighbours(boxes, cards.xyxy)
+        apart = (iou.max(1) < 0.3) & (within.max(1) < 0.5)
+        ask = apart & strip & beside.any(1)
+        if not ask.any():
+            return cards
+        boxes, scores, beside = boxes[ask], scores[ask], beside[ask]
+        naming = self.name(image_bgr, boxes, allowed)
+        # named as a card of its column is: players lay like cards in columns
+        column_labels = np.asarray(cards.labels, dtype=object)
+        like = np.array([(column_labels[near] == label).any() for near, label in zip(beside, naming.labels, strict=True)],
+                        bool)
+        if not like.any():
+            return cards
+        faint = dataclasses.replace(self, min_confidence=self.faint_confidence).named_regions(
+            boxes[like], scores[like], naming.labels[like], naming.label_scores[like],
+            Naming(*(field[like] for field in naming)))
+        if not len(faint):
+            return cards
+        faint = faint[nms(faint.xyxy, faint.confidence, 0.0, 0.3)]
+        return _joined(cards, faint)
 
     def name(self, image_bgr: np.ndarray, boxes: np.ndarray,
              allowed: Collection[str] | None = None) -> Naming:
