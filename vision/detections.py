@@ -48,6 +48,10 @@ SEAT = "seat"
 #: the seat's turn in degrees (0: the player sits at the bottom of the photo), how its tableau
 #: is read (``split_seats``)
 SEAT_ANGLE = "seat_angle"
+#: the card's tilt in the photo in degrees, modulo 90 with its sign, read from its outline's
+#: edges (``vision.tilts.card_tilts``; NaN: unknown): what tells a card turned by t from one
+#: turned by -t, as its box cannot (``vision.seats``)
+TILT = "tilt"
 #: the id a card keeps from frame to frame (live tracker)
 TRACK_ID = "track_id"
 #: whether the tracked card is in sight in this frame (live tracker; False: last seen there)
@@ -58,8 +62,8 @@ SCORE = "score"
 FIRST_SEEN = "first_seen"
 LABEL_SINCE = "label_since"
 
-DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, SEEN_AS, FLAG, CARD_ID, ON, SEAT, SEAT_ANGLE, TRACK_ID, VISIBLE,
-             SCORE, FIRST_SEEN, LABEL_SINCE)
+DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, SEEN_AS, FLAG, CARD_ID, ON, SEAT, SEAT_ANGLE, TILT, TRACK_ID,
+             VISIBLE, SCORE, FIRST_SEEN, LABEL_SINCE)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

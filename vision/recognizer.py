@@ -18,8 +18,17 @@ import cv2
 import numpy as np
 
 from vision.boxes import column_neighbours, coverage_matrix, nms, overlaps, piece_mask, speck_mask
-from vision.detections import LABEL, LABEL_MARGIN, LABEL_SCORE, REGION_SCORE, SEEN_AS, Detections
+from vision.detections import (
+    LABEL,
+    LABEL_MARGIN,
+    LABEL_SCORE,
+    REGION_SCORE,
+    SEEN_AS,
+    TILT,
+    Detections,
+)
 from vision.paths import MODELS_DIR
+from vision.tilts import card_tilts
 
 #: Side of the square crops the classifier learns from (and is fed at run time).
 CROP_SIZE = 96
@@ -285,6 +294,11 @@ class Recognizer:
     #: held). Measured in models/README.md, "Thirtieth session"
     faint_region: float = 0.08
     faint_confidence: float = 0.12
+    #: each card's tilt read from its outline (``data["tilt"]``, :func:`vision.tilts.card_tilts`),
+    #: which the seat split weighs where a box cannot tell a card turned by t from one turned
+    #: by -t (models/README.md, "Thirtieth session"); off for live frames, whose seats the
+    #: tracker keeps
+    read_tilts: bool = True
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
     #: classifier of the counts alone, which shares out the family's probability among its
@@ -446,7 +460,8 @@ class Recognizer:
         the same views as a photo's: a live table's far seats lie upside down in the frame, and
         on a still table only the cards that moved are named again (``LabelCache``), so the
         views cost little there (bench-live: 1.6 regions named a frame)."""
-        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0, faint_confidence=0.0)
+        live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0, faint_confidence=0.0,
+                                   read_tilts=False)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live
@@ -485,13 +500,15 @@ class Recognizer:
         # strip of its column (drop_pieces)
         cards = drop_pieces(self.named_regions(boxes, scores, naming.labels, naming.label_scores, naming),
                             self.piece_inside if looked_again else 0.0)
-        if not faint:
-            return cards
-        # a region named a card less surely than min_confidence is as faint
-        unsure = (naming.labels != NOT_A_CARD) & (scores * naming.sureness < self.min_confidence)
-        faint.append((boxes[unsure], scores[unsure]))
-        return self._faint_strips(image_bgr, cards, np.concatenate([b for b, _ in faint]),
-                                  np.concatenate([f for _, f in faint]), allowed)
+        if faint:
+            # a region named a card less surely than min_confidence is as faint
+            unsure = (naming.labels != NOT_A_CARD) & (scores * naming.sureness < self.min_confidence)
+            faint.append((boxes[unsure], scores[unsure]))
+            cards = self._faint_strips(image_bgr, cards, np.concatenate([b for b, _ in faint]),
+                                       np.concatenate([f for _, f in faint]), allowed)
+        if self.read_tilts and len(cards):
+            cards = cards.with_data(**{TILT: card_tilts(image_bgr, cards.xyxy)})
+        return cards
 
     def _faint_strips(self, image_bgr: np.ndarray, cards: Detections, boxes: np.ndarray, scores: np.ndarray,
                       allowed: Collection[str] | None = None) -> Detections:

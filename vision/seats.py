@@ -9,7 +9,8 @@ players on one side of a rectangular table both face that side, a player at a co
 faces the corner. Which cards are whose comes from where they lie round the table and how
 they are turned (``tableau_segments``): seen from the middle of the cards each tableau
 lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
-cards' turns; gaps are measured in the size of the cards there and the phone's tilt is
+cards' turns (a box gives a card's turn folded, t alike with -t; its tilt read from its
+outline, ``data["tilt"]`` where the recogniser gives it, gives the sign); gaps are measured in the size of the cards there and the phone's tilt is
 undone (``table_top``: the far side smaller and flatter than the near side, as far as the
 cards' sizes and aspects tell), so a far seat's small, flat cards count alike and a
 turned card there is not taken for a card lying sideways. A player whose cards
@@ -34,7 +35,7 @@ import cv2
 import numpy as np
 
 from vision.boxes import coverage_matrix, gap_matrix
-from vision.detections import Detections
+from vision.detections import TILT, Detections
 from vision.faces import FACE_SIZE
 
 CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
@@ -383,6 +384,9 @@ TURN_WEIGHT = 1.0
 COLUMN_WEIGHT = 0.25
 #: The weight of a seat's rows disagreeing on their axis (``_row_axes``)
 AXIS_WEIGHT = 0.25
+#: The weight of a seat's cards disagreeing on their tilt read from their outlines
+#: (``tilt_vectors``)
+TILT_WEIGHT = 0.2
 #: A whole card this close (in card sizes) to a card may be its neighbour in a row
 ROW_GAP = 0.3
 #: What one more tableau must save in a split (``tableau_segments``): cutting one tableau in
@@ -394,12 +398,26 @@ SEAT_SAVING = 0.6
 SHAPE_SLACK = 1.3
 
 
+def tilt_vectors(tilts: np.ndarray) -> np.ndarray:
+    """Each card's tilt read from its outline (``vision.tilts.card_tilts``: its turn modulo 90,
+    with its sign) as a unit vector at four times its angle, ``(N, 2)``, so that tilts of 44
+    and -44 degrees (one outline) lie together; NaN where unknown. Two tableaux turned by t
+    and -t (their boxes alike, ``folded_turns``) lie apart here; a quarter turn apart they lie
+    together here and apart in their boxes.
+
+    >>> tilt_vectors(np.array([0.0, 44.0, -44.0, 22.5, np.nan])).round(2).tolist()
+    [[1.0, 0.0], [-1.0, 0.07], [-1.0, -0.07], [0.0, 1.0], [nan, nan]]
+    """
+    quadrupled = np.radians(4 * np.asarray(tilts, np.float64))
+    return np.stack([np.cos(quadrupled), np.sin(quadrupled)], 1)
+
+
 def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
-                    axes: np.ndarray) -> np.ndarray:
+                    axes: np.ndarray, tilted: np.ndarray | None = None) -> np.ndarray:
     """``cost[a, n]``: how unlike one tableau the ``n`` cards from ``order[a]`` on (round the
     circle) are: the gaps that join them (each card's to the nearest card before it), how
-    much their folded turns, their columns' directions and their rows' axes disagree, and a
-    seat of one card."""
+    much their folded turns, their columns' directions, their rows' axes and their outlines'
+    tilts (``tilted``: ``tilt_vectors``, where read) disagree, and a seat of one card."""
     m = len(order)
     doubled = np.concatenate([order, order])
     members = np.stack([doubled[a:a + m] for a in range(m)])
@@ -417,6 +435,9 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
     ax = axes[doubled]
     has_ax = ~np.isnan(ax[:, 0])
     a_n, a_x, a_y = prefix(has_ax), prefix(np.where(has_ax, ax[:, 0], 0)), prefix(np.where(has_ax, ax[:, 1], 0))
+    sg = np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled]
+    has_sg = ~np.isnan(sg[:, 0])
+    s_n, s_x, s_y = prefix(has_sg), prefix(np.where(has_sg, sg[:, 0], 0)), prefix(np.where(has_sg, sg[:, 1], 0))
     starts = np.arange(m)
     for n in range(1, m + 1):
         new = members[:, n - 1]
@@ -432,8 +453,10 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
         disagree = vcount - vsum ** 2 / np.maximum(vcount, 1)
         acount = a_n[ends] - a_n[starts]
         crossed = acount - np.hypot(a_x[ends] - a_x[starts], a_y[ends] - a_y[starts]) ** 2 / np.maximum(acount, 1)
+        scount = s_n[ends] - s_n[starts]
+        untilted = scount - np.hypot(s_x[ends] - s_x[starts], s_y[ends] - s_y[starts]) ** 2 / np.maximum(scount, 1)
         cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
-                      + AXIS_WEIGHT * crossed)
+                      + AXIS_WEIGHT * crossed + TILT_WEIGHT * untilted)
     return cost
 
 
@@ -518,6 +541,33 @@ class TableTop:
         lean = (at[0] - self.middle) / (at[1] - self.horizon) if math.isfinite(self.horizon) else 0.0
         return turn_towards(np.array([across + lean * squash * down, squash * down]))
 
+    def table_tilts(self, tilts: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """Cards' tilts read in the photo (``vision.tilts.card_tilts``: degrees modulo 90, the
+        photo's own frame) at ``points``, as they lie on the table top: the tilt there whose
+        two edges, squashed and leaning as the photo shows them at that point, the photo's
+        outline reading would give. NaN stays NaN.
+
+        >>> top = TableTop(0.8, 100.0, 0.0, 0.0)  # the horizon at row 0, the camera looking along x = 0
+        >>> top.table_tilts(np.array([15.0, 0.0, np.nan]), np.array([[20.0, 100.0], [0.0, 100.0], [0.0, 50.0]])).round().tolist()
+        [20.0, 0.0, nan]
+        """
+        tilts = np.asarray(tilts, np.float64)
+        points = np.asarray(points, np.float64).reshape(-1, 2)
+        squash = self.squash * self.scale(points[:, 1])
+        lean = ((points[:, 0] - self.middle) / (points[:, 1] - self.horizon) if math.isfinite(self.horizon)
+                else np.zeros(len(points)))
+        candidates = np.radians(np.arange(-45.0, 45.0, 1.0))
+        shown = np.zeros((len(points), len(candidates), 2))
+        for edge in (candidates, candidates + math.pi / 2):
+            # a table-top direction (across, down) shows as (across + lean * squash * down, squash * down)
+            angle = np.arctan2(squash[:, None] * np.sin(edge)[None, :],
+                               np.cos(edge)[None, :] + (lean * squash)[:, None] * np.sin(edge)[None, :])
+            shown += np.stack([np.cos(4 * angle), np.sin(4 * angle)], 2)
+        read = np.radians(4 * tilts)
+        fit = shown[:, :, 0] * np.cos(read)[:, None] + shown[:, :, 1] * np.sin(read)[:, None]
+        on_table = np.degrees(candidates[np.argmax(np.nan_to_num(fit, nan=-9.0), 1)])
+        return np.where(np.isnan(tilts), np.nan, on_table)
+
 
 def table_top(xyxy: np.ndarray) -> TableTop:
     """The ``TableTop`` the cards' boxes show. Whole cards are all one size on the table, and
@@ -569,7 +619,8 @@ def table_top(xyxy: np.ndarray) -> TableTop:
     return chosen
 
 
-def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> list[np.ndarray]:
+def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
+                     tilts: np.ndarray | None = None) -> list[np.ndarray]:
     """At most ``k`` groups of cards, each a run of cards round the table's middle: seen from
     the middle of the cards, every tableau lies in its own sector, whatever the table's shape
     and however the seats are spaced. The runs are those that fit tableaux best
@@ -580,12 +631,15 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> l
     side along a far edge, their cards at the same angles from the middle), the runs are
     cut again by what the cards say (``_recut``): one box more or less moves the angles,
     and must not join two tableaux while cutting a third. ``top``: the photo's
-    ``table_top`` (measured when left out)."""
+    ``table_top`` (measured when left out); ``tilts``: each card's tilt read from its
+    outline (``vision.tilts.card_tilts``), which gives the turns their signs."""
     n = len(xyxy)
     if k >= n:
         return [np.array([i]) for i in range(n)]
     if top is None:
         top = table_top(xyxy)
+    if tilts is not None:
+        tilts = top.table_tilts(tilts, (xyxy[:, :2] + xyxy[:, 2:]) / 2)
     # on the table top as if seen from straight above
     xyxy = top.flat(xyxy)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
@@ -593,7 +647,9 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None) -> l
     order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
     gaps = _relative_gaps(xyxy)
     is_strip = strips(xyxy)
-    evidence = _turn_evidence(xyxy, is_strip, gaps)
+    evidence: tuple[np.ndarray, ...] = _turn_evidence(xyxy, is_strip, gaps)
+    if tilts is not None and TILT_WEIGHT:
+        evidence = (*evidence, tilt_vectors(tilts))
     cost = _interval_costs(order, gaps, *evidence)
     m = n
     # best[s, p]: the least cost of cutting the p cards from order[s] on into j runs
@@ -749,9 +805,10 @@ def _spanning_cost(gaps: np.ndarray) -> float:
 
 
 def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: np.ndarray,
-                axes: np.ndarray) -> float:
+                axes: np.ndarray, tilted: np.ndarray | None = None) -> float:
     """``_interval_costs`` for any set of cards: the shortest tree joining them, and how much
-    their turns, their columns' directions and their rows' axes disagree."""
+    their turns, their columns' directions, their rows' axes and their outlines' tilts
+    disagree."""
     if not len(ids):
         return 0.0
     turn = folded[ids]
@@ -763,12 +820,16 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
     ax = axes[ids]
     ax = ax[~np.isnan(ax[:, 0])]
     disagree_ax = len(ax) - float(np.linalg.norm(ax.sum(0))) ** 2 / len(ax) if len(ax) else 0.0
+    sg = np.zeros((0, 2)) if tilted is None else tilted[ids]
+    sg = sg[~np.isnan(sg[:, 0])]
+    untilted = len(sg) - float(np.linalg.norm(sg.sum(0))) ** 2 / len(sg) if len(sg) else 0.0
     return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
-            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax)
+            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax + TILT_WEIGHT * untilted)
 
 
 def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, gaps: np.ndarray,
-            folded: np.ndarray, vectors: np.ndarray, axes: np.ndarray) -> list[np.ndarray]:
+            folded: np.ndarray, vectors: np.ndarray, axes: np.ndarray,
+            tilted: np.ndarray | None = None) -> list[np.ndarray]:
     """The runs with a column (a card and the strips it covers), or a lone card, moved to the
     neighbouring group it fits better (``_group_cost``): where two tableaux reach into each
     other's sector, a run round the table cannot part them."""
@@ -786,7 +847,7 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, ga
     label = np.zeros(n, int)
     for g, ids in enumerate(groups):
         label[ids] = g
-    costs = [_group_cost(np.flatnonzero(label == g), gaps, folded, vectors, axes) for g in range(len(groups))]
+    costs = [_group_cost(np.flatnonzero(label == g), gaps, folded, vectors, axes, tilted) for g in range(len(groups))]
     for _ in range(3):
         moved = False
         for unit in dict.fromkeys(roots.tolist()):
@@ -800,10 +861,10 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, ga
             best: int | None = None
             best_gain = 1e-6
             best_costs: tuple[float, float] = (0.0, 0.0)
-            cost_rest = _group_cost(rest, gaps, folded, vectors, axes)
+            cost_rest = _group_cost(rest, gaps, folded, vectors, axes, tilted)
             for other in set(label[near].tolist()) - {here}:
                 grown = np.concatenate([np.flatnonzero(label == other), members])
-                cost_grown = _group_cost(grown, gaps, folded, vectors, axes)
+                cost_grown = _group_cost(grown, gaps, folded, vectors, axes, tilted)
                 gain = costs[here] + costs[other] - cost_rest - cost_grown
                 if gain > best_gain:
                     best, best_gain, best_costs = other, gain, (cost_rest, cost_grown)
@@ -865,7 +926,9 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
         stray[:] = False
     kept = np.flatnonzero(~stray)
     k = min(n_seats, len(kept))
-    groups = [kept[g] for g in tableau_segments(detections.xyxy[kept], k, top)]
+    tilts = detections.data.get(TILT)
+    groups = [kept[g] for g in tableau_segments(detections.xyxy[kept], k, top,
+                                                None if tilts is None else np.asarray(tilts)[kept])]
     # the table's centre, the seats' directions and turns from the tableaux alone
     centre = table_centre(detections[kept])
     towards = [detections.centres[g].mean(0) - centre for g in groups]

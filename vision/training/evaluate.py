@@ -20,10 +20,11 @@ import numpy as np
 from tqdm import tqdm
 
 from vision.boxes import greedy_matching, iou_matrix
-from vision.detections import Detections
+from vision.detections import LABEL, TILT, Detections
 from vision.seats import split_seats
 from vision.stacks import canonical, read_tableau, stacks_of
 from vision.synth.dataset import RECIPES, generate, load_truths
+from vision.tilts import card_tilts
 
 
 def match_cards(pred: Detections, truth_cards: list[dict], iou: float = 0.5):
@@ -131,9 +132,11 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
             counts["stacks"] += len(true_stacks)
             counts["stacks_found"] += _multiset_hits(true_stacks, stacks_of(got))
             counts["stacks_read"] += len(stacks_of(got))
-        # the reading logic alone, from the truth's own boxes and labels
-        truth_dets = Detections(np.array([c["box"] for c in visible]).reshape(-1, 4),
-                                data={"label": np.array([c["label"] for c in visible])})
+        # the reading logic alone, from the truth's own boxes and labels (and the tilts the
+        # photo shows in them, as the recogniser reads them)
+        truth_boxes = np.array([c["box"] for c in visible], np.float64).reshape(-1, 4)
+        truth_dets = Detections(truth_boxes, data={LABEL: np.array([c["label"] for c in visible]),
+                                                   TILT: card_tilts(image, truth_boxes)})
         for seat, part in zip(truth["seats"], split_seats(truth_dets, n_seats=n_seats), strict=True):
             counts["exact_from_truth_boxes"] += canonical(read_tableau(part)) == canonical(seat["tableau"])
         counts["photos_exact"] += photo_exact
