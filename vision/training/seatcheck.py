@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import LABEL, TILT, Detections
 from vision.seats import split_seats, turn_towards
 from vision.stacks import canonical, read_tableau
 from vision.synth.dataset import load_truths
+from vision.tilts import card_tilts
 
 
 def true_turn(seat: dict, boxes: np.ndarray) -> float | None:
@@ -37,13 +39,16 @@ def true_turn(seat: dict, boxes: np.ndarray) -> float | None:
     return turn_towards(np.asarray(seat["player_xy"], float) - middle)
 
 
-def seat_failures(truth: dict) -> list[tuple[int, str, str]]:
-    """``(seat, cause, detail)`` for each seat of one photo not read exactly from its own boxes."""
+def seat_failures(truth: dict, image: np.ndarray | None = None) -> list[tuple[int, str, str]]:
+    """``(seat, cause, detail)`` for each seat of one photo not read exactly from its own boxes
+    (and, given the ``image``, the tilts it shows in them, as ``sushicam eval`` reads them)."""
     visible = [c for c in truth["cards"] if not c["hidden"]]
     boxes = np.array([c["box"] for c in visible], float).reshape(-1, 4)
     owner = np.array([c.get("seat", 0) for c in visible], int)
-    detections = Detections(boxes, data={"label": np.array([c["label"] for c in visible]),
-                                          "index": np.arange(len(visible))})
+    data = {LABEL: np.array([c["label"] for c in visible]), "index": np.arange(len(visible))}
+    if image is not None:
+        data[TILT] = card_tilts(image, boxes)
+    detections = Detections(boxes, data=data)
     failures = []
     for s, part in enumerate(split_seats(detections, n_seats=len(truth["seats"]))):
         seat = truth["seats"][s]
@@ -74,7 +79,8 @@ def main(argv: list[str] | None = None) -> None:
     for root in args.roots:
         counts = {"seats": 0, "exact": 0, "group": 0, "turn": 0, "hidden": 0, "read": 0}
         for k, truth in enumerate(load_truths(root)[:args.limit]):
-            failures = seat_failures(truth)
+            image = cv2.imread(str(root / truth["image"]), cv2.IMREAD_COLOR) if truth.get("image") else None
+            failures = seat_failures(truth, image)
             counts["seats"] += len(truth["seats"])
             counts["exact"] += len(truth["seats"]) - len(failures)
             for _, cause, _ in failures:
