@@ -1,25 +1,25 @@
 """Splitting a whole-table photo into the seats' tableaux.
 
 Seat 0 sits at the bottom of the photo and seats follow clockwise. Each tableau faces its
-player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at the left, 180
-across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that frame.
-The turn comes from the seat's own cards (the way their columns and rows run, how far
-their boxes say they are turned), at any angle, so seats need not be evenly spaced: two
-players on one side of a rectangular table both face that side, a player at a corner
-faces the corner. Which cards are whose comes from where they lie round the table and how
-they are turned (``tableau_segments``): seen from the middle of the cards each tableau
-lies in a sector of its own, and neighbouring tableaux that touch are told apart by their
-cards' turns (a box gives a card's turn folded, t alike with -t; its tilt read from its
-outline, ``data["tilt"]`` where the recogniser gives it, gives the sign); gaps are measured in the size of the cards there and the phone's tilt is
-undone (``table_top``: the far side smaller and flatter than the near side, as far as the
-cards' sizes and aspects tell), so a far seat's small, flat cards count alike and a
-turned card there is not taken for a card lying sideways. A player whose cards
-are out of sight (or all missed) leaves their seat empty, where the others' turns and the
-gaps between them leave the most room, rather than a neighbour's tableau cut in two; and
-boxes that can be no player's cards (``clutter``: a score pad boxed as thin cards, lying
-apart) take no seat, nor move the table's middle the seats are numbered from. Every
-length is measured in card sizes and every turn in degrees, never in pixels: a table reads
-alike in a 640x480 webcam frame and a 4032x3024 phone photo.
+player, so every seat also gets its *turn*: 0 for a player at the bottom, 90 at the left,
+180 across the table, 270 at the right; ``read_tableau`` reads a seat's columns in that
+frame. The turn comes from the seat's own cards (the way their columns and rows run, how
+far their boxes say they are turned), at any angle, so seats need not be evenly spaced: two
+players on one side of a rectangular table both face that side, a player at a corner faces
+the corner. Which cards are whose comes from where they lie round the table and how they
+are turned (``tableau_segments``): seen from the middle of the cards each tableau lies in a
+sector of its own, and neighbouring tableaux that touch are told apart by their cards'
+turns (a box gives a card's turn folded, t alike with -t; its tilt read from its outline,
+``data["tilt"]`` where the recogniser gives it, gives the sign); gaps are measured in the
+size of the cards there and the phone's tilt is undone (``table_top``: the far side smaller
+and flatter than the near side, as far as the cards' sizes and aspects tell), so a far
+seat's small, flat cards count alike and a turned card there is not taken for a card lying
+sideways. A player whose cards are out of sight (or all missed) leaves their seat empty,
+where the others' turns and the gaps between them leave the most room, rather than a
+neighbour's tableau cut in two; and boxes that can be no player's cards (``clutter``: a
+score pad boxed as thin cards, lying apart) take no seat, nor move the table's middle the
+seats are numbered from. Every length is measured in card sizes and every turn in degrees,
+never in pixels: a table reads alike in a 640x480 webcam frame and a 4032x3024 phone photo.
 
 Seat areas (what the web remembers) are given in normalised image coordinates, as a
 rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygon": ...,
@@ -435,9 +435,9 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
     ax = axes[doubled]
     has_ax = ~np.isnan(ax[:, 0])
     a_n, a_x, a_y = prefix(has_ax), prefix(np.where(has_ax, ax[:, 0], 0)), prefix(np.where(has_ax, ax[:, 1], 0))
-    sg = np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled]
-    has_sg = ~np.isnan(sg[:, 0])
-    s_n, s_x, s_y = prefix(has_sg), prefix(np.where(has_sg, sg[:, 0], 0)), prefix(np.where(has_sg, sg[:, 1], 0))
+    tv = np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled]
+    has_tv = ~np.isnan(tv[:, 0])
+    s_n, s_x, s_y = prefix(has_tv), prefix(np.where(has_tv, tv[:, 0], 0)), prefix(np.where(has_tv, tv[:, 1], 0))
     starts = np.arange(m)
     for n in range(1, m + 1):
         new = members[:, n - 1]
@@ -454,9 +454,9 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
         acount = a_n[ends] - a_n[starts]
         crossed = acount - np.hypot(a_x[ends] - a_x[starts], a_y[ends] - a_y[starts]) ** 2 / np.maximum(acount, 1)
         scount = s_n[ends] - s_n[starts]
-        untilted = scount - np.hypot(s_x[ends] - s_x[starts], s_y[ends] - s_y[starts]) ** 2 / np.maximum(scount, 1)
+        tilt_spread = scount - np.hypot(s_x[ends] - s_x[starts], s_y[ends] - s_y[starts]) ** 2 / np.maximum(scount, 1)
         cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
-                      + AXIS_WEIGHT * crossed + TILT_WEIGHT * untilted)
+                      + AXIS_WEIGHT * crossed + TILT_WEIGHT * tilt_spread)
     return cost
 
 
@@ -820,11 +820,11 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
     ax = axes[ids]
     ax = ax[~np.isnan(ax[:, 0])]
     disagree_ax = len(ax) - float(np.linalg.norm(ax.sum(0))) ** 2 / len(ax) if len(ax) else 0.0
-    sg = np.zeros((0, 2)) if tilted is None else tilted[ids]
-    sg = sg[~np.isnan(sg[:, 0])]
-    untilted = len(sg) - float(np.linalg.norm(sg.sum(0))) ** 2 / len(sg) if len(sg) else 0.0
+    tv = np.zeros((0, 2)) if tilted is None else tilted[ids]
+    tv = tv[~np.isnan(tv[:, 0])]
+    tilt_spread = len(tv) - float(np.linalg.norm(tv.sum(0))) ** 2 / len(tv) if len(tv) else 0.0
     return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
-            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax + TILT_WEIGHT * untilted)
+            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax + TILT_WEIGHT * tilt_spread)
 
 
 def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, gaps: np.ndarray,
