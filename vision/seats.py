@@ -429,15 +429,8 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
     known = ~np.isnan(turn)
     prefix = lambda v: np.concatenate([[0.0], np.cumsum(v)])  # noqa: E731
     t_n, t_1, t_2 = prefix(known), prefix(np.where(known, turn, 0)), prefix(np.where(known, turn, 0) ** 2)
-    vec = vectors[doubled]
-    has = ~np.isnan(vec[:, 0])
-    v_n, v_x, v_y = prefix(has), prefix(np.where(has, vec[:, 0], 0)), prefix(np.where(has, vec[:, 1], 0))
-    ax = axes[doubled]
-    has_ax = ~np.isnan(ax[:, 0])
-    a_n, a_x, a_y = prefix(has_ax), prefix(np.where(has_ax, ax[:, 0], 0)), prefix(np.where(has_ax, ax[:, 1], 0))
-    tv = np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled]
-    has_tv = ~np.isnan(tv[:, 0])
-    s_n, s_x, s_y = prefix(has_tv), prefix(np.where(has_tv, tv[:, 0], 0)), prefix(np.where(has_tv, tv[:, 1], 0))
+    column_spread, row_spread = _run_spreads(vectors[doubled]), _run_spreads(axes[doubled])
+    tilt_spread = _run_spreads(np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled])
     starts = np.arange(m)
     for n in range(1, m + 1):
         new = members[:, n - 1]
@@ -448,16 +441,35 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
         count = t_n[ends] - t_n[starts]
         total = t_1[ends] - t_1[starts]
         spread = (t_2[ends] - t_2[starts]) - total ** 2 / np.maximum(count, 1)
-        vcount = v_n[ends] - v_n[starts]
-        vsum = np.hypot(v_x[ends] - v_x[starts], v_y[ends] - v_y[starts])
-        disagree = vcount - vsum ** 2 / np.maximum(vcount, 1)
-        acount = a_n[ends] - a_n[starts]
-        crossed = acount - np.hypot(a_x[ends] - a_x[starts], a_y[ends] - a_y[starts]) ** 2 / np.maximum(acount, 1)
-        scount = s_n[ends] - s_n[starts]
-        tilt_spread = scount - np.hypot(s_x[ends] - s_x[starts], s_y[ends] - s_y[starts]) ** 2 / np.maximum(scount, 1)
-        cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree + LONE_CARD * (n == 1)
-                      + AXIS_WEIGHT * crossed + TILT_WEIGHT * tilt_spread)
+        cost[:, n] = (joins[:, n] + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * column_spread(starts, ends)
+                      + LONE_CARD * (n == 1) + AXIS_WEIGHT * row_spread(starts, ends)
+                      + TILT_WEIGHT * tilt_spread(starts, ends))
     return cost
+
+
+def _unit_spread(vectors: np.ndarray) -> float:
+    """How much unit vectors ``(N, 2)`` disagree, over those known (NaN: unknown): N less their
+    sum's squared length over N; 0 when all alike.
+
+    >>> _unit_spread(np.array([[1.0, 0.0], [1.0, 0.0], [np.nan, np.nan]])), _unit_spread(np.array([[1.0, 0.0], [-1.0, 0.0]]))
+    (0.0, 2.0)
+    """
+    known = vectors[~np.isnan(vectors[:, 0])]
+    return len(known) - float(np.linalg.norm(known.sum(0))) ** 2 / len(known) if len(known) else 0.0
+
+
+def _run_spreads(vectors: np.ndarray):
+    """``spread(starts, ends)``: :func:`_unit_spread` of each run ``vectors[start:end]`` at once,
+    from prefix sums (``_interval_costs`` weighs every run round the table)."""
+    known = ~np.isnan(vectors[:, 0])
+    count, x, y = (np.concatenate([[0.0], np.cumsum(v)])
+                   for v in (known, np.where(known, vectors[:, 0], 0), np.where(known, vectors[:, 1], 0)))
+
+    def spread(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        n = count[ends] - count[starts]
+        return n - np.hypot(x[ends] - x[starts], y[ends] - y[starts]) ** 2 / np.maximum(n, 1)
+
+    return spread
 
 
 def foreshortening(xyxy: np.ndarray) -> float:
@@ -814,17 +826,9 @@ def _group_cost(ids: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vectors: 
     turn = folded[ids]
     turn = turn[~np.isnan(turn)]
     spread = float(((turn - turn.mean()) ** 2).sum()) if len(turn) else 0.0
-    vec = vectors[ids]
-    vec = vec[~np.isnan(vec[:, 0])]
-    disagree = len(vec) - float(np.linalg.norm(vec.sum(0))) ** 2 / len(vec) if len(vec) else 0.0
-    ax = axes[ids]
-    ax = ax[~np.isnan(ax[:, 0])]
-    disagree_ax = len(ax) - float(np.linalg.norm(ax.sum(0))) ** 2 / len(ax) if len(ax) else 0.0
-    tv = np.zeros((0, 2)) if tilted is None else tilted[ids]
-    tv = tv[~np.isnan(tv[:, 0])]
-    tilt_spread = len(tv) - float(np.linalg.norm(tv.sum(0))) ** 2 / len(tv) if len(tv) else 0.0
-    return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * disagree
-            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * disagree_ax + TILT_WEIGHT * tilt_spread)
+    tilt_spread = 0.0 if tilted is None else _unit_spread(tilted[ids])
+    return (_spanning_cost(gaps[np.ix_(ids, ids)]) + TURN_WEIGHT * spread / 900 + COLUMN_WEIGHT * _unit_spread(vectors[ids])
+            + LONE_CARD * (len(ids) == 1) + AXIS_WEIGHT * _unit_spread(axes[ids]) + TILT_WEIGHT * tilt_spread)
 
 
 def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, gaps: np.ndarray,
