@@ -31,6 +31,11 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # the detector and the classifier run in turn on the same two cores: a session's threads
+    # that spin on after its run, waiting for more, take the cores the other session's run
+    # needs (a 1280x960 photo read in 158 ms spinning, 94 ms not: models/README.md,
+    # "Thirty-first session")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own types for a corrupt file
