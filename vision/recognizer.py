@@ -299,6 +299,13 @@ class Recognizer:
     #: by -t (models/README.md, "Thirtieth session"); off for live frames, whose seats the
     #: tracker keeps
     read_tilts: bool = True
+    #: a region the classifier gives ``not-a-card`` this probability or more is no card,
+    #: whichever face it names likeliest: the independent renderer's score pads, phones and
+    #: plain-coloured objects were named cards at 0.4-0.85 while the classifier gave
+    #: not-a-card 0.2-0.45, which it gives no card of the development sets but one in 3 000
+    #: (models/README.md, "Thirty-first session"). 0: only where not-a-card leads (live
+    #: frames, whose tracker weighs a hand over a card itself)
+    not_a_card_doubt: float = 0.2
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
     #: classifier of the counts alone, which shares out the family's probability among its
@@ -461,7 +468,7 @@ class Recognizer:
         on a still table only the cards that moved are named again (``LabelCache``), so the
         views cost little there (bench-live: 1.6 regions named a frame)."""
         live = dataclasses.replace(self, fine_side=0.0, piece_inside=0.0, speck_area=0.0, faint_confidence=0.0,
-                                   read_tilts=False)
+                                   read_tilts=False, not_a_card_doubt=0.0)
         resized = getattr(self.detector, "resized", None)  # an ONNX detector can be; a double not
         if not self.live_imgsz or resized is None:
             return live
@@ -552,6 +559,9 @@ class Recognizer:
         probabilities = self.probabilities(image_bgr, boxes, allowed)
         rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
+        if self.not_a_card_doubt and NOT_A_CARD in self.classes:
+            no_card = self.classes.index(NOT_A_CARD)
+            best = np.where(probabilities[:, no_card] >= self.not_a_card_doubt, no_card, best)
         card = np.array([self.classes[i] != NOT_A_CARD for i in best])
         seen_as = np.array([""] * len(boxes), dtype="<U32")
         named = probabilities
@@ -561,7 +571,8 @@ class Recognizer:
             outside = ~kept[best] & card
             seen_as[outside] = names[best[outside]]
             if kept.any():
-                best = np.where(kept[None, :], probabilities, -1.0).argmax(1)
+                # a region that is no card stays no card: only a card's face is limited to the deck
+                best = np.where(card, np.where(kept[None, :], probabilities, -1.0).argmax(1), best)
                 named = np.where(kept[None, :], probabilities, 0.0)
         label_scores = probabilities[rows, best]
         # how far the best name leads the runner-up (among the allowed names): a small lead is a

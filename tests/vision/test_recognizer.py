@@ -100,7 +100,7 @@ def stub_recognizer():
         return boxes, np.array([0.9, 0.8], np.float32)
 
     def classifier(crops):
-        return np.array([[0.9, 0.1], [0.2, 0.8]], np.float32)[: len(crops)]
+        return np.array([[0.9, 0.1], [0.05, 0.95]], np.float32)[: len(crops)]
 
     return Recognizer(detector, classifier, ("not-a-card", "tempura"), views=CROP_ONLY), boxes
 
@@ -109,7 +109,7 @@ def test_regions_the_classifier_calls_not_a_card_are_dropped():
     recognizer, boxes = stub_recognizer()
     found = recognizer.detect(np.zeros((100, 200, 3), np.uint8))
     assert found.labels == ["tempura"] and found.xyxy.tolist() == [boxes[1].tolist()]
-    assert found.confidence.tolist() == pytest.approx([0.8 * 0.8])
+    assert found.confidence.tolist() == pytest.approx([0.8 * 0.95])
 
 
 def test_the_live_label_cache_drops_not_a_card_too():
