@@ -124,13 +124,15 @@ class TwoStageRecognizer(CardRecognizer, Protocol):
 class Naming(NamedTuple):
     """What the classifier says of each region (parallel arrays): the name, its probability,
     its lead over the runner-up, the face outside the game's deck it was taken for ("" when
-    none) and the probability the detection's confidence is built on."""
+    none), the probability the detection's confidence is built on and the probability that
+    the region is no card at all (0 from a classifier without ``not-a-card``)."""
 
     labels: np.ndarray
     label_scores: np.ndarray
     margins: np.ndarray
     seen_as: np.ndarray
     sureness: np.ndarray
+    no_card: np.ndarray
 
 
 def merge_looks(first: np.ndarray, first_scores: np.ndarray, second: np.ndarray, second_scores: np.ndarray,
@@ -300,11 +302,13 @@ class Recognizer:
     #: tracker keeps
     read_tilts: bool = True
     #: a region the classifier gives ``not-a-card`` this probability or more is no card,
-    #: whichever face it names likeliest: the independent renderer's score pads, phones and
-    #: plain-coloured objects were named cards at 0.4-0.85 while the classifier gave
-    #: not-a-card 0.2-0.45, which it gives no card of the development sets but one in 3 000
-    #: (models/README.md, "Thirty-first session"). 0: only where not-a-card leads (live
-    #: frames, whose tracker weighs a hand over a card itself)
+    #: whichever face it names likeliest, unless it lies as the next card of a column beside
+    #: a card named without such doubt (:func:`vision.boxes.column_neighbours`): the
+    #: independent renderer's score pads, phones and plain-coloured objects were named cards
+    #: at 0.4-0.85 while the classifier gave not-a-card 0.2-0.45; the cards it doubts as much
+    #: (one in a thousand) are thin strips of a column (models/README.md, "Thirty-first
+    #: session"). 0: only where not-a-card leads (live frames, whose tracker weighs a hand
+    #: over a card itself)
     not_a_card_doubt: float = 0.2
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a
@@ -501,7 +505,7 @@ class Recognizer:
             boxes, scores = boxes[card], scores[card]
         if not len(boxes):
             return Detections.empty()
-        naming = self.name(image_bgr, boxes, allowed)
+        naming = self._doubted(boxes, scores, self.name(image_bgr, boxes, allowed))
         # pieces come from a second look (closer at small cards, or farther at a close-up);
         # where the first look alone read the photo, a box within a same-named one is a
         # strip of its column (drop_pieces)
@@ -516,6 +520,18 @@ class Recognizer:
         if self.read_tilts and len(cards):
             cards = cards.with_data(**{TILT: card_tilts(image_bgr, cards.xyxy)})
         return cards
+
+    def _doubted(self, boxes: np.ndarray, scores: np.ndarray, naming: Naming) -> Naming:
+        """``naming`` with each region the classifier doubts is a card named ``not-a-card``
+        (see ``not_a_card_doubt``), but for those lying as the next card of a column beside a
+        card named without doubt."""
+        doubted = (naming.labels != NOT_A_CARD) & (naming.no_card >= self.not_a_card_doubt)
+        if not self.not_a_card_doubt or not doubted.any():
+            return naming
+        sure = (naming.labels != NOT_A_CARD) & ~doubted & (scores * naming.sureness >= self.min_confidence)
+        no_card = doubted.copy()
+        no_card[doubted] = ~column_neighbours(boxes[doubted], boxes[sure]).any(1)
+        return naming._replace(labels=np.where(no_card, NOT_A_CARD, naming.labels))
 
     def _faint_strips(self, image_bgr: np.ndarray, cards: Detections, boxes: np.ndarray, scores: np.ndarray,
                       allowed: Collection[str] | None = None) -> Detections:
@@ -555,13 +571,10 @@ class Recognizer:
         given: see :meth:`detect`), its probability and its lead over the runner-up."""
         if not len(boxes):
             empty = np.zeros(0, np.float32)
-            return Naming(np.array([], dtype="<U32"), empty, empty, np.array([], dtype="<U32"), empty)
+            return Naming(np.array([], dtype="<U32"), empty, empty, np.array([], dtype="<U32"), empty, empty)
         probabilities = self.probabilities(image_bgr, boxes, allowed)
         rows = np.arange(len(boxes))
         best = probabilities.argmax(1)
-        if self.not_a_card_doubt and NOT_A_CARD in self.classes:
-            no_card = self.classes.index(NOT_A_CARD)
-            best = np.where(probabilities[:, no_card] >= self.not_a_card_doubt, no_card, best)
         card = np.array([self.classes[i] != NOT_A_CARD for i in best])
         seen_as = np.array([""] * len(boxes), dtype="<U32")
         named = probabilities
@@ -581,7 +594,9 @@ class Recognizer:
         # a card is as sure as its likeliest face, allowed or not: a card seen outside the
         # deck must reach the player flagged, not fall under min_confidence
         sureness = np.where(seen_as != "", probabilities[rows, probabilities.argmax(1)], label_scores)
-        return Naming(np.array([self.classes[i] for i in best]), label_scores, margins, seen_as, sureness)
+        no_card = (probabilities[:, self.classes.index(NOT_A_CARD)] if NOT_A_CARD in self.classes
+                   else np.zeros(len(boxes), np.float32))
+        return Naming(np.array([self.classes[i] for i in best]), label_scores, margins, seen_as, sureness, no_card)
 
     def probabilities(self, image_bgr: np.ndarray, boxes: np.ndarray,
                       allowed: Collection[str] | None = None) -> np.ndarray:
