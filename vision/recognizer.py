@@ -223,7 +223,8 @@ class Recognizer:
     """The loaded models; ``detect(image_bgr)`` returns labelled ``Detections``.
 
     ``confidence`` of a detection is the detector's score times the classifier's. Regions
-    the classifier names ``not-a-card`` (a cup, a hand, bare table) are dropped.
+    the classifier names ``not-a-card`` (a cup, a hand, bare table), or doubts are cards
+    (``not_a_card_doubt``), are dropped.
     """
 
     detector: RegionDetector
