@@ -526,8 +526,10 @@ class Recognizer:
         """``naming`` with each region the classifier doubts is a card named ``not-a-card``
         (see ``not_a_card_doubt``), but for those lying as the next card of a column beside a
         card named without doubt."""
+        if not self.not_a_card_doubt:
+            return naming
         doubted = (naming.labels != NOT_A_CARD) & (naming.no_card >= self.not_a_card_doubt)
-        if not self.not_a_card_doubt or not doubted.any():
+        if not doubted.any():
             return naming
         sure = (naming.labels != NOT_A_CARD) & ~doubted & (scores * naming.sureness >= self.min_confidence)
         no_card = doubted.copy()
