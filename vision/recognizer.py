@@ -244,14 +244,22 @@ class Recognizer:
     #: (test-time augmentation: see ``PHOTO_VIEWS``), on photos and live frames alike
     views: tuple[CropView, ...] = PHOTO_VIEWS
 
-    #: with this many regions or fewer, none of them or one covering a quarter of the photo,
-    #: the photo may be a close-up (a card or three filling the frame, larger than any card
-    #: the detector learnt): it looks again at the photo shrunk to ``closeup_scale`` in the
+    #: with this many regions or fewer, none of them or one covering ``closeup_share`` of the
+    #: photo, the photo may be a close-up (a card or three filling the frame, larger than any
+    #: card the detector learnt): it looks again at the photo shrunk to ``closeup_scale`` in the
     #: middle of a grey canvas of the photo's size. 3 and 0.4 with the detector's pile stage,
     #: which boxes a card filling the frame in two parts more often (close-ups of the
     #: independent renderer's development set, seed 306: 28 -> 32 of 40 read right)
     closeup_regions: int = 3
     closeup_scale: float = 0.4
+    closeup_share: float = 0.25
+    #: a largest region covering less than ``closeup_share`` but this much may be a part of
+    #: a card filling the frame: the shrunk look then adds only the regions that hold one the
+    #: first look found (the whole card of that part). The independent development close-up
+    #: 9 of seed 306 (an egg nigiri over 60 % of the photo, its first box a part covering
+    #: 16 %) was lost to the closer look meant for small cards; the shrunk look adding every
+    #: region it found boxed a hand over the table's corner as a card on our test-digital 34
+    closeup_part_share: float = 0.15
     #: the long side that second look is fed at (None: the detector's own). 640 (40 % fewer
     #: pixels than 832) while the detector had stages at 640; the mixed-table stage's detector
     #: (step 13 of models/README.md, trained at 832 alone) at 640 boxed the red cloth beside a
@@ -325,9 +333,10 @@ class Recognizer:
         """The share of the photo the largest box covers."""
         return float((boxes[:, 2:] - boxes[:, :2]).prod(1).max() / (image.shape[0] * image.shape[1]))
 
-    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray, holding: bool = False):
         """``boxes, scores`` with what the detector finds in the shrunk photo added (where a
-        region is found twice, the better scored box is kept)."""
+        region is found twice, the better scored box is kept); ``holding``: only the regions
+        that hold most of one of ``boxes`` are added (a card the first look boxed in part)."""
         h, w = image_bgr.shape[:2]
         sw, sh = max(1, round(w * self.closeup_scale)), max(1, round(h * self.closeup_scale))
         left, top = (w - sw) // 2, (h - sh) // 2
@@ -342,6 +351,9 @@ class Recognizer:
             return boxes, scores
         more = (more - [left, top, left, top]) / [sw / w, sh / h, sw / w, sh / h]
         more = np.clip(more, 0, [w, h, w, h]).astype(np.float32)
+        if holding:
+            held = (coverage_matrix(boxes.reshape(-1, 4), more) >= 0.7).any(0)
+            more, more_scores = more[held], more_scores[held]
         every = np.concatenate([boxes.reshape(-1, 4), more])
         every_scores = np.concatenate([scores, more_scores]).astype(np.float32)
         kept = nms(every, every_scores, self.region_threshold, 0.5)
@@ -494,8 +506,9 @@ class Recognizer:
         sure = scores >= self.region_threshold  # as a look at region_threshold keeps them
         faint = [(boxes[~sure], scores[~sure])]
         boxes, scores = boxes[sure], scores[sure]
-        if len(boxes) <= self.closeup_regions and (not len(boxes) or self._share(boxes, image_bgr) >= 0.25):
-            boxes, scores = self._closeup(image_bgr, boxes, scores)
+        share = self._share(boxes, image_bgr) if len(boxes) else 1.0
+        if len(boxes) <= self.closeup_regions and share >= min(self.closeup_share, self.closeup_part_share):
+            boxes, scores = self._closeup(image_bgr, boxes, scores, holding=share < self.closeup_share)
             looked_again = True
             faint = []  # a close-up's cards lie whole in view
         else:

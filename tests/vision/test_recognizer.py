@@ -215,3 +215,45 @@ def test_a_close_up_of_one_card_is_read(recognizer, faces):
     # the second look is what reads them all: at once, the detector boxes some of them in
     # parts or not at all (half or fewer read so with step 14's classifier, 5 of 8 with step 15's)
     assert at_once_right < len(CLOSE_UPS)
+
+
+def test_a_close_up_boxed_in_a_part_at_first_is_read_whole(recognizer, faces):
+    # the independent renderer's development close-up (seed 306, photo 9: an egg nigiri over
+    # another, filling most of the frame under a lamp's glare): the detector's first look
+    # boxes a part of the card covering a sixth of the photo, and the closer look meant for
+    # small cards then lost the card
+    import dataclasses
+
+    from vision.fieldtest.render import render_photo
+    from vision.training.evaluate import match_cards
+
+    image, truth = render_photo(306 * 1_000_003 + 9, "closeup", (2016, 1512))
+    # stored as the set stores it: the JPEG's artefacts alone move the part's box
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 97])[1], cv2.IMREAD_COLOR)
+    whole = max((c for c in truth["cards"] if not c["hidden"]), key=lambda c: c["visible"])
+    assert whole["visible"] > 0.9 and whole["label"] == "egg-nigiri"
+
+    def read_whole(reader) -> bool:
+        read = reader.detect(image)
+        pairs, visible = match_cards(read, [whole])
+        return [read.labels[i] for i, _ in pairs] == ["egg-nigiri"]
+
+    assert read_whole(recognizer)
+    # a look at a quarter of the photo or more alone took it for no close-up
+    assert not read_whole(dataclasses.replace(recognizer, closeup_part_share=recognizer.closeup_share))
+
+
+def test_a_close_up_look_adds_no_card_where_the_first_look_boxed_none(recognizer, faces):
+    # our own test-digital photo 34: three whole cards side by side, a hand reaching over the
+    # table's corner; the largest card covers a fifth of the photo. The shrunk look taken
+    # for a card boxed in part boxes the hand as a card too: only regions holding one the
+    # first look found are added
+    import dataclasses
+
+    image, truth = compose_table(8 * 1_000_003 + 500_000 + 34, faces="digital", size=(1280, 960))
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1], cv2.IMREAD_COLOR)
+    cards = sorted(c["label"] for c in truth["cards"] if not c["hidden"])
+    assert len(cards) == 3
+    assert sorted(recognizer.detect(image).labels) == cards
+    every = dataclasses.replace(recognizer, closeup_share=recognizer.closeup_part_share)
+    assert len(every.detect(image)) == len(cards) + 1
