@@ -220,6 +220,23 @@ def test_piles_leave_thinner_and_uneven_strips_as_hands_lay_them(faces):
     assert np.std(loose) > 1.5 * np.std(straight)
 
 
+def test_thin_strips_show_a_twelfth_to_a_sixth_of_each_covered_card(faces):
+    # the strips the detector misses on the independent photos show a tenth of their card or
+    # less; the thin-strip stage must see such strips, every one still labelled and whole
+    # cards left as they were
+    column = [["tempura"] * 5]
+    for seed in range(4):
+        _, usual = compose_table(seed, column, layout="columns", size=(960, 720), effects=False,
+                                 clutter=False, fill=0.8)
+        _, thin = compose_table(seed, column, layout="columns", size=(960, 720), effects=False,
+                                clutter=False, fill=0.8, thin=True)
+        assert all(not c["hidden"] for c in thin["cards"])
+        strips = [c["visible"] for c in thin["cards"] if c["covered"]]
+        assert len(strips) >= 3
+        assert min(strips) > 0.06 and max(strips) < 0.19
+        assert max(strips) < min(c["visible"] for c in usual["cards"] if c["covered"])
+        assert min(c["visible"] for c in thin["cards"] if not c["covered"]) > 0.98
+
 def test_a_turned_camera_lays_columns_across_the_photo_or_diagonally(faces):
     # the independent test's photos are taken from any seat, so a column may run across the
     # photo or diagonally (its strips boxed askew); held the usual way, our camera keeps seat

@@ -125,16 +125,23 @@ def _columns(rng: np.random.Generator, tableau: list[Entry], layout: str) -> lis
 
 
 def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
-                   layout: str, piles: bool = False) -> tuple[list[PlacedCard], float, float]:
+                   layout: str, piles: bool = False, thin: bool = False) -> tuple[list[PlacedCard], float, float]:
     """Place one tableau in its player's frame, centred on the origin; returns (cards, w, h).
 
     ``piles`` lays each column loosely, as hands do at a real table: thinner and uneven
     strips (an eighth to a third of a card), each card a little turned and shifted.
+    ``thin`` shows a twelfth to a sixth of each covered card: the strips the detector
+    misses most on independent photos are this thin.
     """
     columns = _columns(rng, tableau, layout)
     strip = rng.uniform(0.2, 0.27) * CARD_ASPECT
     if piles:  # drawn after the usual draws, so photos without piles stay as they were
         strip = rng.uniform(0.12, 0.3) * CARD_ASPECT
+    if thin:  # drawn last, for the same reason
+        strip = rng.uniform(0.08, 0.17) * CARD_ASPECT
+    # thin strips are laid squarely, a third as far off the column's line: cards laid as
+    # loosely as thicker strips would cover them but for slivers down their sides
+    off_line = 1 / 3 if thin else 1
     per_row = int(rng.integers(3, 9)) if layout == "columns" else int(rng.integers(3, 7))
     gap = rng.uniform(0.05, 0.4)
     placed: list[PlacedCard] = []
@@ -148,18 +155,18 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
             column_angle = rng.normal(0, 0.035)
             y = row_top + CARD_ASPECT / 2 + rng.uniform(-0.05, 0.05)
             for j, slug in enumerate(column):
-                card = PlacedCard(slug, seat, x + rng.normal(0, 0.015), y,
-                                  column_angle + rng.normal(0, 0.012))
+                sideways, turn = rng.normal(0, 0.015) * off_line, rng.normal(0, 0.012) * off_line
+                card = PlacedCard(slug, seat, x + sideways, y, column_angle + turn)
                 card.variant = int(rng.integers(0, 1 << 16))
                 if piles:
-                    card.cx += rng.normal(0, 0.05)
-                    card.angle += rng.normal(0, 0.07)
+                    card.cx += rng.normal(0, 0.05) * off_line
+                    card.angle += rng.normal(0, 0.07) * off_line
                 if j > 0:
                     placed[-1].covered_by = len(placed)
                     card.covers = len(placed) - 1
                 placed.append(card)
                 y += strip * (rng.uniform(0.75, 1.3) if piles else rng.uniform(0.9, 1.1))
-                x += rng.normal(0, 0.02)
+                x += rng.normal(0, 0.02) * off_line
             row_height = max(row_height, y - strip - row_top + CARD_ASPECT / 2)
             width = max(width, x + 0.5)
         row_top += row_height + rng.uniform(0.1, 0.5)
@@ -171,17 +178,17 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
 
 
 def build_scene(rng: np.random.Generator, tableaux: list[list[Entry]], layout: str | None,
-                piles: bool = False) -> Scene:
+                piles: bool = False, thin: bool = False) -> Scene:
     """Lay out every seat and turn each tableau to face its player around the table.
 
     Seat 0 sits at the bottom of the photo and seats follow clockwise. ``piles``: the
-    columns laid loosely (``layout_tableau``).
+    columns laid loosely; ``thin``: their strips thin (``layout_tableau``).
     """
     scene = Scene()
     laid = []
     for seat, tableau in enumerate(tableaux):
         seat_layout = layout or str(rng.choice(LAYOUTS, p=[0.8, 0.2]))
-        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout, piles)
+        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout, piles, thin)
         laid.append((cards, w, h, seat_layout))
     n = len(tableaux)
     w_max = max(w for _, w, _, _ in laid)
@@ -289,19 +296,20 @@ def _tilted(rng: np.random.Generator, homography: np.ndarray, corners: np.ndarra
     return fit @ warped
 
 
-def _visible_box(zbuffer: np.ndarray, index: int, roi, area: float):
+def _visible_box(zbuffer: np.ndarray, index: int, roi, area: float, opening: float = 0.15):
     """Box of the visible part of card ``index``, ignoring slivers along covering edges.
 
     A covering card that sits a little askew leaves thin slivers of the card below it
     visible down its sides; nobody sees those as "the visible card", so an opening
-    (about 15% of a card's width, half a strip's height) removes them before the box is taken.
+    (``opening`` of a card's width, about half a strip's height) removes them before the box
+    is taken. Thin strips want a narrower one, or the opening removes the strips themselves.
     """
     x1, y1, x2, y2 = roi
     if x2 <= x1 or y2 <= y1:
         return None, 0.0
     mask = (zbuffer[y1:y2, x1:x2] == index).astype(np.uint8)
     width = math.sqrt(area / CARD_ASPECT)
-    k = max(3, int(round(width * 0.15)) | 1)
+    k = max(3, int(round(width * opening)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     ys, xs = np.nonzero(mask)
     if not len(xs):
@@ -361,7 +369,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                   slug_weights: dict[str, float] | None = None,
                   print_styles: bool = False, far_camera: bool = False,
                   piles: bool = False, turned: bool = False, tilted: bool = False,
-                  patterned: bool = False, washed: bool = False) -> tuple[np.ndarray, dict]:
+                  patterned: bool = False, washed: bool = False,
+                  thin: bool = False) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -375,6 +384,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     ``far_camera`` takes the photo from the table's near edge (``textures.far_side``): the
     far side smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow.
     ``piles`` lays the columns loosely: thin, uneven strips, cards turned and shifted.
+    ``thin`` shows only a twelfth to a sixth of each covered card of a column.
     ``turned`` holds the camera at any angle to the table (a phone raised from any seat, or
     turned in the hand): a column may run across the photo or diagonally, its strips boxed
     askew; else the table's seat 0 stays at the bottom, give or take a few degrees.
@@ -404,7 +414,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     if not tableaux or any(not t for t in tableaux):
         raise ValueError("every seat needs at least one card")
     face_set = _resolve_faces(faces)
-    scene = build_scene(plan, tableaux, layout, piles)
+    scene = build_scene(plan, tableaux, layout, piles, thin)
 
     camera_rng = np.random.default_rng([seed, 2])
     corners = np.concatenate([_card_corners(c) for c in scene.cards])
@@ -504,7 +514,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
 
     truth_cards = []
     for index, card in enumerate(scene.cards):
-        box, visible = _visible_box(zbuffer, index, rois[index], card_area[index])
+        box, visible = _visible_box(zbuffer, index, rois[index], card_area[index], 0.06 if thin else 0.15)
         truth_cards.append({
             "label": card.slug,
             "box": box,

@@ -90,7 +90,7 @@ def register(subparsers) -> None:
     train.add_argument("--camera-det-recipes", nargs="+", default=None,
                        choices=["train-camera-tables", "train-pile-tables", "train-turned-piles", "train-mixed-tables",
                                 "train-tilted-tables", "train-tilted-tables-2", "train-patterned-tables",
-                                "train-glossy-tables"],
+                                "train-glossy-tables", "train-thin-tables"],
                        help="that stage's photos, trained on together (default both: train-camera-tables, "
                             "photos across real tables; train-pile-tables, columns laid loosely; "
                             "train-turned-piles: loose columns, the camera held at any angle; train-mixed-tables: "
@@ -99,7 +99,8 @@ def register(subparsers) -> None:
                             "a fresh draw of those, more close-ups and crowded tables, 3000 photos; "
                             "train-patterned-tables: tilted tables, two in three on a checked, striped or gingham "
                             "cloth, 1200 photos; train-glossy-tables: tilted tables, half with a lamp reflected in "
-                            "the glossy cards, 1200 photos)")
+                            "the glossy cards, 1200 photos; train-thin-tables: tilted tables, two in three with thin "
+                            "strips, a twelfth to a sixth of each covered card, 1200 photos)")
     train.add_argument("--camera-det-batch", type=int, default=None,
                        help="that stage's batch (default 8, as on 2 CPU cores; 32 on a GPU)")
     train.add_argument("--camera-det-hours", type=float, default=None,
