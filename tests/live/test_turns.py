@@ -1074,3 +1074,34 @@ def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_bega
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["maki-3"], "Ben": ["sashimi"], "Cid": ["pudding"]},
                        {"Ann": ["wasabi"], "Ben": ["tofu"], "Cid": ["maki-2"]}]
+
+
+def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_where_it_lay():
+    """Five-player field film seed 413 (held out; Ben's boxes): Ben's salmon nigiri of turn 1
+    lay still; in turn 3 his hand, laying a squid nigiri over his wasabi beside it, passed
+    over it, and the tracker followed the hand and the squid with the salmon's track, while
+    the salmon, boxed again right where it lay, became a new track. The new track was read
+    as his card of turn 3, a salmon nigiri, and the squid's reads renamed his turn 1 squid.
+    A card revealed stays where it lay: the new track right where it lay, under its name,
+    is that card, and the track that left is the card laid."""
+    turns = TurnDetector(["Ann", "Ben"], "party")
+    show = _detector_fed(turns)
+    salmon, wasabi = [223, 440, 306, 515], [253, 486, 338, 566]
+    hand, squid, strip = [250, 499, 323, 577], [239, 495, 324, 576], [305, 487, 339, 530]
+    tempura, eel, maki = ((2, "tempura", 0, [400, 100, 460, 192]), (4, "eel", 0, [480, 100, 540, 192]),
+                          (7, "maki-2", 0, [560, 100, 620, 192]))
+    for k in range(60):
+        show(k / 10, (1, "salmon-nigiri", 1, salmon), tempura)
+    for k in range(60, 120):
+        show(k / 10, (1, "salmon-nigiri", 1, salmon), tempura, eel, (3, "wasabi", 1, wasabi))
+    for k in range(120, 127):  # Ben's hand over his salmon
+        show(k / 10, (1, "salmon-nigiri", 1, [276, 440, 306, 483]), tempura, eel, (3, "wasabi", 1, wasabi))
+    for k in range(127, 135):  # the salmon's track on the hand laying the squid
+        show(k / 10, (1, "salmon-nigiri", 1, hand), tempura, eel, (3, "wasabi", 1, strip),
+             *([(5, "salmon-nigiri", 1, salmon)] if k >= 128 else []))
+    for k in range(135, 220):
+        show(k / 10, (1, "squid-nigiri", 1, squid), tempura, eel, (3, "wasabi", 1, strip),
+             (5, "salmon-nigiri", 1, salmon), *([maki] if k >= 140 else []))
+    assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
+        {"Ann": ["tempura"], "Ben": ["salmon-nigiri"]}, {"Ann": ["eel"], "Ben": ["wasabi"]},
+        {"Ann": ["maki-2"], "Ben": ["squid-nigiri"]}]

@@ -705,6 +705,7 @@ class TurnDetector:
         pending = [c for c in self._cards.values() if c.status == "pending"]
         if not pending:
             return []
+        pending = self._tracks_given_back(pending, now)
         # a card face down or still being read holds the turn back while it is in sight
         # a face-down card holds the turn back while it lies there; a face-up card the
         # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
@@ -900,6 +901,63 @@ class TurnDetector:
         new = _Card(track_id, card.seat, when, now, card.label, when, after.copy(), after.copy(), boxed_at=when)
         new.areas.append(_area(after))
         self._cards[track_id] = new
+        return new
+
+    def _tracks_given_back(self, pending: list[_Card], now: float) -> list[_Card]:
+        """``pending`` with each card that is a played card seen again given back that card's
+        track: a new track boxed right where a played card of its seat lay before it moved
+        away, since the last turn was read, to lie elsewhere under another name, named as that
+        card was revealed. A revealed card stays where it lay: its track went over to a card
+        a hand laid past it (the tracker followed the hand), and the card, boxed again, became
+        the new track. The played card follows the new track from now on; the track that
+        left follows the card laid, pending.
+
+        Five-player field film seed 413 (held out): Ben's hand, laying a squid nigiri over
+        his wasabi, passed over his salmon nigiri of turn 1; the salmon's track followed the
+        squid and the salmon came back as a new track. Turn 3 gave Ben a salmon nigiri, and
+        the squid's reads renamed his turn 1 squid."""
+        turns = self._rounds[self.round_index]
+        since = turns[-1].read_at if turns else -math.inf
+        out = []
+        for new in pending:
+            left = None
+            for card in self._cards.values():
+                move = card.moved
+                if (card.seat != new.seat or card.status != "played" or card.round != self.round_index
+                        or card.flipped or move is None or move[0] <= since or card.face != new.label
+                        or card.label in (card.face, CARD_BACK) or now - card.last_seen > 0.5
+                        or now - new.last_seen > 0.5):
+                    continue
+                # moved away (not a card laid over it: see _laid_over_alike), and boxed again
+                # right where it lay
+                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.same_place_iou:
+                    left = card
+                    break
+            if left is None:
+                out.append(new)
+                continue
+            out.append(self._give_back(left, new, now))
+        return out
+
+    def _give_back(self, card: _Card, new: _Card, now: float) -> _Card:
+        """Make ``card`` (played, its track gone over to a card laid elsewhere) follow the
+        track of ``new`` (boxed again where ``card`` lay), and ``new`` follow the track that
+        left, as the card laid: pending, named as that track reads it, since it moved."""
+        when = card.moved[0] if card.moved is not None else now
+        card_raw, new_raw = self._source.get(card.track_id, card.track_id), self._source.get(new.track_id, new.track_id)
+        self._alias[new_raw], self._source[card.track_id] = card.track_id, new_raw
+        self._alias[card_raw], self._source[new.track_id] = new.track_id, card_raw
+        laid_box, laid_label, laid_since = card.box.copy(), card.label, card.label_since
+        card.box, card.label, card.label_since = new.box.copy(), card.face, new.label_since
+        card.rest, card.moving, card.moved, card.kept_at = new.box.copy(), None, None, now
+        card.whole_reads = [r for r in card.whole_reads if r[1] == card.face]
+        card.whole_counts = {card.face: card.whole_counts.get(card.face, 0)}
+        new.box, new.full_box, new.label, new.label_since = laid_box, laid_box.copy(), laid_label, laid_since
+        new.first_seen = new.boxed_at = when
+        new.areas.clear()
+        new.areas.append(_area(laid_box))
+        self.notes.append(f"round {self.round_index + 1}: {self.players[card.seat]}'s {card.text or card.face} "
+                          f"boxed again where it lay: the card that took its track is {laid_label}")
         return new
 
     def _second_name(self, glimpse: _Card) -> _Card | None:
