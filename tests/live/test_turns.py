@@ -1105,3 +1105,33 @@ def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_w
     assert [turn["reveals"] for turn in turns.rounds[0]["turns"]] == [
         {"Ann": ["tempura"], "Ben": ["salmon-nigiri"]}, {"Ann": ["eel"], "Ben": ["wasabi"]},
         {"Ann": ["maki-2"], "Ben": ["squid-nigiri"]}]
+
+
+def _a_piece_under_the_hand_then_a_card_laid(piece_name: str = "salmon-nigiri") -> list[dict]:
+    """Five-player field film seed 415 (held out; Eve's boxes): Eve's squid nigiri of turn 1
+    lay still; in turn 2 her hand, laying a maki roll above it, covered it, and what showed
+    of it was boxed, named ``piece_name``, half a second before the maki roll was (0.8 of the
+    squid's size, 0.97 within where it lay)."""
+    turns = TurnDetector(["Ann", "Eve"], "party")
+    show = _detector_fed(turns)
+    squid, maki = [715, 438, 793, 509], [722, 386, 794, 446]
+    tempura, eel = (2, "tempura", 0, [400, 100, 460, 192]), (5, "eel", 0, [480, 100, 540, 192])
+    for k in range(60):
+        show(k / 10, (1, "squid-nigiri", 1, squid), tempura)
+    for k in range(60, 65):
+        show(k / 10, (1, "squid-nigiri", 1, squid), tempura, eel)
+    for k in range(65, 90):  # the hand over the squid: a piece of it boxed, then the maki roll
+        piece = [715, 435, 779, 495] if k < 72 else [713, 432, 749, 472]
+        show(k / 10, (1, "squid-nigiri", 1, squid, False), tempura, eel, (3, piece_name, 1, piece),
+             *([(4, "maki-3", 1, maki)] if k >= 70 else []))
+    for k in range(90, 160):
+        show(k / 10, (1, "squid-nigiri", 1, squid), tempura, eel, (4, "maki-3", 1, maki))
+    return [turn["reveals"] for turn in turns.rounds[0]["turns"]]
+
+
+def test_a_piece_of_a_card_boxed_under_the_hand_laying_another_is_no_card_laid():
+    """The piece came first, and was read as Eve's card of turn 2 (a salmon nigiri), the maki
+    roll as a box that came with it. Two cards of one seat in a turn that allows one: a box
+    lying within where a played card of the seat lay, smaller than it, is a piece of it."""
+    assert _a_piece_under_the_hand_then_a_card_laid() == [
+        {"Ann": ["tempura"], "Eve": ["squid-nigiri"]}, {"Ann": ["eel"], "Eve": ["maki-3"]}]
