@@ -17,7 +17,15 @@ from typing import NamedTuple, Protocol
 import cv2
 import numpy as np
 
-from vision.boxes import column_neighbours, coverage_matrix, nms, overlaps, piece_mask, speck_mask
+from vision.boxes import (
+    areas,
+    column_neighbours,
+    coverage_matrix,
+    nms,
+    overlaps,
+    piece_mask,
+    speck_mask,
+)
 from vision.detections import (
     LABEL,
     LABEL_MARGIN,
@@ -255,10 +263,12 @@ class Recognizer:
     closeup_share: float = 0.25
     #: a largest region covering less than ``closeup_share`` but this much may be a part of
     #: a card filling the frame: the shrunk look then adds only the regions that hold one the
-    #: first look found (the whole card of that part). The independent development close-up
-    #: 9 of seed 306 (an egg nigiri over 60 % of the photo, its first box a part covering
-    #: 16 %) was lost to the closer look meant for small cards; the shrunk look adding every
-    #: region it found boxed a hand over the table's corner as a card on our test-digital 34
+    #: first look found, 1.5 times its size or more (the whole card of that part). The
+    #: independent development close-up 9 of seed 306 (an egg nigiri over 60 % of the photo,
+    #: its first box a part covering 16 %) was lost to the closer look meant for small cards;
+    #: the shrunk look adding every region it found boxed a hand over the table's corner as a
+    #: card on our test-digital 34, and one merely holding a first box replaced a fruit card's
+    #: good box with one reaching past its edge (fresh development close-up 35 of seed 328)
     closeup_part_share: float = 0.15
     #: the long side that second look is fed at (None: the detector's own). 640 (40 % fewer
     #: pixels than 832) while the detector had stages at 640; the mixed-table stage's detector
@@ -336,7 +346,8 @@ class Recognizer:
     def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray, holding: bool = False):
         """``boxes, scores`` with what the detector finds in the shrunk photo added (where a
         region is found twice, the better scored box is kept); ``holding``: only the regions
-        that hold most of one of ``boxes`` are added (a card the first look boxed in part)."""
+        that hold most of one of ``boxes``, 1.5 times its size or more, are added (a card the
+        first look boxed in part)."""
         h, w = image_bgr.shape[:2]
         sw, sh = max(1, round(w * self.closeup_scale)), max(1, round(h * self.closeup_scale))
         left, top = (w - sw) // 2, (h - sh) // 2
@@ -351,8 +362,10 @@ class Recognizer:
             return boxes, scores
         more = (more - [left, top, left, top]) / [sw / w, sh / h, sw / w, sh / h]
         more = np.clip(more, 0, [w, h, w, h]).astype(np.float32)
-        if holding:
-            held = (coverage_matrix(boxes.reshape(-1, 4), more) >= 0.7).any(0)
+        if holding:  # the whole of a part: holding most of a first-look region, 1.5 times its size
+            first = boxes.reshape(-1, 4)
+            larger = areas(more)[None, :] >= 1.5 * areas(first)[:, None]
+            held = ((coverage_matrix(first, more) >= 0.7) & larger).any(0)
             more, more_scores = more[held], more_scores[held]
         every = np.concatenate([boxes.reshape(-1, 4), more])
         every_scores = np.concatenate([scores, more_scores]).astype(np.float32)
