@@ -334,7 +334,9 @@ RECIPES = {
     # to a sixth of each covered card (``compose_table(thin=True)``); patterned cloths in a
     # fifth, so that stage's cards are not forgotten. On the independent renderer's
     # development photos the strips missed, unboxed or boxed askew, show a tenth of their
-    # card or less where those found show a sixth (``datasets/build/thin-tables``)
+    # card or less where those found show a sixth (``datasets/build/thin-tables``). Tried,
+    # not kept: averaged half and half or a quarter its own, it read fewer development seats
+    # exactly (models/README.md, "Thirty-second session")
     "train-thin-tables": Recipe("train-thin-tables", train=1200, val=60, seed=27, prefix="j",
                                 crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
                                 closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
