@@ -1135,3 +1135,4 @@ def test_a_piece_of_a_card_boxed_under_the_hand_laying_another_is_no_card_laid()
     lying within where a played card of the seat lay, smaller than it, is a piece of it."""
     assert _a_piece_under_the_hand_then_a_card_laid() == [
         {"Ann": ["tempura"], "Eve": ["squid-nigiri"]}, {"Ann": ["eel"], "Eve": ["maki-3"]}]
+

