@@ -1077,11 +1077,12 @@ def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_bega
 
 
 def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_where_it_lay():
-    """Five-player field film seed 413 (held out; Ben's boxes): Ben's salmon nigiri of turn 1
-    lay still; in turn 3 his hand, laying a squid nigiri over his wasabi beside it, passed
-    over it, and the tracker followed the hand and the squid with the salmon's track, while
-    the salmon, boxed again right where it lay, became a new track. The new track was read
-    as his card of turn 3, a salmon nigiri, and the squid's reads renamed his turn 1 squid.
+    """Five-player field film seed 413 (held out; Ben's boxes, his turns 2-4 as turns 1-3
+    here): Ben's salmon nigiri lay still; two turns later his hand, laying a squid nigiri over
+    his wasabi beside it, passed over it, and the tracker followed the hand and the squid with
+    the salmon's track, while the salmon, boxed again right where it lay, became a new track.
+    The new track was read as his card of that turn, a salmon nigiri, and the squid's reads
+    renamed his first squid.
     A card revealed stays where it lay: the new track right where it lay, under its name,
     is that card, and the track that left is the card laid."""
     turns = TurnDetector(["Ann", "Ben"], "party")

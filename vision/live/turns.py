@@ -913,9 +913,9 @@ class TurnDetector:
         left follows the card laid, pending.
 
         Five-player field film seed 413 (held out): Ben's hand, laying a squid nigiri over
-        his wasabi, passed over his salmon nigiri of turn 1; the salmon's track followed the
-        squid and the salmon came back as a new track. Turn 3 gave Ben a salmon nigiri, and
-        the squid's reads renamed his turn 1 squid."""
+        his wasabi, passed over his salmon nigiri of turn 2; the salmon's track followed the
+        squid and the salmon came back as a new track. Turn 4 gave Ben a salmon nigiri, and
+        the squid's reads renamed his turn 2 squid."""
         turns = self._rounds[self.round_index]
         since = turns[-1].read_at if turns else -math.inf
         out = []
