@@ -107,7 +107,9 @@ def stub_recognizer():
 
 def test_regions_the_classifier_calls_not_a_card_are_dropped():
     recognizer, boxes = stub_recognizer()
-    found = recognizer.detect(np.zeros((100, 200, 3), np.uint8))
+    # a photo the two regions cover little of (on a 200x100 one each covers 0.175 of it,
+    # which may be a close-up, looked at again shrunk)
+    found = recognizer.detect(np.zeros((300, 400, 3), np.uint8))
     assert found.labels == ["tempura"] and found.xyxy.tolist() == [boxes[1].tolist()]
     assert found.confidence.tolist() == pytest.approx([0.8 * 0.95])
 
