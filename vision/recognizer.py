@@ -519,8 +519,10 @@ class Recognizer:
         sure = scores >= self.region_threshold  # as a look at region_threshold keeps them
         faint = [(boxes[~sure], scores[~sure])]
         boxes, scores = boxes[sure], scores[sure]
-        share = self._share(boxes, image_bgr) if len(boxes) else 1.0
-        if len(boxes) <= self.closeup_regions and share >= min(self.closeup_share, self.closeup_part_share):
+        # the share is looked at only for the few regions a close-up shows, not for every table
+        few = len(boxes) <= self.closeup_regions
+        share = (self._share(boxes, image_bgr) if len(boxes) else 1.0) if few else 0.0
+        if few and share >= min(self.closeup_share, self.closeup_part_share):
             boxes, scores = self._closeup(image_bgr, boxes, scores, holding=share < self.closeup_share)
             looked_again = True
             faint = []  # a close-up's cards lie whole in view
