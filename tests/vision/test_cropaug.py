@@ -188,10 +188,11 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
     # the stages before keep their crops: only the sheen stage and the wide, tilted and fine
-    # (128-px) stages after it draw a sheen, and the count classifier's and the washout stage's crops
+    # (128-px) stages after it draw a sheen, and the count classifier's and the two washout stages' crops
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
                                                                   "train-tilted-crops", "train-wide-crops-128",
-                                                                  "train-count-crops", "train-washout-crops"}
+                                                                  "train-count-crops", "train-washout-crops",
+                                                                  "train-wide-washout-crops"}
 
 
 def test_a_washout_leaves_a_faint_picture_over_the_whole_card():
@@ -215,5 +216,7 @@ def test_the_washout_recipe_washes_out_its_share_of_crops_alone():
     a = card_crop(np.random.default_rng(5), photo, box, washed)
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, washed))
     assert a.astype(float).mean() > square_crop(photo, box).astype(float).mean() + 40
-    # every recipe before it draws its crops as it did
-    assert {name for name, r in RECIPES.items() if r.crop_washout} == {"train-washout-crops"}
+    # every recipe before it draws its crops as it did; the wide washout stage (a share of the
+    # wide stage's mix) came after it
+    assert {name for name, r in RECIPES.items() if r.crop_washout} == {"train-washout-crops",
+                                                                    "train-wide-washout-crops"}

@@ -220,6 +220,21 @@ RECIPES = {
                                crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
                                turned=0.3,
                                boost=SHEEN_LOOK_ALIKES),
+    # the classifier's wide washout stage (issue 12; 2 CPU cores, from the committed classifier):
+    # the wide stage's tables, other seeds, with one card crop in eight washed out whole by a
+    # lamp's reflection (``cropaug.washout_crop``) and a camera tilted 15-45 degrees in three
+    # photos of ten. The washout stage's few hundred photos of one kind pulled the classifier
+    # off what the wide stage taught it; here the washout is a share of the wide stage's own
+    # mix, a few epochs at the print stage's low rate. Its own folder
+    # (``datasets/build/wide-washout-crops``). Tried, not kept: no more development seats read
+    # exactly, averaged half and half or a quarter its own (models/README.md, "Thirty-third
+    # session")
+    "train-wide-washout-crops": Recipe("train-wide-washout-crops", train=1200, val=40, seed=28, det=False,
+                                       prefix="o", negatives=2, print_styles=0.9, closeups=1 / 6,
+                                       seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
+                                       crop_hard=0.2, crop_sheen=0.25, crop_washout=0.12, far_cameras=0.4,
+                                       small_frames=0.1, piles=0.4, turned=0.3, tilted=0.3,
+                                       boost=SHEEN_LOOK_ALIKES),
     # the classifier's tilted stage (issue 12, after the wide stage; 2 CPU cores): crops cut
     # from tables seen through a camera tilted 15-45 degrees from straight down in eight photos
     # of ten, as the detector's tilted stage lays them (cards foreshortened, a glossy print's

@@ -17,7 +17,8 @@ from vision.training import require_training_stack
 #: read from ``vision.synth.dataset.RECIPES``, so that every command starts without OpenCV;
 #: tests/vision/test_training.py keeps the two the same)
 PRINT_STAGE_RECIPES = ("train-print-crops", "train-camera-crops", "train-light-crops", "train-sheen-crops",
-                       "train-wide-crops", "train-tilted-crops", "train-wide-crops-128", "train-washout-crops")
+                       "train-wide-crops", "train-tilted-crops", "train-wide-crops-128", "train-washout-crops",
+                       "train-wide-washout-crops")
 
 
 def register(subparsers) -> None:
@@ -76,7 +77,9 @@ def register(subparsers) -> None:
                             "colours, hard glare on the icon, strong defocus; train-sheen-crops: besides, half under a glossy "
                             "card's sheen; train-wide-crops: all of those, cut from loose columns, turned cameras and "
                             "far seats too, 3000 photos, for a GPU; train-tilted-crops: as wide, from cameras tilted "
-                            "15-45 degrees in eight photos of ten, 500 photos; train-print-crops: printed only)")
+                            "15-45 degrees in eight photos of ten, 500 photos; train-washout-crops, train-wide-washout-crops: "
+                            "cards washed out by a lamp, alone or a share of the wide mix, tried and not kept; "
+                            "train-print-crops: printed only)")
     train.add_argument("--print-cls-batch", type=int, default=None,
                        help="that stage's batch (default 64, as on 2 CPU cores; 256 on a GPU)")
     train.add_argument("--print-cls-hours", type=float, default=None,
