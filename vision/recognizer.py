@@ -303,7 +303,7 @@ class Recognizer:
     #: (:func:`vision.boxes.speck_mask`: a mark of its art boxed), dropped before it is named;
     #: 0: kept (live frames, whose tracker weighs every box itself). The glossy-card stage's
     #: detector boxed two 20-px marks on a close-up's chopsticks card (field-calib); with the
-    #: bundled detector no set's figures move (models/README.md, "Twenty-ninth session")
+    #: bundled detector no set's figures move
     speck_area: float = 16.0
     #: faint strips: a box the detector scores from ``faint_region`` to ``region_threshold``
     #: (or one named a card less surely than ``min_confidence`` asks), shaped as a strip,
@@ -312,12 +312,12 @@ class Recognizer:
     #: card is and scores ``faint_confidence`` (players lay like cards in columns; a covered
     #: card's thin strip is what the detector scores lowest). Photos of ``closeup_regions``
     #: cards or fewer take none. 0: none (live frames, whose tracker keeps what a column
-    #: held). Measured in models/README.md, "Thirtieth session"
+    #: held)
     faint_region: float = 0.08
     faint_confidence: float = 0.12
     #: each card's tilt read from its outline (``data["tilt"]``, :func:`vision.tilts.card_tilts`),
     #: which the seat split weighs where a box cannot tell a card turned by t from one turned
-    #: by -t (models/README.md, "Thirtieth session"); off for live frames, whose seats the
+    #: by -t; off for live frames, whose seats the
     #: tracker keeps
     read_tilts: bool = True
     #: a region the classifier gives ``not-a-card`` this probability or more is no card,

@@ -33,8 +33,7 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
     options.log_severity_level = 3
     # the detector and the classifier run in turn on the same two cores: a session's threads
     # that spin on after its run, waiting for more, take the cores the other session's run
-    # needs (a 1280x960 photo read in about 154 ms spinning, 92-99 ms not: models/README.md,
-    # "Thirty-first session")
+    # needs (a 1280x960 photo read in about 154 ms spinning, 92-99 ms not)
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -99,7 +99,7 @@ def test_the_count_of_each_maki_and_uramaki_on_an_independent_photo_is_read(bund
     """Photos of the independent renderer's development sets (a crowded table of cards 60-120
     px tall, one tableau): every count card the detector boxes is named with its own count.
     The classifier alone read three maki-2 of the first as maki-3, the uramaki-3 of the
-    second as uramaki-4 (models/README.md, "Twenty-fifth session")."""
+    second as uramaki-4."""
     from vision.fieldtest.render import render_photo
     from vision.fieldtest.sets import FIELD_SETS
     from vision.training.evaluate import match_cards

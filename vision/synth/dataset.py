@@ -199,7 +199,7 @@ RECIPES = {
     # nigiri and wasabi read one for another most often under glare. The look-alikes drawn
     # twice as often. Its own folder (``datasets/build/washout-crops``). Tried, not kept: it
     # found no more cards and named fewer right on four development sets of five
-    # (models/README.md, "Twenty-seventh session")
+    #
     "train-washout-crops": Recipe("train-washout-crops", train=400, val=30, seed=25, det=False, prefix="k",
                                   negatives=2, print_styles=0.9, closeups=1 / 6,
                                   seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
@@ -227,8 +227,7 @@ RECIPES = {
     # off what the wide stage taught it; here the washout is a share of the wide stage's own
     # mix, a few epochs at the print stage's low rate. Its own folder
     # (``datasets/build/wide-washout-crops``). Tried, not kept: no more development seats read
-    # exactly, averaged half and half or a quarter its own (models/README.md, "Thirty-third
-    # session")
+    # exactly, averaged half and half or a quarter its own
     "train-wide-washout-crops": Recipe("train-wide-washout-crops", train=1200, val=40, seed=28, det=False,
                                        prefix="o", negatives=2, print_styles=0.9, closeups=1 / 6,
                                        seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
@@ -255,8 +254,7 @@ RECIPES = {
     # the independent renderer's development tables a third of the names read wrong were a
     # count read one off (maki-2 as maki-3, maki-1 as maki-2, uramaki-4 as uramaki-5), on whole
     # cards lying in plain view. Its own folder (``datasets/build/wide-crops-128``). Tried, not
-    # kept: it read counts better and washed-out salmon nigiri as squid (models/README.md,
-    # "Nineteenth session")
+    # kept: it read counts better and washed-out salmon nigiri as squid
     "train-wide-crops-128": Recipe("train-wide-crops-128", train=1400, val=60, seed=22, det=False, prefix="f",
                                    crop_size=128, negatives=2, print_styles=0.9, closeups=1 / 6,
                                    seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
@@ -320,8 +318,7 @@ RECIPES = {
     # of the tilted tables (step 17 had seen its 2400 photos 36 times), with a few more
     # close-ups (step 17 read two more development close-ups wrong than step 13), crowded
     # tables and webcam frames (``datasets/build/tilted-tables-2``). Tried, not kept: it
-    # boxed more cards but read no more development seats exactly (models/README.md,
-    # "Nineteenth session")
+    # boxed more cards but read no more development seats exactly
     "train-tilted-tables-2": Recipe("train-tilted-tables-2", train=3000, val=60, seed=21, prefix="z", crops=False,
                                     seats=(1, 1, 2, 3, 4, 5, 6, 7, 8, 8), print_styles=0.7, closeups=0.1,
                                     far_cameras=0.45, small_frames=0.2, piles=0.6, turned=0.5, tilted=0.85),
@@ -339,7 +336,7 @@ RECIPES = {
     # renderer's development tables most whole cards never boxed were washed out so, and a
     # quarter of the strips missed (``datasets/build/glossy-tables``). Tried, not kept: seven
     # more development seats exact, none more on the independent test sets and seven fewer on
-    # ours (models/README.md, "Twenty-ninth session")
+    # ours
     "train-glossy-tables": Recipe("train-glossy-tables", train=1200, val=60, seed=26, prefix="e",
                                   crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
                                   closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
@@ -351,7 +348,7 @@ RECIPES = {
     # development photos the strips missed, unboxed or boxed askew, show a tenth of their
     # card or less where those found show a sixth (``datasets/build/thin-tables``). Tried,
     # not kept: averaged half and half or a quarter its own, it read fewer development seats
-    # exactly (models/README.md, "Thirty-second session")
+    # exactly
     "train-thin-tables": Recipe("train-thin-tables", train=1200, val=60, seed=27, prefix="j",
                                 crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
                                 closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
