@@ -100,12 +100,19 @@ def serve_live(game, host: str, port: int):
 
     from web import create_app
     from web.live import LiveSession, init_app
+    from web.serve import configure
 
     app = create_app()
+    lan = configure(app, host, https=False)  # the Host check, and the join code beyond this computer
     session = init_app(app).add(LiveSession(id=secrets.token_urlsafe(8), game=game, source="server"))
     server = create_server(app, host=host, port=port, threads=4)
     threading.Thread(target=server.run, daemon=True).start()
-    print(f"live page: http://{host}:{port}/live/{session.id}", file=sys.stderr, flush=True)
+    if app.config["JOIN_CODE"]:
+        print(f"join code for other devices: {app.config['JOIN_CODE']}", file=sys.stderr, flush=True)
+    # 0.0.0.0 is no name a browser may use (the Host check refuses it): this computer's, and the LAN's
+    for name in ("localhost", lan) if host in ("0.0.0.0", "::") else (host,):
+        if name:
+            print(f"live page: http://{name}:{port}/live/{session.id}", file=sys.stderr, flush=True)
 
     def done() -> None:
         print("the source has ended; the live page stays up until Ctrl-C", file=sys.stderr, flush=True)

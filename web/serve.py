@@ -176,6 +176,15 @@ def server_config(hosts: list[str | None], https: bool, exposed: bool) -> dict:
     }
 
 
+def configure(app, host: str, https: bool, allow_hosts: list[str] | tuple[str, ...] = ()) -> str | None:
+    """Give ``app`` the protections of a server listening on ``host`` (see server_config):
+    ``sushicam serve`` and ``sushicam live --serve`` both. Returns this computer's address on the
+    local network when ``host`` is every interface, else None."""
+    lan = lan_address() if host in ("0.0.0.0", "::") else None
+    app.config.update(server_config([host, lan, *allow_hosts], https, exposed=not _is_loopback(host)))
+    return lan
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"--port must be 1-65535, not {args.port}")
@@ -186,9 +195,8 @@ def serve(args: argparse.Namespace) -> int:
     os.umask(0o077)  # every file the server writes (games, photos, labels, keys) is ours alone
     app = create_app(None if args.data is None else {"DATA_DIR": str(args.data.resolve())})
     host = "0.0.0.0" if args.lan else args.host
-    lan = lan_address() if host in ("0.0.0.0", "::") else None
+    lan = configure(app, host, args.https, args.allow_host)
     scheme = "https" if args.https else "http"
-    app.config.update(server_config([host, lan, *args.allow_host], args.https, exposed=not _is_loopback(host)))
     # bind the port before the recogniser loads in the background: a port in use then ends
     # the command before any model thread exists (one still loading at exit aborts the process)
     if args.https:
