@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, redirect, request
-from flask_babel import Babel, get_locale
+from flask import Blueprint, Flask, abort, jsonify, redirect, request
+from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from scorer.i18n import ENGLISH, LANGUAGES, render
@@ -64,6 +64,35 @@ def choose(code: str) -> Response:
         abort(404)
     response = redirect(_local_path(request.args.get("next")), code=303)
     response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+#: the gettext plural forms of each catalog, in order, as the browser's ``Intl.PluralRules``
+#: names them: a script picks ``forms[categories.indexOf(rules.select(n))]`` (no eval needed)
+PLURAL_CATEGORIES = {
+    "en": ("one", "other"), "fr": ("one", "other"), "es": ("one", "other"),
+    "is": ("one", "other"), "pl": ("one", "few", "many"),
+}
+
+
+@bp.get("/i18n/messages.json")
+def messages() -> Response:
+    """The page language's catalog for the page scripts: ``{msgid: text or [plural forms]}``.
+
+    The scripts' strings are extracted into the same ``messages`` catalog as the templates'
+    (``babel.cfg``); the scripts read them here (context ``"ctx\x04msgid"``, as gettext keys it).
+    """
+    lang = current_language()
+    catalog: dict[str, object] = {}
+    for key, text in getattr(get_translations(), "_catalog", {}).items():
+        if isinstance(key, tuple):
+            forms = catalog.setdefault(key[0], [])
+            if isinstance(forms, list):
+                forms.append(text)
+        elif key:
+            catalog[key] = text
+    response = jsonify({"lang": lang, "plural_categories": PLURAL_CATEGORIES[lang], "messages": catalog})
+    response.cache_control.max_age = 3600
     return response
 
 
