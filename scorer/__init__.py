@@ -34,10 +34,10 @@ def score_record(record: dict) -> dict:
     return score_game(Game.from_record(record))
 
 
-def explain_record(record: dict) -> str:
-    """The readable breakdown of ``record``: per player, round and category."""
+def explain_record(record: dict, lang: str = "en") -> str:
+    """The readable breakdown of ``record``: per player, round and category, in ``lang``."""
     game = Game.from_record(record)
-    return explain(game, score_game(game))
+    return explain(game, score_game(game), lang)
 
 
 __all__ = [

@@ -1,4 +1,9 @@
-"""``sushicam score GAME.json [--explain]``: print a record's scores (``-`` reads stdin)."""
+"""``sushicam score GAME.json [--explain] [--lang LANG]``: print a record's scores (``-``: stdin).
+
+``--explain`` speaks the player's language: ``--lang``, else the one the environment names
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), else English. The
+JSON is the record contract and the same in every language.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import argparse
 import json
 import sys
 from typing import cast
+
+from scorer.i18n import LANGUAGES, language_from_environment
 
 
 def register(subparsers) -> None:
@@ -17,6 +24,9 @@ def register(subparsers) -> None:
     parser.add_argument("record", metavar="GAME.json", help="the game record; '-' reads stdin")
     parser.add_argument("--explain", action="store_true",
                         help="print a readable breakdown per player and category instead of JSON")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="language of --explain (default: from LANGUAGE, LC_ALL, LC_MESSAGES, "
+                             "LANG; English when none of them names one of these)")
     parser.set_defaults(handler=run)
 
 
@@ -44,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     # anything but an object is refused by the scorer itself ("record: expected a JSON object")
     record = cast(dict, read_record(args.record))
     if args.explain:
-        print(explain_record(record))
+        print(explain_record(record, args.lang or language_from_environment()))
     else:
         print(json.dumps(score_record(record), indent=2, ensure_ascii=False))
     return 0

@@ -38,6 +38,7 @@ from scorer.errors import (
     UnknownPlayerError,
     VariantError,
 )
+from scorer.i18n import Text
 from scorer.menus import CARD_PLAYERS, Menu, resolve_menu, validate_partial_menu
 from scorer.tableau import Tableau
 from scorer.turns import URAMAKI_GOAL, URAMAKI_PLACES, DuringRoundScore, TurnLog, replay
@@ -60,7 +61,7 @@ class Round:
     tableaux: tuple[tuple[str, Tableau], ...]
     scored_during_round: tuple[DuringRoundScore, ...] = ()
     turns: TurnLog | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()
 
     def tableau(self, player: str) -> Tableau:
         return dict(self.tableaux)[player]
@@ -214,7 +215,7 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
         tableaux = _tableaux(raw, edition, players, path) if "tableaux" in raw or "turns" not in raw else None
         during = _during(raw, edition, players, path)
         turns = None
-        notes: tuple[str, ...] = ()
+        notes: tuple[Text, ...] = ()
         if "turns" in raw:
             turns = TurnLog.from_json(raw["turns"], players, edition.key, f"{path}.turns")
             result = replay(turns, players, edition.key, strawberry_before=strawberry,

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-PLACE_NAMES = ("most", "second", "third")
+from scorer.i18n import N_, NP_, Text
+
+PLACE_NAMES = (N_("most"), N_("second"), N_("third"))
+FEWEST = N_("fewest")
 
 
 def award_places(values: Mapping[str, int], prizes: Sequence[int], *, split: bool) -> dict[str, tuple[int, int, int]]:
@@ -38,18 +41,22 @@ def award_places(values: Mapping[str, int], prizes: Sequence[int], *, split: boo
     return out
 
 
-def place_detail(place: int | str, tied: int, split: bool) -> str:
-    """How a place reads in a breakdown.
+def place_detail(place: int | Text, tied: int, split: bool) -> Text:
+    """How a place reads in a breakdown (``place``: an index, or a name such as :data:`FEWEST`).
 
-    >>> place_detail(1, 2, True), place_detail(0, 1, False), place_detail("fewest", 3, False)
+    >>> str(place_detail(1, 2, True)), str(place_detail(0, 1, False)), str(place_detail(FEWEST, 3, False))
     ('second, tied 2 ways (split)', 'most', 'fewest, tied 3 ways')
+    >>> place_detail(1, 2, True).render("pl"), place_detail(FEWEST, 5, False).render("pl")
+    ('drugie miejsce, remis 2 graczy (podział)', 'najmniej, remis 5 graczy')
     """
-    if isinstance(place, str):
+    if isinstance(place, Text):
         name = place
     else:
-        name = PLACE_NAMES[place] if place < len(PLACE_NAMES) else f"place {place + 1}"
+        name = PLACE_NAMES[place] if place < len(PLACE_NAMES) else N_("place {place}", place=place + 1)
     if tied > 1:
-        return f"{name}, tied {tied} ways" + (" (split)" if split else "")
+        if split:
+            return NP_("{place}, tied {n} way (split)", "{place}, tied {n} ways (split)", tied, place=name)
+        return NP_("{place}, tied {n} way", "{place}, tied {n} ways", tied, place=name)
     return name
 
 
@@ -61,22 +68,23 @@ def most_and_fewest(
     split: bool,
     fewest_two_players: int | None = 0,
     all_tied_scores: bool = False,
-) -> dict[str, tuple[int, str]]:
+) -> dict[str, tuple[int, Text]]:
     """Most ``+most``, fewest ``fewest`` (negative): ``{player: (points, detail)}``.
 
     ``fewest_two_players`` is what the fewest lose with two players (0: nobody loses;
     ``None``: as with more players). When everyone ties, nobody scores unless
     ``all_tied_scores`` (strawberry pudding, whose book has no such clause).
 
-    >>> most_and_fewest({"B": 4, "P": 3, "M": 0, "E": 0}, most=6, fewest=-6, split=True)
+    >>> awards = most_and_fewest({"B": 4, "P": 3, "M": 0, "E": 0}, most=6, fewest=-6, split=True)
+    >>> {p: (points, str(detail)) for p, (points, detail) in awards.items()}
     {'B': (6, 'most'), 'M': (-3, 'fewest, tied 2 ways (split)'), 'E': (-3, 'fewest, tied 2 ways (split)')}
     """
-    out: dict[str, tuple[int, str]] = {}
+    out: dict[str, tuple[int, Text]] = {}
     if not values:
         return out
     high, low = max(values.values()), min(values.values())
     if high == low and not all_tied_scores:
-        return {p: (0, "all tied: nobody scores") for p in values}
+        return {p: (0, N_("all tied: nobody scores")) for p in values}
     if most and high != low:
         top = [p for p in values if values[p] == high]
         points = most // len(top) if split else most
@@ -91,5 +99,5 @@ def most_and_fewest(
             return out  # the 2-player strawberry rule: a tie loses nothing
         points = -(abs(penalty) // len(bottom)) if split else penalty
         for p in bottom:
-            out[p] = (points, place_detail("fewest", len(bottom), split))
+            out[p] = (points, place_detail(FEWEST, len(bottom), split))
     return out

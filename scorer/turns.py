@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from scorer.cards import CARD_BACK, SPECIAL_ORDER, is_nigiri
 from scorer.errors import FormatError, TurnLogError, UnknownPlayerError
+from scorer.i18n import N_, NP_, Text
 from scorer.tableau import Played, Stack, Tableau
 
 URAMAKI_PLACES = (8, 5, 2)
@@ -162,7 +163,7 @@ class ReplayResult:
     during: list[DuringRoundScore]
     strawberry_holder: str | None
     mochi: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Text] = field(default_factory=list)
 
 
 def _strawberry(played: Played) -> int:
@@ -181,7 +182,7 @@ def replay(
     """Play the log turn by turn; return the end-of-round tableaux and the points scored on the way."""
     stacks: dict[str, list[list[Played]]] = {p: [] for p in players}
     during: list[DuringRoundScore] = []
-    notes: list[str] = []
+    notes: list[Text] = []
     mochi: dict[str, int] = {}
     places_taken = 0
     before = dict(strawberry_before or {})
@@ -196,7 +197,8 @@ def replay(
                 if text == SPECIAL_ORDER:
                     if any(stacks[player]):
                         raise TurnLogError(here, "name the card a special order copies: 'special-order:<slug>'")
-                    notes.append(f"turn {t + 1}: {player}'s special order had nothing to copy")
+                    notes.append(N_("turn {turn}: {player}'s special order had nothing to copy",
+                                    turn=t + 1, player=player))
                     continue
                 played = Played.from_text(text, edition, here)
                 if played.slug in ("menu", "takeout-box"):
@@ -216,7 +218,9 @@ def replay(
         if len(misos) >= 2:
             for player, soup in misos:
                 _remove(stacks[player], soup)
-            notes.append(f"turn {t + 1}: {len(misos)} miso soups played together, all discarded")
+            notes.append(NP_("turn {turn}: {n} miso soup played together, all discarded",
+                             "turn {turn}: {n} miso soups played together, all discarded",
+                             len(misos), turn=t + 1))
 
         # uramaki race: reaching 10 icons scores the next place at once, and the cards go
         reached = {

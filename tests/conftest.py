@@ -17,6 +17,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def english_locale(monkeypatch):
+    """Every test starts in English whatever the machine's locale (``sushicam score --explain``
+    follows LANGUAGE/LC_ALL/LC_MESSAGES/LANG); a test of another language sets its own."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture(scope="session")
 def playwright():
     """One Playwright driver for the whole run: its sync API refuses to start a second one

@@ -19,9 +19,10 @@ from werkzeug.routing import IntegerConverter
 
 from vision.describe import MAX_IMAGE_PIXELS
 from vision.paths import MODELS_DIR
-from web import db, errors, recognition, security
+from web import db, errors, i18n, recognition, security
 
 BLUEPRINT_MODULES = (
+    "web.i18n",
     "web.history",
     "web.games",
     "web.rounds",
@@ -144,6 +145,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
     db.init_app(app)
+    i18n.init_app(app)
     _clean_photo_folder(app)
     recognition.init_app(app)
     errors.init_app(app)

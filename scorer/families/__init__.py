@@ -10,23 +10,48 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer.editions import Edition
+from scorer.i18n import ENGLISH, N_, NP_, Text
+from scorer.names import kind_name
 from scorer.tableau import Played
 from scorer.turns import DuringRoundScore
 
 
 @dataclass(frozen=True)
-class Line:
-    """One category of one player's score: ``Maki: 5 icons, most: 6``."""
+class Category:
+    """A breakdown's category: its English name as the JSON has it, and the kind it names."""
 
-    category: str
-    points: int
-    detail: str
+    english: str
+    kind: str
+    edition: str | None = None
 
-    def to_json(self) -> dict:
-        return {"category": self.category, "points": self.points, "detail": self.detail}
+    def render(self, lang: str = ENGLISH) -> str:
+        return self.english if lang == ENGLISH else kind_name(self.kind, lang, self.edition)
 
     def __str__(self) -> str:
-        return f"{self.category}: {self.detail}: {self.points}"
+        return self.english
+
+
+@dataclass(frozen=True)
+class Line:
+    """One category of one player's score: ``Maki: 5 icons, most: 6``.
+
+    ``category`` and ``detail`` render in any language (:mod:`scorer.i18n`); the JSON holds
+    their English.
+    """
+
+    category: Category
+    points: int
+    detail: object
+
+    def to_json(self) -> dict:
+        return {"category": str(self.category), "points": self.points, "detail": str(self.detail)}
+
+    def render(self, lang: str = ENGLISH) -> str:
+        return N_("{category}: {detail}: {points}", category=self.category, detail=self.detail,
+                  points=self.points).render(lang)
+
+    def __str__(self) -> str:
+        return self.render()
 
 
 @dataclass(frozen=True)
@@ -50,13 +75,17 @@ class RoundView:
         return sum(c.card.icons for c in self.cards[player] if c.card.kind == kind)
 
 
-def plural(count: int, noun: str) -> str:
-    """A count with its noun.
+def cards_count(n: int) -> Text:
+    """``"1 card"``, ``"3 cards"``: the count most details start with.
 
-    >>> plural(1, "card"), plural(3, "card")
-    ('1 card', '3 cards')
+    >>> str(cards_count(1)), str(cards_count(3)), cards_count(3).render("is")
+    ('1 card', '3 cards', '3 spil')
     """
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    return NP_("{n} card", "{n} cards", n)
 
 
-__all__ = ["Line", "RoundView", "plural", "Sequence"]
+def icons_count(n: int) -> Text:
+    return NP_("{n} icon", "{n} icons", n)
+
+
+__all__ = ["Category", "Line", "RoundView", "Sequence", "cards_count", "icons_count"]

@@ -12,7 +12,8 @@ from functools import cache
 
 from scorer.cards import ANNIVERSARY, display_name
 from scorer.errors import DessertError
-from scorer.families import Line, RoundView, plural
+from scorer.families import Category, Line, RoundView, cards_count
+from scorer.i18n import N_, NP_, Text, joined
 from scorer.ranking import most_and_fewest
 
 FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
@@ -48,8 +49,9 @@ def score_round(view: RoundView) -> dict[str, list[Line]]:
     out: dict[str, list[Line]] = {}
     for score in view.during:
         if score.reason == "strawberry-pudding":
-            out.setdefault(score.player, []).append(
-                Line("Strawberry Pudding", score.points, "took the lead"))
+            out.setdefault(score.player, []).append(Line(
+                Category("Strawberry Pudding", "strawberry-pudding", view.rules.key), score.points,
+                N_("took the lead")))
     return out
 
 
@@ -80,20 +82,15 @@ def score_game_end(game) -> dict[str, list[Line]]:
         return [c for c in desserts[player] if c.card.kind == kind]
 
     for kind in dessert_kinds(game):
-        name = display_name("pudding", game.edition) if kind == "pudding" else kind.replace("-", " ").title()
+        english = display_name("pudding", game.edition) if kind == "pudding" else kind.replace("-", " ").title()
+        name = Category(english, kind, game.edition)
         if kind in ("pudding", "frozen-yogurt", "mochi", "strawberry-pudding"):
             if kind == "pudding":
                 values = {p: len(of_kind(p, kind)) for p in players}
-                unit = "card"
-            elif kind == "frozen-yogurt":
+            elif kind in ("frozen-yogurt", "strawberry-pudding"):
                 values = {p: sum(c.card.icons for c in of_kind(p, kind)) for p in players}
-                unit = "point"
-            elif kind == "strawberry-pudding":
-                values = {p: sum(c.card.icons for c in of_kind(p, kind)) for p in players}
-                unit = "symbol"
             else:
                 values = _mochi_dice(game, {p: len(of_kind(p, kind)) for p in players})
-                unit = "pip"
             if kind == "strawberry-pudding":
                 awards = most_and_fewest(values, most=0, fewest=-6, split=split,
                                          fewest_two_players=-3, all_tied_scores=True)
@@ -102,28 +99,40 @@ def score_game_end(game) -> dict[str, list[Line]]:
             for player in players:
                 if player in awards:
                     points, detail = awards[player]
-                    out[player].append(Line(name, points, f"{plural(values[player], unit)}, {detail}"))
+                    out[player].append(Line(name, points, joined([_unit(kind, values[player]), detail])))
                 elif values[player]:
-                    out[player].append(Line(name, 0, plural(values[player], unit)))
+                    out[player].append(Line(name, 0, _unit(kind, values[player])))
         elif kind == "green-tea-ice-cream":
             for player in players:
                 n = len(of_kind(player, kind))
                 if n:
                     sets = n // ICE_CREAM_SET
-                    out[player].append(Line(name, ICE_CREAM_POINTS * sets,
-                                            f"{plural(n, 'card')}, {plural(sets, 'set')} of 4"))
+                    out[player].append(Line(name, ICE_CREAM_POINTS * sets, joined(
+                        [cards_count(n), NP_("{n} set of 4", "{n} sets of 4", sets)])))
         elif kind == "fruit":
             for player in players:
                 symbols = Counter(f for c in of_kind(player, kind) for f in c.card.fruits)
-                detail = ", ".join(f"{symbols.get(f, 0)} {f}" for f in FRUITS)
+                detail = N_("{watermelon} watermelon, {pineapple} pineapple, {orange} orange",
+                            **{f: symbols.get(f, 0) for f in FRUITS})
                 out[player].append(Line(name, fruit_points(symbols), detail))
         elif kind == "bubble-tea":
             for player in players:
                 balls = [c.card.icons for c in of_kind(player, kind)]
                 if balls:
-                    out[player].append(Line(name, bubble_tea_points(balls),
-                                            "runs of " + ", ".join(map(str, sorted(balls)))))
+                    out[player].append(Line(name, bubble_tea_points(balls), N_(
+                        "runs of {balls}", balls=", ".join(map(str, sorted(balls))))))
     return out
+
+
+def _unit(kind: str, n: int) -> Text:
+    """What a dessert that scores by most and fewest counts: cards, points, symbols, pips."""
+    if kind == "frozen-yogurt":
+        return NP_("{n} point", "{n} points", n)
+    if kind == "strawberry-pudding":
+        return NP_("{n} symbol", "{n} symbols", n)
+    if kind == "mochi":
+        return NP_("{n} pip", "{n} pips", n)
+    return cards_count(n)
 
 
 def _mochi_dice(game, mochi_cards: dict[str, int]) -> dict[str, int]:

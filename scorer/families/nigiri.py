@@ -7,25 +7,41 @@ the stack parser already gives such a copy ``on_wasabi=False``.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
-from scorer.families import Line, RoundView
+from scorer.families import Category, Line, RoundView
+from scorer.i18n import ENGLISH, N_, joined
+from scorer.names import card_name
 
 _NAMES = {"egg-nigiri": "egg", "salmon-nigiri": "salmon", "squid-nigiri": "squid"}
+
+
+@dataclass(frozen=True)
+class NigiriName:
+    """English names the topping ("squid"); the other languages print the card's name."""
+
+    slug: str
+
+    def render(self, lang: str = ENGLISH) -> str:
+        return _NAMES[self.slug] if lang == ENGLISH else card_name(self.slug, lang)
 
 
 def score_round(view: RoundView) -> dict[str, list[Line]]:
     out: dict[str, list[Line]] = {}
     for player in view.players:
-        parts: Counter[str] = Counter()
+        parts: Counter[tuple[str, bool, int]] = Counter()
         points = 0
         for played in view.cards[player]:
             if played.card.kind != "nigiri":
                 continue
             value = played.card.nigiri_points * (3 if played.on_wasabi else 1)
             points += value
-            label = _NAMES[played.slug] + (" on wasabi" if played.on_wasabi else "")
-            parts[f"{label} {value}"] += 1
+            parts[(played.slug, played.on_wasabi, value)] += 1
         if parts:
-            detail = ", ".join(f"{n}× {label}" if n > 1 else label for label, n in parts.items())
-            out[player] = [Line("Nigiri", points, detail)]
+            labels = []
+            for (slug, on_wasabi, value), n in parts.items():
+                label = (N_("{nigiri} on wasabi {value}", nigiri=NigiriName(slug), value=value)
+                         if on_wasabi else N_("{nigiri} {value}", nigiri=NigiriName(slug), value=value))
+                labels.append(N_("{n}× {label}", n=n, label=label) if n > 1 else label)
+            out[player] = [Line(Category("Nigiri", "nigiri", view.rules.key), points, joined(labels))]
     return out

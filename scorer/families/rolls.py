@@ -8,12 +8,14 @@ unless the 2-player "must have futomaki" rule is on.
 
 from __future__ import annotations
 
-from scorer.families import Line, RoundView, plural
+from scorer.families import Category, Line, RoundView, cards_count, icons_count
+from scorer.i18n import N_, NP_, joined
 from scorer.ranking import award_places, most_and_fewest, place_detail
 from scorer.turns import URAMAKI_PLACES
 
 
-def _majority(view: RoundView, kind: str, category: str, *, zero_places: bool) -> dict[str, list[Line]]:
+def _majority(view: RoundView, kind: str, english: str, *, zero_places: bool) -> dict[str, list[Line]]:
+    category = Category(english, kind, view.rules.key)
     icons = {p: view.icons(p, kind) for p in view.players}
     holders = {p for p in view.players if view.count(p, kind)}
     if kind == "futomaki" and "must-have-futomaki" in view.variants:
@@ -28,42 +30,46 @@ def _majority(view: RoundView, kind: str, category: str, *, zero_places: bool) -
     for player in view.players:
         if player in awards:
             points, place, tied = awards[player]
-            detail = f"{plural(icons[player], 'icon')}, {place_detail(place, tied, view.split_ties)}"
+            detail = joined([icons_count(icons[player]), place_detail(place, tied, view.split_ties)])
             out[player] = [Line(category, points, detail)]
         elif player in holders:
-            out[player] = [Line(category, 0, f"{plural(icons[player], 'icon')}, no place")]
+            out[player] = [Line(category, 0, joined([icons_count(icons[player]), N_("no place")]))]
     return out
 
 
 def _temaki(view: RoundView) -> dict[str, list[Line]]:
     counts = {p: view.count(p, "temaki") for p in view.players}
     awards = most_and_fewest(counts, most=4, fewest=-4, split=view.split_ties)
+    category = Category("Temaki", "temaki", view.rules.key)
     return {
-        p: [Line("Temaki", points, f"{plural(counts[p], 'card')}, {detail}")]
+        p: [Line(category, points, joined([cards_count(counts[p]), detail]))]
         for p, (points, detail) in awards.items()
         if points or counts[p]
     } | {
-        p: [Line("Temaki", 0, plural(counts[p], "card"))]
+        p: [Line(category, 0, cards_count(counts[p]))]
         for p in view.players if counts[p] and p not in awards
     }
 
 
 def _uramaki(view: RoundView) -> dict[str, list[Line]]:
     out: dict[str, list[Line]] = {}
+    category = Category("Uramaki", "uramaki", view.rules.key)
     race = [s for s in view.during if s.reason == "uramaki"]
     for place, score in enumerate(race):
-        detail = "reached 10 icons" + (f" (place {place + 1} of the race)" if place else " first")
-        out.setdefault(score.player, []).append(Line("Uramaki", score.points, detail))
+        detail = (N_("reached 10 icons (place {place} of the race)", place=place + 1) if place
+                  else N_("reached 10 icons first"))
+        out.setdefault(score.player, []).append(Line(category, score.points, detail))
     icons = {p: view.icons(p, "uramaki") for p in view.players if view.icons(p, "uramaki")}
     if icons:
         value = URAMAKI_PLACES[len(race)] if len(race) < len(URAMAKI_PLACES) else 0
         best = max(icons.values())
         for player, count in icons.items():
             if count == best:
-                detail = f"{plural(count, 'icon')} left, most at round end"
-                out.setdefault(player, []).append(Line("Uramaki", value, detail))
+                detail = NP_("{n} icon left, most at round end", "{n} icons left, most at round end", count)
+                out.setdefault(player, []).append(Line(category, value, detail))
             else:
-                out.setdefault(player, []).append(Line("Uramaki", 0, f"{plural(count, 'icon')} left"))
+                out.setdefault(player, []).append(
+                    Line(category, 0, NP_("{n} icon left", "{n} icons left", count)))
     return out
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 from scorer.cards import CARD_BACK
-from scorer.families import Line, RoundView, plural
+from scorer.families import Category, Line, RoundView, cards_count
+from scorer.i18n import N_, NP_
 
 SOY_SAUCE_POINTS = 4
 TAKEOUT_POINTS = 2
@@ -25,26 +26,32 @@ def colours(cards) -> Counter[str]:
 
 def score_round(view: RoundView) -> dict[str, list[Line]]:
     out: dict[str, list[Line]] = {}
+    edition = view.rules.key
     palette = {p: colours(view.cards[p]) for p in view.players}
     most_colours = max((len(c) for c in palette.values()), default=0)
     for player in view.players:
         soy = view.count(player, "soy-sauce")
         if soy:
             mine = len(palette[player])
+            colour_count = NP_("{n} colour", "{n} colours", mine)
             if mine == most_colours:
-                out.setdefault(player, []).append(Line(
-                    "Soy Sauce", SOY_SAUCE_POINTS * soy,
-                    f"{plural(soy, 'card')}, {plural(mine, 'colour')}, most"))
+                detail = N_("{cards}, {colours}, most", cards=cards_count(soy), colours=colour_count)
             else:
-                out.setdefault(player, []).append(Line(
-                    "Soy Sauce", 0, f"{plural(soy, 'card')}, {plural(mine, 'colour')} (most: {most_colours})"))
+                detail = N_("{cards}, {colours} (most: {most})", cards=cards_count(soy),
+                            colours=colour_count, most=most_colours)
+            out.setdefault(player, []).append(Line(
+                Category("Soy Sauce", "soy-sauce", edition),
+                SOY_SAUCE_POINTS * soy if mine == most_colours else 0, detail))
         tea = view.count(player, "tea")
         if tea:
             biggest = max(palette[player].values())
             out.setdefault(player, []).append(Line(
-                "Tea", tea * biggest, f"{plural(tea, 'card')} × {biggest} cards of one colour"))
+                Category("Tea", "tea", edition), tea * biggest,
+                N_("{cards} × {same}", cards=cards_count(tea),
+                   same=NP_("{n} card of one colour", "{n} cards of one colour", biggest))))
         face_down = sum(1 for c in view.cards[player] if c.slug == CARD_BACK)
         if face_down:
             out.setdefault(player, []).append(Line(
-                "Take-out", TAKEOUT_POINTS * face_down, plural(face_down, "face-down card")))
+                Category("Take-out", "takeout-box", edition), TAKEOUT_POINTS * face_down,
+                NP_("{n} face-down card", "{n} face-down cards", face_down)))
     return out

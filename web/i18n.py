@@ -1,0 +1,122 @@
+"""The player's language: Flask-Babel's catalogs, chosen per request, switchable on every page.
+
+The language is, in order: the one the player picked in the page's language menu (kept in the
+``lang`` cookie for a year), else the best of the browser's ``Accept-Language`` among
+:data:`LANGUAGES`, else English. Pages are translated with gettext catalogs
+(``web/translations/<lang>/LC_MESSAGES/messages.mo``, domain ``messages``); what the scorer
+says (breakdowns, card names) comes from the scorer's own catalog (:mod:`scorer.i18n`) and
+card-name table (:mod:`scorer.names`), rendered in the same language. Numbers and dates go
+through Flask-Babel's ``format_number``/``format_datetime`` (Babel's locale data), also
+installed as the Jinja filters ``numberformat`` and ``datetimeformat``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Flask, abort, jsonify, redirect, request
+from flask_babel import Babel, get_locale, get_translations
+from werkzeug.wrappers import Response
+
+from scorer.i18n import ENGLISH, LANGUAGES, render
+from scorer.names import card_name
+
+TRANSLATIONS_DIR = Path(__file__).with_name("translations")
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+#: each language in its own words, as the language menu lists it
+LANGUAGE_NAMES = {
+    "en": "English",
+    "fr": "Français",
+    "is": "Íslenska",
+    "pl": "Polski",
+    "es": "Español",
+}
+
+bp = Blueprint("i18n", __name__)
+babel = Babel()
+
+
+def select_locale() -> str:
+    """The request's language: the cookie's, else the browser's best, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=ENGLISH) or ENGLISH
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in LANGUAGES else ENGLISH
+
+
+def _local_path(target: str | None) -> str:
+    """``target`` when it is a path of this site, else the home page (no open redirect)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> Response:
+    """Switch to ``code`` and go back to the page the menu was opened on (``?next=``)."""
+    if code not in LANGUAGES:
+        abort(404)
+    response = redirect(_local_path(request.args.get("next")), code=303)
+    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+#: the gettext plural forms of each catalog, in order, as the browser's ``Intl.PluralRules``
+#: names them: a script picks ``forms[categories.indexOf(rules.select(n))]`` (no eval needed)
+PLURAL_CATEGORIES = {
+    "en": ("one", "other"), "fr": ("one", "other"), "es": ("one", "other"),
+    "is": ("one", "other"), "pl": ("one", "few", "many"),
+}
+
+
+@bp.get("/i18n/messages.json")
+def messages() -> Response:
+    """The page language's catalog for the page scripts: ``{msgid: text or [plural forms]}``.
+
+    The scripts' strings are extracted into the same ``messages`` catalog as the templates'
+    (``babel.cfg``); the scripts read them here (context ``"ctx\x04msgid"``, as gettext keys it).
+    """
+    lang = current_language()
+    catalog: dict[str, object] = {}
+    for key, text in getattr(get_translations(), "_catalog", {}).items():
+        if isinstance(key, tuple):
+            forms = catalog.setdefault(key[0], [])
+            if isinstance(forms, list):
+                forms.append(text)
+        elif key:
+            catalog[key] = text
+    response = jsonify({"lang": lang, "plural_categories": PLURAL_CATEGORIES[lang], "messages": catalog})
+    response.cache_control.max_age = 3600
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS_DIR))
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", ENGLISH)
+    babel.init_app(app, locale_selector=select_locale)
+
+    @app.context_processor
+    def language():
+        lang = current_language()
+        next_page = request.full_path.rstrip("?") if request else "/"
+        return {
+            "current_language": lang,
+            "language_names": LANGUAGE_NAMES,
+            "language_next": next_page,
+            # the scorer's words and the cards' printed names, in the page's language
+            "scorer_text": lambda value: render(value, lang),
+            "card_name": lambda slug, edition=None: card_name(slug, lang, edition),
+        }
+
+    @app.after_request
+    def vary_on_language(response):
+        # the same URL answers in the language the browser asks for
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+        return response
