@@ -13,7 +13,8 @@ iPhone's default, through pillow-heif). A JPEG of any size up to :data:`MAX_PHOT
 decoded at 1/2, 1/4 or 1/8 scale straight from its DCT (libjpeg's scaled decode), so a 200 MP
 phone photo costs what a 12 MP one does. The other formats (and progressive JPEGs, whose
 decoder holds every coefficient of the photo) can only be decoded whole, then shrunk: they
-are read up to :data:`MAX_WHOLE_PIXELS`, which keeps one upload under 200 MB of memory.
+are read up to :data:`MAX_WHOLE_PIXELS` (HEIC to :data:`MAX_HEIF_PIXELS`), which keeps one
+upload under 200 MB of memory.
 
 >>> decode_photo(b"", 1000)
 Traceback (most recent call last):
@@ -48,6 +49,9 @@ MAX_PHOTO_PIXELS = 1_000_000_000
 #: JPEG): 3 bytes a pixel while decoded, 150 MB here, with the upload and the shrunk copy
 #: under 200 MB. 8160x6120 (a 50 MP phone camera) fits.
 MAX_WHOLE_PIXELS = 50_000_000
+#: The same for HEIC: libheif holds its YCbCr planes beside the RGB it makes of them (about
+#: 4.7 bytes a pixel at the peak: a 49 MP HEIC measured +234 MB).
+MAX_HEIF_PIXELS = 40_000_000
 #: Photos larger than this are shrunk while decoding: 16 MP keeps a 4608x3456 phone photo whole,
 #: far more than the recogniser needs, while a 48 MP one would cost ~600 MB in copies at full size.
 WORKING_PIXELS = 16_000_000
@@ -129,6 +133,8 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
     if min(width, height) < MIN_SIDE:
         raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card")
     scaled = source_format == "JPEG" and not image.info.get("progressive")
+    if source_format == "HEIF":
+        whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
     if not scaled and width * height > whole_pixels:
         raise PhotoTooLargeError(
             f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most a "
