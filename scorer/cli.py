@@ -14,6 +14,11 @@ from typing import cast
 
 from scorer.i18n import LANGUAGES, language_from_environment
 
+#: The largest record read, as the app's import takes: a game of 8 players and 3 rounds with
+#: turn logs is tens of KB, and ``/dev/zero`` or an endless pipe must end in an error, not in
+#: all the memory there is.
+MAX_RECORD_BYTES = 1_000_000
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -33,11 +38,19 @@ def register(subparsers) -> None:
 def read_record(path: str) -> object:
     """The parsed JSON of ``path`` (``-``: stdin); ``ValueError``/``OSError`` with one clear line."""
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise OSError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise OSError(f"{path}: is a directory, not a game record") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"{path}: more than {MAX_RECORD_BYTES // 1_000_000} MB, too large to be a game record")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a UTF-8 text file") from None
     try:
@@ -46,6 +59,11 @@ def read_record(path: str) -> object:
         raise ValueError(f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise ValueError(f"{path}: the JSON is nested too deeply to be a game record") from None
+    except ValueError as exc:  # Python's "Exceeds the limit (4300 digits) for integer string conversion"
+        if "digits" not in str(exc):
+            raise
+        raise ValueError(f"{path}: a number in the record has thousands of digits; "
+                         "no game record holds one") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,9 +9,43 @@ it as one line on stderr and the web page returns it as ``{"error": msg}``.
 "rounds[0].tableaux.Ann[3]: unknown card 'tempora'"
 >>> isinstance(err, ValueError), err.path
 (True, 'rounds[0].tableaux.Ann[3]')
+
+A value the record holds is shown cut to its first :data:`SHOWN_CHARS` characters and its
+length, so an error about a 10 MB player name is still a line a terminal shows:
+
+>>> str(FormatError("players[1]", f"{'Ann' * 1000!r} is listed twice"))
+"players[1]: 'AnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnnAnn…' (3000 characters) is listed twice"
 """
 
 from __future__ import annotations
+
+import re
+
+#: The most characters of one value (a quoted text, a name in a path) an error message shows.
+SHOWN_CHARS = 60
+# a quoted value as repr() writes it (an apostrophe inside a word, as in "Ann's", starts none),
+# or a run without spaces (a player's name inside a path such as rounds[0].tableaux.NAME)
+_LONG_VALUE = re.compile(
+    rf"(?<!\w)'(?:[^'\\]|\\.)*'|(?<!\w)\"(?:[^\"\\]|\\.)*\"|\S{{{SHOWN_CHARS + 1},}}")
+
+
+def shorten(text: str) -> str:
+    """``text`` with each value longer than :data:`SHOWN_CHARS` cut to its start and its length.
+
+    >>> shorten("unknown card 'tempora'")
+    "unknown card 'tempora'"
+    >>> shorten("rounds[0].tableaux." + "x" * 100)
+    'rounds[0].tableaux.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (119 characters)'
+    """
+    def cut(match: re.Match[str]) -> str:
+        value = match.group(0)
+        if len(value) <= SHOWN_CHARS:
+            return value
+        quote = value[0] if value[0] in "'\"" and value[-1] == value[0] else ""
+        inner = value[1:-1] if quote else value
+        return f"{quote}{inner[:SHOWN_CHARS]}…{quote} ({len(inner)} characters)"
+
+    return _LONG_VALUE.sub(cut, text)
 
 
 class RecordError(ValueError):
@@ -23,10 +57,10 @@ class RecordError(ValueError):
     """
 
     def __init__(self, path: str, message: str, *, cards: tuple[str, ...] = ()) -> None:
-        self.path = path
-        self.message = message
+        self.path = path  # whole: a program finds the place by it
+        self.message = shorten(message)
         self.cards = tuple(cards)
-        super().__init__(f"{path}: {message}" if path else message)
+        super().__init__(shorten(f"{path}: {message}") if path else self.message)
 
 
 class FormatError(RecordError):

@@ -7,6 +7,15 @@ is decoded (a 50 KB PNG can claim 100 000 x 100 000 pixels), the phone's EXIF or
 applied so the photo is upright, and a photo larger than the recogniser needs is shrunk while
 it is decoded.
 
+What phones send is read: JPEG (and MPO, the JPEG with a second image in its MPF segment that
+many phone cameras write: its first image), PNG (16-bit too), WebP and HEIC/HEIF (the
+iPhone's default, through pillow-heif). A JPEG of any size up to :data:`MAX_PHOTO_PIXELS` is
+decoded at 1/2, 1/4 or 1/8 scale straight from its DCT (libjpeg's scaled decode), so a 200 MP
+phone photo costs what a 12 MP one does. The other formats (and progressive JPEGs, whose
+decoder holds every coefficient of the photo) can only be decoded whole, then shrunk: they
+are read up to :data:`MAX_WHOLE_PIXELS` (HEIC to :data:`MAX_HEIF_PIXELS`), which keeps one
+upload under 200 MB of memory.
+
 >>> decode_photo(b"", 1000)
 Traceback (most recent call last):
 ...
@@ -14,7 +23,7 @@ vision.photo.EmptyPhotoError: image: the file is empty
 >>> decode_photo(b"GIF89a not really", 1000)
 Traceback (most recent call last):
 ...
-vision.photo.UnsupportedPhotoError: image: not a JPEG, PNG or WebP image
+vision.photo.UnsupportedPhotoError: image: not a JPEG, PNG, WebP or HEIC image
 """
 
 from __future__ import annotations
@@ -26,18 +35,32 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import pillow_heif
 from PIL import Image, ImageOps
 
 #: The formats phones and browsers produce; others (TIFF, PSD, ICO...) widen the attack surface
-#: of the decoders for no gain.
-ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP")
+#: of the decoders for no gain. An MPO is taken as the JPEG it starts with.
+ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
 MIN_SIDE = 32
-#: The most pixels a photo may have (a 50 MP phone camera is 8160x6120); the app's default too.
-MAX_PHOTO_PIXELS = 50_000_000
+#: The most pixels a photo may have: only a decompression bomb has more (a 200 MP phone
+#: camera is 16320x12240). A JPEG this large is decoded at 1/8 scale: 16 MP, about 50 MB.
+MAX_PHOTO_PIXELS = 1_000_000_000
+#: The most pixels of a photo that can only be decoded whole (PNG, WebP, HEIC, a progressive
+#: JPEG): 3 bytes a pixel while decoded, 150 MB here, with the upload and the shrunk copy
+#: under 200 MB. 8160x6120 (a 50 MP phone camera) fits.
+MAX_WHOLE_PIXELS = 50_000_000
+#: The same for HEIC: libheif holds its YCbCr planes beside the RGB it makes of them (about
+#: 4.7 bytes a pixel at the peak: a 49 MP HEIC measured +234 MB).
+MAX_HEIF_PIXELS = 40_000_000
 #: Photos larger than this are shrunk while decoding: 16 MP keeps a 4608x3456 phone photo whole,
 #: far more than the recogniser needs, while a 48 MP one would cost ~600 MB in copies at full size.
 WORKING_PIXELS = 16_000_000
 EXIF_ORIENTATION = 0x0112
+
+pillow_heif.register_heif_opener()
+# Pillow refuses past twice this (and warns past it) on open, before decode_photo can read the
+# size from the header and refuse itself; a JPEG up to MAX_PHOTO_PIXELS is read scaled down.
+Image.MAX_IMAGE_PIXELS = max(Image.MAX_IMAGE_PIXELS or 0, MAX_PHOTO_PIXELS // 2)
 
 
 class PhotoError(ValueError):
@@ -49,7 +72,7 @@ class EmptyPhotoError(PhotoError):
 
 
 class UnsupportedPhotoError(PhotoError):
-    """The bytes are not a JPEG, PNG or WebP image."""
+    """The bytes are not a JPEG, PNG, WebP or HEIC image."""
 
 
 class CorruptPhotoError(PhotoError):
@@ -78,47 +101,64 @@ class Photo:
 
 def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "image",
                  formats: tuple[str, ...] = ACCEPTED_FORMATS,
-                 working_pixels: int = WORKING_PIXELS) -> Photo:
-    """``data`` decoded into an upright BGR image, or a ``PhotoError`` naming the problem in
-    ``name``'s words: empty, not one of ``formats``, more than ``max_pixels``, damaged."""
+                 working_pixels: int = WORKING_PIXELS, whole_pixels: int = MAX_WHOLE_PIXELS) -> Photo:
+    """``data`` decoded into an upright BGR image of at most about ``working_pixels``, or a
+    ``PhotoError`` naming the problem in ``name``'s words: empty, not one of ``formats``, more
+    than ``max_pixels`` (or ``whole_pixels`` for a photo only decoded whole), damaged."""
     if not data:
         raise EmptyPhotoError(f"{name}: the file is empty")
     try:
         with warnings.catch_warnings():
-            # the header's size is checked against max_pixels below; Pillow only refuses
-            # past twice its own limit (179 MP)
+            # the header's size is checked against max_pixels below
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image: Image.Image = Image.open(io.BytesIO(data))
     except Image.DecompressionBombError as exc:
         raise PhotoTooLargeError(
-            f"{name}: its size is more than {max_pixels // 1_000_000} megapixels; not decoded") from exc
+            f"{name}: its size is more than {_megapixels(max_pixels)} megapixels; not decoded") from exc
     except (OSError, ValueError, SyntaxError) as exc:  # Pillow's "cannot identify image file"
         claimed = _claimed_format(data)
         if claimed in formats:  # the right signature, then nothing Pillow can read
-            raise CorruptPhotoError(f"{name}: the {claimed} data is damaged and could not be decoded") from exc
+            raise CorruptPhotoError(f"{name}: the {_listed((claimed,))} data is damaged and could not be decoded") from exc
         raise UnsupportedPhotoError(f"{name}: not a {_listed(formats)} image") from exc
-    if image.format not in formats:
+    source_format = "JPEG" if image.format == "MPO" else image.format  # MPO: its first image
+    if source_format not in formats:
         raise UnsupportedPhotoError(
             f"{name}: {image.format or 'unknown'} images are not accepted; use {_listed(formats)}"
         )
     width, height = image.size
     if width * height > max_pixels:
         raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {max_pixels // 1_000_000} megapixels; not decoded"
+            f"{name}: {width}x{height} is more than {_megapixels(max_pixels)} megapixels; not decoded"
         )
     if min(width, height) < MIN_SIDE:
         raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card")
-    source_format = image.format
+    scaled = source_format == "JPEG" and not image.info.get("progressive")
+    if source_format == "HEIF":
+        whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
+    if not scaled and width * height > whole_pixels:
+        raise PhotoTooLargeError(
+            f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most a "
+            f"{'progressive JPEG' if source_format == 'JPEG' else _listed((source_format,))} is read at; "
+            "send it smaller, or as a JPEG")
     factor = math.ceil(math.sqrt(width * height / working_pixels))
+    if source_format == "HEIF":
+        del image
+        return Photo(_decode_heif(data, factor, name), source_format)
     if source_format == "JPEG" or factor > 1:
         # OpenCV decodes once, straight to BGR, applying the EXIF turn (four times faster than
-        # Pillow's decode and copies for a live frame); a large photo at 1/2, 1/4 or 1/8 size,
-        # so it is never whole in memory (a 48 MP PNG cost 650 MB through Pillow)
+        # Pillow's decode and copies for a live frame; 16-bit PNGs to 8 bits); a JPEG at 1/2,
+        # 1/4 or 1/8 size from its DCT, so it is never whole in memory; a large PNG or WebP
+        # whole at 3 bytes a pixel (Pillow's RGB takes 4), then shrunk
+        del image
         return Photo(_decode_with_opencv(data, factor, name, source_format), source_format)
     try:
         image.load()
         if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
             image = ImageOps.exif_transpose(image)
+        if image.mode.startswith("I"):  # 16-bit greyscale ("I;16") or 32-bit: 0-65535, not 0-255
+            grey = np.asarray(image)
+            grey = (np.clip(grey, 0, 65535) >> 8).astype(np.uint8)
+            return Photo(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), source_format)
         if image.mode != "RGB":
             image = image.convert("RGB")
         rgb = np.asarray(image)
@@ -126,6 +166,34 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
         raise CorruptPhotoError(f"{name}: the {source_format} data is damaged ({exc})") from exc
     del image
     return Photo(pixels=np.ascontiguousarray(rgb[:, :, ::-1]), format=source_format)
+
+
+def _megapixels(pixels: int) -> str:
+    """
+    >>> _megapixels(50_000_000), _megapixels(1_000_000_000), _megapixels(1000)
+    ('50', '1000', '0')
+    """
+    return f"{pixels // 1_000_000}"
+
+
+def _decode_heif(data: bytes, factor: int, name: str) -> np.ndarray:
+    """A HEIC/HEIF photo's primary image as BGR, shrunk by ``factor`` when over the working size.
+
+    libheif applies the container's turn and mirror (the photo comes out upright; its EXIF
+    orientation describes the stored pixels and is not applied again). Its 8-bit RGB buffer is
+    read in place, so a photo costs 3 bytes a pixel while decoded.
+    """
+    try:
+        heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+        pixels = np.asarray(heif)
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise CorruptPhotoError(f"{name}: the HEIC data is damaged ({exc})") from exc
+    if factor > 1:
+        height, width = pixels.shape[:2]
+        pixels = cv2.resize(pixels, (max(1, width // factor), max(1, height // factor)),
+                            interpolation=cv2.INTER_AREA)
+    channels = 1 if pixels.ndim == 2 else pixels.shape[2]
+    return cv2.cvtColor(pixels, {1: cv2.COLOR_GRAY2BGR, 3: cv2.COLOR_RGB2BGR, 4: cv2.COLOR_RGBA2BGR}[channels])
 
 
 def _claimed_format(data: bytes) -> str | None:
@@ -140,16 +208,18 @@ def _claimed_format(data: bytes) -> str | None:
         return "PNG"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "WEBP"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"heim", b"heis"):
+        return "HEIF"
     return None
 
 
 def _listed(formats: tuple[str, ...]) -> str:
     """The formats as a player reads them.
 
-    >>> _listed(("JPEG", "PNG", "WEBP"))
-    'JPEG, PNG or WebP'
+    >>> _listed(("JPEG", "PNG", "WEBP", "HEIF"))
+    'JPEG, PNG, WebP or HEIC'
     """
-    shown = [{"WEBP": "WebP"}.get(f, f) for f in formats]
+    shown = [{"WEBP": "WebP", "HEIF": "HEIC"}.get(f, f) for f in formats]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 

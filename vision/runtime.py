@@ -136,7 +136,8 @@ class OnnxDetector:
     def letterbox(self, image: np.ndarray) -> tuple[np.ndarray, float, tuple[int, int]]:
         h, w = image.shape[:2]
         scale = self.imgsz / max(h, w)
-        nw, nh = round(w * scale), round(h * scale)
+        # at least a pixel each way: a 32x65000 strip is 0.4 pixels wide at 832 on its long side
+        nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
         resized = cv2.resize(halved(image, scale), (nw, nh), interpolation=cv2.INTER_AREA)
         if self.rectangular:
             cw, ch = -(-nw // STRIDE) * STRIDE, -(-nh // STRIDE) * STRIDE

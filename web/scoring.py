@@ -28,12 +28,10 @@ def check_setup(edition: str, players: list[str], menu: Any, variants: Any) -> N
 def check_record(record: Any) -> dict[str, Any]:
     """Raise RecordError unless ``record`` is a game record the scorer accepts.
 
-    A record of a game not started yet (no rounds) is checked as its setup.
+    The scorer checks the setup (edition, players, menu, variants) before any round, so a
+    record of a game not started yet (no rounds) is checked as its setup.
     """
-    if isinstance(record, dict) and record.get("rounds") == [] and isinstance(record.get("players"), list):
-        score_record({**record, "rounds": [_empty_round(record["players"])]})
-    else:
-        score_record(record)
+    score_record(record)
     return record
 
 

@@ -54,7 +54,7 @@ def read_image(data: bytes, max_pixels: int, name: str = "image") -> Photo:
     >>> read_image(b"GIF89a not really", 1000)
     Traceback (most recent call last):
     ...
-    vision.photo.UnsupportedPhotoError: image: not a JPEG, PNG or WebP image
+    vision.photo.UnsupportedPhotoError: image: not a JPEG, PNG, WebP or HEIC image
     """
     return decode_photo(data, max_pixels, name)
 

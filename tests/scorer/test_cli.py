@@ -105,3 +105,66 @@ def test_real_process_bad_record_has_no_traceback():
     assert done.stderr.strip().splitlines() == [
         "sushicam score: error: players: 1 player, but Sushi Go Party! is for 2-8"]
     assert "Traceback" not in done.stderr
+
+
+# --- issue 46: inputs without end, and values too long to print ---------------------------------
+
+
+def test_an_endless_file_is_refused_after_the_size_cap(capsys):
+    assert main(["score", "/dev/zero"]) == 2
+    err = capsys.readouterr().err
+    assert err == "sushicam score: error: /dev/zero: more than 1 MB, too large to be a game record\n"
+
+
+class EndlessStdin:
+    """A pipe that never ends (``yes |``): reading it all would take every byte of memory."""
+
+    class Buffer:
+        def __init__(self):
+            self.asked: list[int] = []
+
+        def read(self, size: int = -1) -> bytes:
+            assert size is not None and size >= 0, "stdin read without a limit"
+            self.asked.append(size)
+            return b" " * size
+
+    def __init__(self):
+        self.buffer = self.Buffer()
+
+    def read(self, size: int = -1) -> str:
+        return self.buffer.read(size).decode()
+
+
+def test_endless_stdin_is_read_only_up_to_the_size_cap(monkeypatch, capsys):
+    stdin = EndlessStdin()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["score", "-"]) == 2
+    assert sum(stdin.buffer.asked) <= 1_000_001
+    assert capsys.readouterr().err == "sushicam score: error: -: more than 1 MB, too large to be a game record\n"
+
+
+def test_a_number_of_thousands_of_digits_is_named_in_plain_words(tmp_path, capsys):
+    assert main(["score", write(tmp_path, '{"edition": "original", "mochi": ' + "9" * 5000 + "}")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a number in the record has thousands of digits" in err
+    assert "set_int_max_str_digits" not in err
+
+
+def test_an_error_about_a_huge_name_is_a_short_line(tmp_path, capsys):
+    """A 300 KB name listed twice: the error shows its start and its length, not all of it."""
+    name = "Ann" + "n" * 300_000
+    assert main(["score", write(tmp_path, {**GAME, "players": [name, name]})]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 200
+    assert "players[1]: 'Annnnnn" in err and "(300003 characters) is listed twice" in err
+
+
+def test_an_error_about_a_huge_name_in_a_path_is_a_short_line():
+    """The name of a player in a tableau's path is cut as well; the path itself stays whole."""
+    from scorer import RecordError, score_record
+
+    name = "Zed" * 3_000_000  # 9 MB
+    with pytest.raises(RecordError) as caught:
+        score_record({**GAME, "rounds": [{"tableaux": {"Ann": [], "Ben": [], name: []}}]})
+    assert len(str(caught.value)) < 300 and "unknown player 'ZedZed" in str(caught.value)
+    assert caught.value.path == f"rounds[0].tableaux.{name}"

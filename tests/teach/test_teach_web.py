@@ -87,7 +87,7 @@ def test_turn_and_remove_a_face(client, tofu_photos):
         ("mochii", ["tofu"], 400, "unknown card 'mochii' (did you mean mochi?)"),
         ("", ["tofu"], 400, "choose which card the photos show"),
         ("mochi", [], 400, "choose 1 to 3 photos of the card"),
-        ("mochi", ["text"], 415, "not a JPEG, PNG or WebP image"),
+        ("mochi", ["text"], 415, "not a JPEG, PNG, WebP or HEIC image"),
     ],
 )
 def test_bad_uploads_are_refused_with_the_reason(client, tofu_photos, empty_table_photo, two_cards_photo,
@@ -243,3 +243,18 @@ def test_a_doubted_correction_is_shown_and_can_be_vouched_for(app, client):
     assert answer.status_code == 302
     assert vouched(app.config["DATA_DIR"]) == {"round0:1": "pudding"}
     assert client.get("/teach?edition=original", headers=JSON).get_json()["doubts"] == []
+
+
+@pytest.mark.parametrize("size", [(32, 65000), (65000, 32)])
+def test_a_photo_of_an_extreme_aspect_ratio_is_left_out_and_the_good_ones_kept(client, tofu_photos, size):
+    """A 32x65000 strip left GrabCut no rectangle: the whole upload was a 500."""
+    strip = np.full((size[1], size[0], 3), (80, 120, 200), np.uint8)
+    files = [(jpeg(tofu_photos[0]), "a.jpg"), (jpeg(strip), "strip.jpg")]
+    answer = client.post("/teach/faces?edition=anniversary", headers=JSON, data={"card": "mochi", "photos": files})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    body = answer.get_json()
+    assert [f["face"] for f in body["faces"]] == ["mochi__1"]
+    assert [r["photo"] for r in body["refused"]] == ["strip.jpg"]
+    alone = client.post("/teach/faces?edition=anniversary", headers=JSON,
+                        data={"card": "mochi", "photos": [(jpeg(strip), "strip.jpg")]})
+    assert alone.status_code == 400 and "strip.jpg" in alone.get_json()["error"]

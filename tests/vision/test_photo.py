@@ -4,7 +4,9 @@ live page's frames share: what a phone sends comes out upright, bounded and name
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -58,7 +60,7 @@ def test_a_large_photo_is_shrunk_while_decoded_not_refused():
 @pytest.mark.parametrize(("data", "error", "words"), [
     (b"\xff\xd8\xff\xe0 then nothing", CorruptPhotoError, "JPEG data is damaged"),
     (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, CorruptPhotoError, "PNG data is damaged"),
-    (b"GIF89a" + b"\0" * 40, UnsupportedPhotoError, "not a JPEG, PNG or WebP image"),
+    (b"GIF89a" + b"\0" * 40, UnsupportedPhotoError, "not a JPEG, PNG, WebP or HEIC image"),
 ])
 def test_bad_bytes_are_named_by_what_is_wrong_with_them(data, error, words):
     with pytest.raises(error, match=words):
@@ -86,3 +88,107 @@ def test_the_pixel_limit_is_checked_before_decoding(tmp_path):
         read_image(path, max_pixels=1_000_000)
     with pytest.raises(PhotoTooLargeError):
         decode_photo(path.read_bytes(), max_pixels=1_000_000)
+
+
+# --- issue 46: what phones send ---------------------------------------------------------------
+
+
+def encoded(image: Image.Image, fmt: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+def test_an_mpo_from_a_phone_camera_is_read_as_its_first_image():
+    """Many phones write a JPEG with a second (preview or depth) image in its MPF segment."""
+    first, second = Image.new("RGB", (96, 64), (250, 10, 10)), Image.new("RGB", (48, 32), (10, 10, 250))
+    data = encoded(first, "MPO", save_all=True, append_images=[second])
+    assert Image.open(io.BytesIO(data)).format == "MPO"
+    photo = decode_photo(data)
+    assert (photo.width, photo.height, photo.format) == (96, 64, "JPEG")
+    b, g, r = photo.pixels[30, 40].astype(int)
+    assert r > 200 and b < 60
+
+
+def test_a_heic_photo_from_an_iphone_is_read():
+    pillow_heif = pytest.importorskip("pillow_heif")
+    pixels = np.zeros((60, 80, 3), np.uint8)
+    pixels[:30] = (250, 10, 10)  # top half red, bottom half blue (RGB)
+    pixels[30:] = (10, 10, 250)
+    buffer = io.BytesIO()
+    pillow_heif.from_bytes("RGB", (80, 60), pixels.tobytes()).save(buffer, quality=95)
+    data = buffer.getvalue()
+    assert data[4:12] == b"ftypheic"
+    photo = decode_photo(data)
+    assert (photo.width, photo.height, photo.format) == (80, 60, "HEIF")
+    top, bottom = photo.pixels[10, 40].astype(int), photo.pixels[50, 40].astype(int)
+    assert top[2] > 200 and top[0] < 60  # BGR: red on top
+    assert bottom[0] > 200 and bottom[2] < 60
+    assert decode_photo(data, working_pixels=80 * 60 // 4).width == 40  # shrunk as a PNG is
+
+
+def test_a_16_bit_greyscale_png_keeps_its_tones():
+    """Pillow reads it as "I;16" (0-65535); converted as if 0-255, every pixel was white."""
+    grey = np.zeros((40, 60), np.uint16)
+    grey[:, :30], grey[:, 30:] = 0x4000, 0xC000
+    photo = decode_photo(encoded(Image.fromarray(grey), "PNG"))
+    assert photo.pixels.shape == (40, 60, 3)
+    assert photo.pixels[20, 10].tolist() == [64, 64, 64]
+    assert photo.pixels[20, 50].tolist() == [192, 192, 192]
+
+
+def test_a_16_bit_greyscale_png_over_the_working_size_keeps_its_tones():
+    grey = np.full((40, 60), 0x8000, np.uint16)
+    photo = decode_photo(encoded(Image.fromarray(grey), "PNG"), working_pixels=40 * 60 // 4)
+    assert photo.width == 30 and abs(int(photo.pixels.mean()) - 128) <= 1
+
+
+def test_a_photo_over_50_megapixels_is_read_at_a_reduced_size():
+    """A 9000x6000 (54 MP) JPEG, as a 50+ MP phone camera writes, is decoded at half scale."""
+    from vision.photo import WORKING_PIXELS
+
+    pixels = np.zeros((6000, 9000, 3), np.uint8)
+    pixels[:, :4500] = 255  # left half white
+    ok, data = cv2.imencode(".jpg", pixels)
+    del pixels
+    assert ok
+    photo = decode_photo(data.tobytes())
+    assert photo.width * photo.height <= WORKING_PIXELS and (photo.width, photo.height) == (4500, 3000)
+    assert photo.pixels[:, : photo.width // 2 - 8].mean() > 240
+    assert photo.pixels[:, photo.width // 2 + 8:].mean() < 15
+
+
+def test_a_photo_only_decoded_whole_is_refused_over_its_cap_with_the_way_out():
+    """A PNG (or a progressive JPEG) cannot be decoded at a reduced size: over the cap that keeps
+    one upload's memory bounded, it is refused before decoding and the player told to send a JPEG."""
+    image = Image.new("RGB", (400, 300), (10, 200, 10))
+    with pytest.raises(PhotoTooLargeError, match="the most a PNG is read at; send it smaller, or as a JPEG"):
+        decode_photo(encoded(image, "PNG"), whole_pixels=100_000)
+    with pytest.raises(PhotoTooLargeError, match="the most a progressive JPEG is read at"):
+        decode_photo(encoded(image, "JPEG", progressive=True), whole_pixels=100_000)
+    assert decode_photo(encoded(image, "JPEG"), whole_pixels=100_000).width == 400  # read scaled
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG"])
+@pytest.mark.parametrize("size", [(32, 65000), (65000, 32)])
+def test_an_extreme_aspect_ratio_is_read(fmt, size):
+    photo = decode_photo(encoded(Image.new("RGB", size, (200, 120, 80)), fmt))
+    assert (photo.width, photo.height) == size
+
+
+def test_the_detector_reads_an_extreme_aspect_ratio(tmp_path, capsys):
+    """The letterbox shrank a 32x65000 strip to 0 pixels wide: a traceback from sushicam detect."""
+    import json
+
+    from web.cli import main
+
+    if not (Path(__file__).resolve().parents[2] / "models" / "meta.json").exists():
+        pytest.skip("no trained model in models/")
+    paths = []
+    for size, fmt in [((32, 65000), "PNG"), ((65000, 32), "JPEG")]:
+        path = tmp_path / f"strip-{size[0]}.{fmt.lower()}"
+        path.write_bytes(encoded(Image.new("RGB", size, (200, 120, 80)), fmt))
+        paths.append(str(path))
+    assert main(["detect", *paths]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == paths and all(line["cards"] == [] for line in lines)

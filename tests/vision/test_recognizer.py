@@ -74,7 +74,7 @@ def test_detect_cli_prints_a_line_per_image_and_an_error_line_for_a_bad_file(pho
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["image"] for line in lines] == [str(good), str(bad), str(tmp_path / "missing.png")]
     assert canonical(lines[0]["tableau"]) == canonical(TABLEAU)
-    assert "not a JPEG, PNG or WebP image" in lines[1]["error"] and "no such file" in lines[2]["error"]
+    assert "not a JPEG, PNG, WebP or HEIC image" in lines[1]["error"] and "no such file" in lines[2]["error"]
     assert result.returncode == 2
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer import score_record
+from web.app import create_app
 
 RECORD = {
     "edition": "party",
@@ -121,7 +122,7 @@ def test_detect_splits_seats_when_asked(client, recognizer, images):
     ("data", "status", "message"),
     [
         ({}, 400, "multipart form field named 'image'"),
-        ({"image": (io.BytesIO(b"hello"), "a.jpg")}, 415, "not a JPEG, PNG or WebP"),
+        ({"image": (io.BytesIO(b"hello"), "a.jpg")}, 415, "not a JPEG, PNG, WebP or HEIC"),
         ({"image": (io.BytesIO(b""), "a.jpg")}, 400, "empty"),
         ({"seats": "many"}, 400, "'seats' must be a number"),
     ],
@@ -165,3 +166,29 @@ def test_detect_with_the_committed_model_reads_a_composed_table(data_dir, real_r
     record = {"edition": "original", "players": ["A", "B", "C"],
               "rounds": [{"tableaux": {p: s["tableau"] for p, s in zip("ABC", line["seats"], strict=True)}}]}
     assert score_record(record)["players"]["A"]["rounds"]
+
+
+# --- issue 46: photos a phone makes, and strips ------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "fmt"), [((32, 65000), "PNG"), ((65000, 32), "JPEG")])
+def test_detect_reads_a_photo_of_an_extreme_aspect_ratio(tmp_path, real_recognizer, size, fmt):
+    """The detector's letterbox shrank a 32x65000 strip to 0 pixels wide: a 500."""
+    from PIL import Image
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "RECOGNIZER_FACTORY": lambda: real_recognizer})
+    buffer = io.BytesIO()
+    Image.new("RGB", size, (200, 120, 80)).save(buffer, format=fmt)
+    response = app.test_client().post("/api/detect", data={"image": (io.BytesIO(buffer.getvalue()), "strip")})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["cards"] == []
+
+
+def test_detect_takes_a_heic_photo(client, recognizer):
+    pillow_heif = pytest.importorskip("pillow_heif")
+    buffer = io.BytesIO()
+    pillow_heif.from_bytes("RGB", (64, 48), bytes(64 * 48 * 3)).save(buffer)
+    response = client.post("/api/detect", data={"image": (io.BytesIO(buffer.getvalue()), "IMG_0001.HEIC")})
+    assert response.status_code == 200, response.get_json()
+    assert recognizer.calls == 1

@@ -7,6 +7,8 @@ import json
 from html import unescape
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 RECORD = {
     "edition": "original",
@@ -78,6 +80,10 @@ def test_export_then_import_gives_the_same_game(client, make_game):
           + "9" * 5000 + "}"}, "thousands of digits"),
         ({"record_text": json.dumps({**RECORD, "players": ["Ann", "B\ud800n"]})}, "broken text"),
         ({"record_text": json.dumps({**RECORD, "players": ["Ann", "Be\x00n"]})}, "control characters"),
+        # issue 46: a game without rounds had its players read before the scorer checked them
+        ({"record_text": '{"edition":"original","players":[["A"],"B"],"rounds":[]}'},
+         "players[0]: a player's name is a non-empty text"),
+        ({"record_text": '{"edition":"original","players":[{"A": 1},"B"],"rounds":[]}'}, "players[0]"),
     ],
 )
 def test_a_bad_import_is_refused_beside_the_import_form(client, data, message):
@@ -103,3 +109,37 @@ def test_a_game_the_scorer_no_longer_accepts_still_lists(app, client, make_game)
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
     assert "cannot be scored" in page.data.decode()
+
+
+# --- any body the import form can be sent -----------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+NAMES = st.sampled_from(["Ann", "Ben", "Cid"]) | JSON_VALUES
+CARDS = st.sampled_from(["tempura", "maki-3", "pudding", "wasabi", "squid-nigiri", "eel"]) | JSON_VALUES
+TABLEAUX = st.dictionaries(NAMES.filter(lambda n: isinstance(n, str)), st.lists(CARDS | st.lists(CARDS, max_size=3), max_size=4)
+                           | JSON_VALUES, max_size=4)
+ROUNDS = st.lists(st.fixed_dictionaries({}, optional={"tableaux": TABLEAUX | JSON_VALUES, "turns": JSON_VALUES,
+                                                      "scored_during_round": JSON_VALUES}) | JSON_VALUES,
+                  max_size=4)
+# records shaped nearly as the scorer wants them, each key holding anything as well
+RECORDS = st.fixed_dictionaries(
+    {},
+    optional={"edition": st.sampled_from(["original", "anniversary", "party"]) | JSON_VALUES,
+              "players": st.lists(NAMES, max_size=4) | JSON_VALUES,
+              "rounds": ROUNDS | JSON_VALUES,
+              "menu": st.sampled_from(["sushi-go", "master-menu"]) | JSON_VALUES,
+              "variants": JSON_VALUES, "mochi": JSON_VALUES},
+) | JSON_VALUES
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(record=RECORDS)
+def test_no_record_body_makes_the_import_fail_with_a_5xx(client, record):
+    """Whatever JSON is imported, the answer is the game (302) or the reason (400), never a 500."""
+    response = client.post("/games/import", data={"record_text": json.dumps(record)})
+    assert response.status_code in (302, 400), (response.status_code, record)

@@ -285,8 +285,8 @@ def test_photos_are_served_by_id_as_jpeg(client, photographed, data_dir):
     [
         ({}, 400, "choose a photo"),
         ({"table": (io.BytesIO(b""), "empty.jpg")}, 400, "empty"),
-        ({"table": (io.BytesIO(b"%PDF-1.4 pretending"), "photo.jpg")}, 415, "not a JPEG, PNG or WebP"),
-        ({"table": (io.BytesIO(b"GIF89a" + b"\x00" * 40), "anim.gif")}, 415, "JPEG, PNG or WebP"),
+        ({"table": (io.BytesIO(b"%PDF-1.4 pretending"), "photo.jpg")}, 415, "not a JPEG, PNG, WebP or HEIC"),
+        ({"table": (io.BytesIO(b"GIF89a" + b"\x00" * 40), "anim.gif")}, 415, "JPEG, PNG, WebP or HEIC"),
     ],
 )
 def test_bad_uploads_are_refused_on_the_capture_page(client, make_game, files, status, message):

@@ -53,6 +53,9 @@ MIN_EDGE_SUPPORT = 0.3
 #: The edge a card's outline still makes where its border has the colour of a plain table
 #: (a cast of light on a grey table and the grey bottom band of a card): half of the above.
 WEAK_EDGE_STRENGTH = EDGE_STRENGTH / 2
+#: The shortest side (working pixels) of the rectangle GrabCut is started from, as for a
+#: detector's box (:func:`_box_rect`).
+MIN_GRABCUT_SIDE = 8
 #: A card smaller than this share of the photo is not the card being taught (a coin, a die).
 MIN_CARD_SHARE = 0.02
 #: Below this :func:`sharpness`, the face is too blurry to teach (faces from composed photos
@@ -447,7 +450,7 @@ def _box_rect(box: np.ndarray, width: int, height: int) -> tuple[int, int, int, 
     pad_x, pad_y = 0.08 * (x2 - x1) + 4, 0.08 * (y2 - y1) + 4
     rx1, ry1 = max(1, int(x1 - pad_x)), max(1, int(y1 - pad_y))
     rx2, ry2 = min(width - 1, int(x2 + pad_x)), min(height - 1, int(y2 + pad_y))
-    if rx2 - rx1 < 8 or ry2 - ry1 < 8:
+    if rx2 - rx1 < MIN_GRABCUT_SIDE or ry2 - ry1 < MIN_GRABCUT_SIDE:
         return None
     return rx1, ry1, rx2 - rx1, ry2 - ry1
 
@@ -471,6 +474,10 @@ def find_cards(image: np.ndarray, boxes: CardBoxes | None = None) -> tuple[list[
     min_area = MIN_CARD_SHARE * wh * ww
     gradient = _gradient(work)
     margin = max(2, int(0.01 * min(wh, ww)))
+    if min(wh, ww) - 2 * margin < MIN_GRABCUT_SIDE:
+        # a strip (a 32x65000 photo is 1x480 here) leaves GrabCut no rectangle, and no card
+        # of MIN_CARD_SHARE of the photo fits in it
+        return [], "grabcut"
     quads = _quads_in(work, (margin, margin, ww - 2 * margin, wh - 2 * margin), min_area, gradient)
     finder = "grabcut"
     if not quads:
