@@ -11,6 +11,8 @@ import argparse
 import sys
 import time
 
+PAGE_THREADS = 4  # server threads kept for pages beside the MJPEG streams
+
 
 def register(subparsers) -> None:
     live = subparsers.choices.get("live")
@@ -99,15 +101,20 @@ def serve_live(game, host: str, port: int):
     from waitress import create_server
 
     from web import create_app
-    from web.live import LiveSession, init_app
+    from web.live import STREAM_VIEWERS, LiveSession, init_app
+    from web.serve import url_host
 
     app = create_app()
     session = init_app(app).add(LiveSession(id=secrets.token_urlsafe(8), game=game, source="server"))
-    server = create_server(app, host=host, port=port, threads=4)
+    # each MJPEG viewer holds a thread while it watches (web.live caps them per game): the
+    # others answer the pages, their state polls and snapshots
+    viewers = int(app.config.get("LIVE_STREAM_VIEWERS", STREAM_VIEWERS))
+    server = create_server(app, host=host, port=port, threads=viewers + PAGE_THREADS)
     threading.Thread(target=server.run, daemon=True).start()
-    print(f"live page: http://{host}:{port}/live/{session.id}", file=sys.stderr, flush=True)
+    print(f"live page: http://{url_host(host)}:{port}/live/{session.id}", file=sys.stderr, flush=True)
 
     def done() -> None:
+        session.ended = True  # the streams send the last frame and end, freeing their threads
         print("the source has ended; the live page stays up until Ctrl-C", file=sys.stderr, flush=True)
         try:
             while True:

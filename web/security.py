@@ -5,6 +5,8 @@
   framed, and turns off MIME sniffing and cross-site referrers.
 * ``TRUSTED_HOSTS`` (Flask's own check, set by ``sushicam serve``) answers 400 to a request whose
   Host header names another site: a DNS-rebinding page cannot talk to the app through its name.
+  An IPv6 address (``[::1]:5000``) is matched here (``Request``): werkzeug cuts every trusted
+  name at its first colon, so it never matches one.
 * ``JOIN_CODE`` (set by ``sushicam serve --lan``): a browser on another machine must type the code
   printed at startup once (it is then kept in the signed session cookie) before it can read or
   change games; a script sends it as the ``X-Join-Code`` header. The computer running the server
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import re
 import secrets
 from urllib.parse import urlsplit
 
+import flask
 from flask import (
     Blueprint,
     Flask,
@@ -72,6 +76,49 @@ def trusted_hosts(*hosts: str | None) -> list[str]:
     """The names the app may be reached by: this computer's, and the addresses it listens on."""
     names = [*LOCAL_HOSTS, *(h for h in hosts if h and h not in ("0.0.0.0", "::"))]
     return list(dict.fromkeys(names))
+
+
+_IPV6_HOST = re.compile(r"\[([0-9A-Fa-f:.]+)\](?::[1-9][0-9]{0,4})?", re.ASCII)
+
+
+def _ipv6_host(host: str | None) -> ipaddress.IPv6Address | None:
+    """The address of a Host header that is a bracketed IPv6 literal with an optional port."""
+    match = _IPV6_HOST.fullmatch(host or "")
+    if match is None:
+        return None
+    try:
+        return ipaddress.IPv6Address(match[1])
+    except ValueError:
+        return None
+
+
+def _ipv6_address(name: str) -> ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.IPv6Address(name.strip("[]"))
+    except ValueError:
+        return None
+
+
+class Request(flask.Request):
+    """Flask's request, whose Host check also accepts the trusted IPv6 addresses.
+
+    Flask hands ``TRUSTED_HOSTS`` to werkzeug through ``trusted_hosts``: for a Host header that
+    is a trusted IPv6 literal (checked here, in either spelling, ``::1`` or ``[::1]``) werkzeug
+    is given no list, so it checks only that the header is well formed.
+    """
+
+    _trusted: list[str] | None = None
+
+    @property
+    def trusted_hosts(self) -> list[str] | None:
+        address = _ipv6_host(self.headers.get("Host")) if self._trusted else None
+        if address is not None and any(_ipv6_address(name) == address for name in self._trusted or ()):
+            return None
+        return self._trusted
+
+    @trusted_hosts.setter
+    def trusted_hosts(self, value: list[str] | None) -> None:
+        self._trusted = value
 
 
 def _is_loopback(address: str | None) -> bool:
@@ -128,6 +175,7 @@ def join():
 
 
 def init_app(app: Flask) -> None:
+    app.request_class = Request
     app.register_blueprint(bp)
 
     @app.before_request
