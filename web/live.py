@@ -3,7 +3,10 @@
 Frames come from the browser (getUserMedia; each frame POSTed as a JPEG to
 ``/live/<id>/frame``, answered with the read-out) or from a camera or video file on the server
 (``sushicam live --camera 0 --serve``: the capture runs in a thread, the page shows
-``/live/<id>/stream.mjpg`` and polls ``/live/<id>/state``). Both go through
+``/live/<id>/stream.mjpg`` and polls ``/live/<id>/state``). Each stream holds a server thread
+while it is watched, so a game takes at most ``LIVE_STREAM_VIEWERS`` of them (the app's config);
+a page past that cap is answered 503 and shows ``/live/<id>/snapshot.jpg`` every second instead.
+A stream ends when its source does or the game stops. Both go through
 ``vision.live.LivePipeline``. A followed game is kept in memory while it is played; "Save"
 stores it with its per-turn log as a game of the history.
 """
@@ -41,6 +44,8 @@ bp = Blueprint("live", __name__, url_prefix="/live")
 _EXTENSION = "sushicam.live"
 MAX_SESSIONS = 8
 MAX_FRAME_BYTES = 4_000_000
+STREAM_VIEWERS = 3  # default LIVE_STREAM_VIEWERS: MJPEG streams one game serves at once
+STREAM_RESEND = 5.0  # seconds: the last frame is sent again, so a viewer who left is noticed
 
 
 class LiveSetupError(ValueError):
@@ -61,6 +66,8 @@ class LiveSession:
     created: float = field(default_factory=time.monotonic)
     touched: float = field(default_factory=time.monotonic)
     stopped: bool = False
+    ended: bool = False  # the camera or video has no more frames (server sources)
+    viewers: int = 0  # MJPEG streams open now
     game_id: int | None = None  # the game of the app this one was started from
     pipeline: Any = None  # vision.live.LivePipeline: the recogniser (names cached per card), then the game
 
@@ -305,21 +312,49 @@ def state(session_id: str):
 
 @bp.get("/<session_id>/stream.mjpg")
 def stream(session_id: str):
-    """The annotated frames of a server-side camera, as an MJPEG stream."""
+    """The annotated frames of a server-side camera, as an MJPEG stream.
+
+    It ends when the source ends or the game stops (its last frame sent first); the server
+    thread it holds is then free again. A viewer past the game's cap is answered 503.
+    """
     session = sessions().get(session_id)
     if session.source != "server":
         abort(404, description="this live game's frames come from the browser: it has no stream")
+    cap = int(current_app.config.get("LIVE_STREAM_VIEWERS", STREAM_VIEWERS))
+    with session.lock:
+        if session.viewers >= cap:
+            abort(503, description=f"{cap} screens already watch this game's stream: "
+                                   "this one shows a still picture every second instead")
+        session.viewers += 1
 
     def parts():
-        last = None
-        while not session.stopped:
-            jpeg = session.jpeg
-            if jpeg is not None and jpeg is not last:
-                last = jpeg
-                yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpeg + b"\r\n"
-            time.sleep(0.03)
+        last, sent = None, 0.0
+        try:
+            while True:
+                over = session.stopped or session.ended
+                jpeg = session.jpeg
+                now = time.monotonic()
+                if jpeg is not None and (jpeg is not last or now - sent > STREAM_RESEND):
+                    last, sent = jpeg, now
+                    yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpeg + b"\r\n"
+                if over:
+                    return
+                time.sleep(0.03)
+        finally:
+            with session.lock:
+                session.viewers -= 1
 
     return Response(parts(), mimetype="multipart/x-mixed-replace; boundary=frame")
+
+
+@bp.get("/<session_id>/snapshot.jpg")
+def snapshot(session_id: str):
+    """The last annotated frame of a server-side camera, for a page past the stream's cap."""
+    session = sessions().get(session_id)
+    jpeg = session.jpeg
+    if jpeg is None:
+        abort(404, description="no frame has been read yet")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.post("/<session_id>/save")
@@ -387,7 +422,7 @@ def _slug(text: Any) -> Any:
 
 
 # the frame and state routes are an API for the page's script: their errors are always JSON
-_API = ("live.frame", "live.state", "live.stream", "live.save", "live.fix_turn")
+_API = ("live.frame", "live.state", "live.stream", "live.snapshot", "live.save", "live.fix_turn")
 
 
 @bp.errorhandler(LiveSetupError)
@@ -409,5 +444,5 @@ def http_error(exc: HTTPException):
 
 
 # the app answers some codes with its own handlers (they win over a blueprint's catch-all)
-for _code in (400, 404, 405, 409, 413, 415):
+for _code in (400, 404, 405, 409, 413, 415, 503):
     bp.register_error_handler(_code, http_error)

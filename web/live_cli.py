@@ -11,6 +11,8 @@ import argparse
 import sys
 import time
 
+PAGE_THREADS = 4  # server threads kept for pages beside the MJPEG streams
+
 
 def register(subparsers) -> None:
     live = subparsers.choices.get("live")
@@ -99,22 +101,26 @@ def serve_live(game, host: str, port: int):
     from waitress import create_server
 
     from web import create_app
-    from web.live import LiveSession, init_app
-    from web.serve import configure
+    from web.live import STREAM_VIEWERS, LiveSession, init_app
+    from web.serve import configure, url_host
 
     app = create_app()
     lan = configure(app, host, https=False)  # the Host check, and the join code beyond this computer
     session = init_app(app).add(LiveSession(id=secrets.token_urlsafe(8), game=game, source="server"))
-    server = create_server(app, host=host, port=port, threads=4)
+    # each MJPEG viewer holds a thread while it watches (web.live caps them per game): the
+    # others answer the pages, their state polls and snapshots
+    viewers = int(app.config.get("LIVE_STREAM_VIEWERS", STREAM_VIEWERS))
+    server = create_server(app, host=host, port=port, threads=viewers + PAGE_THREADS)
     threading.Thread(target=server.run, daemon=True).start()
     if app.config["JOIN_CODE"]:
         print(f"join code for other devices: {app.config['JOIN_CODE']}", file=sys.stderr, flush=True)
     # 0.0.0.0 is no name a browser may use (the Host check refuses it): this computer's, and the LAN's
     for name in ("localhost", lan) if host in ("0.0.0.0", "::") else (host,):
         if name:
-            print(f"live page: http://{name}:{port}/live/{session.id}", file=sys.stderr, flush=True)
+            print(f"live page: http://{url_host(name)}:{port}/live/{session.id}", file=sys.stderr, flush=True)
 
     def done() -> None:
+        session.ended = True  # the streams send the last frame and end, freeing their threads
         print("the source has ended; the live page stays up until Ctrl-C", file=sys.stderr, flush=True)
         try:
             while True:

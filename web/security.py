@@ -16,6 +16,8 @@
   window: past ``JOIN_CODE_TRIES_PER_DEVICE`` (or ``..._PER_SERVER``) every try is answered 429
   with Retry-After, the right code included, until the window has room again. At the server's
   cap, trying half of the million codes takes about 35 days. Browsers that joined keep working.
+* An IPv6 address (``[::1]:5000``) is matched here (``Request``): werkzeug cuts every trusted
+  name at its first colon, so it never matches one.
 * Cross-origin POSTs to the CSRF-exempt API are refused: a page elsewhere could otherwise make a
   visitor's browser send it ``text/plain`` bodies (a simple request needs no preflight).
 """
@@ -26,10 +28,12 @@ import hashlib
 import hmac
 import ipaddress
 import math
+import re
 import secrets
 import time
 from urllib.parse import urlsplit
 
+import flask
 from flask import (
     Blueprint,
     Flask,
@@ -89,6 +93,49 @@ def trusted_hosts(*hosts: str | None) -> list[str]:
     """The names the app may be reached by: this computer's, and the addresses it listens on."""
     names = [*LOCAL_HOSTS, *(h for h in hosts if h and h not in ("0.0.0.0", "::"))]
     return list(dict.fromkeys(names))
+
+
+_IPV6_HOST = re.compile(r"\[([0-9A-Fa-f:.]+)\](?::[1-9][0-9]{0,4})?", re.ASCII)
+
+
+def _ipv6_host(host: str | None) -> ipaddress.IPv6Address | None:
+    """The address of a Host header that is a bracketed IPv6 literal with an optional port."""
+    match = _IPV6_HOST.fullmatch(host or "")
+    if match is None:
+        return None
+    try:
+        return ipaddress.IPv6Address(match[1])
+    except ValueError:
+        return None
+
+
+def _ipv6_address(name: str) -> ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.IPv6Address(name.strip("[]"))
+    except ValueError:
+        return None
+
+
+class Request(flask.Request):
+    """Flask's request, whose Host check also accepts the trusted IPv6 addresses.
+
+    Flask hands ``TRUSTED_HOSTS`` to werkzeug through ``trusted_hosts``: for a Host header that
+    is a trusted IPv6 literal (checked here, in either spelling, ``::1`` or ``[::1]``) werkzeug
+    is given no list, so it checks only that the header is well formed.
+    """
+
+    _trusted: list[str] | None = None
+
+    @property
+    def trusted_hosts(self) -> list[str] | None:
+        address = _ipv6_host(self.headers.get("Host")) if self._trusted else None
+        if address is not None and any(_ipv6_address(name) == address for name in self._trusted or ()):
+            return None
+        return self._trusted
+
+    @trusted_hosts.setter
+    def trusted_hosts(self, value: list[str] | None) -> None:
+        self._trusted = value
 
 
 def _is_loopback(address: str | None) -> bool:
@@ -234,6 +281,7 @@ def join():
 
 
 def init_app(app: Flask) -> None:
+    app.request_class = Request
     app.register_blueprint(bp)
     app.extensions["sushicam.join_code_lock"] = JoinCodeLock(
         app.config.get("JOIN_CODE_TRIES_PER_DEVICE", JOIN_CODE_TRIES_PER_DEVICE),

@@ -2,15 +2,20 @@
 
 Plain HTTP is served by waitress. ``--https`` is for phones that stream their camera: browsers
 allow getUserMedia only on localhost or HTTPS, and waitress does not speak TLS, so with
-``--https`` the app runs in werkzeug's threaded server with an ``ssl`` context instead, on a
-self-signed certificate kept in the data folder (made once, by the ``cryptography`` package when
-installed, else by the ``openssl`` command). Phones warn once about the certificate; accept it.
-Uploading a photo (the file input opens the camera) works on plain HTTP too.
+``--https`` the app runs in cheroot (CherryPy's WSGI server, a bounded pool of ``--threads``
+workers) with its ``ssl`` adapter instead, on a self-signed certificate kept in the data folder
+(made once, by the ``cryptography`` package when installed, else by the ``openssl`` command).
+Phones warn once about the certificate; accept it. Uploading a photo (the file input opens the
+camera) works on plain HTTP too.
+
+Neither server lets slow or silent clients lock others out (see ``WAITRESS_OPTIONS`` and
+``https_server``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import os
 import shutil
@@ -27,7 +32,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="serve the web app: capture, correct and score games in a browser",
-        description="Serve the sushicam web app (waitress; werkzeug with TLS for --https).",
+        description="Serve the sushicam web app (waitress; cheroot with TLS for --https).",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -140,14 +145,128 @@ def _certificate_with_cryptography(cert: Path, key: Path, hosts: list[str]) -> N
     cert.write_bytes(certificate_.public_bytes(serialization.Encoding.PEM))
 
 
-# Waitress reads whole requests before a worker thread sees them, so a slow client holds only a
-# connection: cap how many are open, and drop one that sends nothing for CHANNEL_TIMEOUT seconds.
+# Waitress reads whole requests (bodies too, spilling big ones to a temporary file) in its one
+# I/O thread before a worker thread sees them, so a slow or unfinished client holds a
+# connection, never a worker. What locks others out is running out of connections: so the
+# limit is far above what a table of phones opens (a browser opens at most 6 per server), one
+# address may hold only CONNECTIONS_PER_ADDRESS of them, and one that sends nothing for
+# CHANNEL_TIMEOUT seconds is dropped (checked every CLEANUP_INTERVAL).
+CONNECTION_LIMIT = 500
+CONNECTIONS_PER_ADDRESS = 24
+CHANNEL_TIMEOUT = 10
 WAITRESS_OPTIONS = {
     "ident": "sushicam",
-    "connection_limit": 64,  # a table of phones needs a handful; the rest wait in the backlog
-    "channel_timeout": 30,
-    "cleanup_interval": 10,
+    "connection_limit": CONNECTION_LIMIT,
+    "channel_timeout": CHANNEL_TIMEOUT,
+    "cleanup_interval": 2,
+    "asyncore_use_poll": True,  # select() cannot watch descriptors past 1023
 }
+
+
+def waitress_server(app, host: str, port: int, threads: int):
+    """Waitress on ``host:port`` with ``WAITRESS_OPTIONS`` and the cap per client address."""
+    import waitress.server
+    from waitress.channel import HTTPChannel
+
+    def capped_channel(server, sock, addr, adj, map=None):
+        # one client (a script opening connections and never finishing them) cannot take the
+        # connections everyone else needs: past its share, its new ones are closed at once
+        address = addr[0] if isinstance(addr, tuple) else addr
+        held = sum(1 for channel in list(server.active_channels.values())
+                   if isinstance(channel.addr, tuple) and channel.addr[0] == address)
+        if held >= CONNECTIONS_PER_ADDRESS:
+            sock.close()
+            return None
+        return HTTPChannel(server, sock, addr, adj, map=map)
+
+    _allow_open_files(CONNECTION_LIMIT + 100)  # the connections, the database, models, logs
+    server = waitress.server.create_server(app, host=host, port=port, threads=threads, **WAITRESS_OPTIONS)
+    # one listener (a TcpWSGIServer) per address host resolves to, all sharing one socket map
+    for listener in [server, *getattr(server, "map", {}).values()]:
+        if isinstance(listener, waitress.server.BaseWSGIServer):
+            listener.channel_class = capped_channel
+    return server
+
+
+def _allow_open_files(needed: int) -> None:
+    """Raise this process's limit of open files to ``needed`` where the system allows it
+    (macOS starts programs at 256, many Linux desktops at 1024)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    with contextlib.suppress(OSError, ValueError):  # not allowed: waitress logs what it cannot accept
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+# With --https, cheroot: a bounded pool of worker threads that read requests, and one thread
+# that accepts connections and watches idle ones. Cheroot's own ssl adapter makes the TLS
+# handshake in that accepting thread, so one client that connects and sends nothing stops
+# every other for its timeout, and a few such clients in turn stop it for good. Here a new
+# connection waits, without a thread, until its first bytes (the ClientHello) arrive, and the
+# handshake runs then in a worker, under the same timeout as every read.
+TLS_TIMEOUT = 10  # seconds a TLS handshake or a read may stall before the connection is dropped
+
+
+def https_server(app, host: str, port: int, threads: int, cert: Path, key: Path):
+    """Cheroot serving ``app`` over TLS on ``host:port`` with ``threads`` workers (bound now)."""
+    import ssl
+
+    from cheroot import server as cheroot_server
+    from cheroot import wsgi
+    from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+    class DeferredHandshake(BuiltinSSLAdapter):
+        def wrap(self, sock):
+            # no I/O here: TLSConnection.communicate makes the handshake in a worker thread
+            tls = self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+            return tls, {"wsgi.url_scheme": "https", "HTTPS": "on"}
+
+    class TLSConnection(cheroot_server.HTTPConnection):
+        waited = False  # it has been through the selector once: its first bytes are there
+        handshaken = False
+
+        def communicate(self):
+            if not self.handshaken:
+                try:
+                    self.socket.do_handshake()
+                except OSError:  # a timeout, a client that is not TLS, a dropped connection
+                    return False
+                self.handshaken = True
+            return super().communicate()
+
+    class Server(wsgi.Server):
+        ConnectionClass = TLSConnection
+
+        def process_conn(self, conn):
+            if isinstance(conn, TLSConnection) and not conn.waited:
+                conn.waited = True
+                self.put_conn(conn)  # watched by the selector, dropped after `timeout` idle
+                return
+            super().process_conn(conn)
+
+    server = Server((host, port), app, numthreads=threads, max=threads, timeout=TLS_TIMEOUT,
+                    request_queue_size=128, server_name="sushicam")
+    server.ssl_adapter = DeferredHandshake(str(cert), str(key))
+    server.ssl_adapter.context.minimum_version = ssl.TLSVersion.TLSv1_2
+    server.prepare()  # binds the port (OSError when it is taken) and starts the workers
+    return server
+
+
+def url_host(host: str) -> str:
+    """``host`` as it is written in a URL: an IPv6 literal in brackets.
+
+    >>> url_host("::1"), url_host("192.168.1.20"), url_host("mybox.local")
+    ('[::1]', '192.168.1.20', 'mybox.local')
+    """
+    try:
+        return f"[{host}]" if ipaddress.ip_address(host).version == 6 else host
+    except ValueError:
+        return host
 
 
 def _is_loopback(host: str) -> bool:
@@ -200,33 +319,24 @@ def serve(args: argparse.Namespace) -> int:
     # bind the port before the recogniser loads in the background: a port in use then ends
     # the command before any model thread exists (one still loading at exit aborts the process)
     if args.https:
-        from werkzeug.serving import WSGIRequestHandler, make_server
-
-        class TimedHandler(WSGIRequestHandler):
-            # a thread per connection here: one that stalls mid-request is dropped, as waitress does
-            timeout = float(WAITRESS_OPTIONS["channel_timeout"])  # type: ignore[arg-type]
-
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
-        server = make_server(host, args.port, app, threaded=True, request_handler=TimedHandler,
-                             ssl_context=(str(cert), str(key)))
-        run, close = server.serve_forever, server.server_close
+        tls = https_server(app, host, args.port, args.threads, cert, key)
+        run, close = tls.serve, tls.stop
     else:
         import logging
 
-        import waitress.server
-
         logging.basicConfig()  # waitress's warnings (queue depth, bad requests), as waitress.serve does
-        server = waitress.server.create_server(app, host=host, port=args.port, threads=args.threads,
-                                               **WAITRESS_OPTIONS)
-        run, close = server.run, server.close
+        plain = waitress_server(app, host, args.port, args.threads)
+        run, close = plain.run, plain.close
     warm_up(app)
     print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
     if app.config["JOIN_CODE"]:
         print(f"sushicam: join code for other devices: {app.config['JOIN_CODE']}", flush=True)
-    print(f"sushicam: open {scheme}://{'localhost' if lan or host in ('0.0.0.0', '::') else host}:{args.port}/", flush=True)
+    shown = "localhost" if lan or host in ("0.0.0.0", "::") else url_host(host)
+    print(f"sushicam: open {scheme}://{shown}:{args.port}/", flush=True)
     if lan:
-        print(f"sushicam: on a phone on the same network: {scheme}://{lan}:{args.port}/", flush=True)
+        print(f"sushicam: on a phone on the same network: {scheme}://{url_host(lan)}:{args.port}/", flush=True)
     if args.https:
         print(f"sushicam: self-signed certificate {cert} (accept the browser's warning once)", flush=True)
     try:

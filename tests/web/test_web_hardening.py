@@ -440,7 +440,9 @@ def test_waitress_limits_connections_and_drops_idle_ones(monkeypatch, tmp_path):
     monkeypatch.setattr(waitress.server, "create_server", create_server)
     with pytest.raises(Stop):
         main(["serve", "--data", str(tmp_path / "d"), "--port", "5999"])
-    assert 0 < seen["connection_limit"] <= 100
+    # bounded, but not so low that a few dozen unfinished requests fill it (one address is
+    # capped well below it: tests/web/test_web_server_load.py)
+    assert 0 < seen["connection_limit"] < 10_000
     assert 0 < seen["channel_timeout"] <= 60
 
 

@@ -11,7 +11,10 @@ document.addEventListener("DOMContentLoaded", () => {
   if (!root) return;
   const view = new LiveView(root);
   if (root.dataset.source === "browser") view.setupCamera();
-  else view.poll();
+  else {
+    view.watchStream(document.getElementById("live-stream"));
+    view.poll();
+  }
 });
 
 class LiveView {
@@ -91,6 +94,20 @@ class LiveView {
         await sleep(1000);
       }
     }
+  }
+
+  // The server streams a game to a few screens at once; past them (503) the stream fails to
+  // load and the picture is the last frame, fetched every second.
+  watchStream(image) {
+    if (!image) return;
+    const stills = async () => {
+      for (;;) {
+        image.src = `${image.dataset.snapshotUrl}?at=${Date.now()}`;
+        await sleep(1000);
+      }
+    };
+    if (image.complete && image.naturalWidth === 0) stills(); // it failed before this script ran
+    else image.addEventListener("error", stills, { once: true });
   }
 
   async poll() {
