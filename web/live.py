@@ -185,22 +185,50 @@ def _from_game(value: Any):
         raise LiveSetupError(f"game {value}: no such game (was it deleted?)") from None
 
 
+def _menu(data: Any, edition: str, players: list[str]) -> Any:
+    """The Party menu chosen for a live game: a menu's key, ``"custom"`` with its kinds
+    (``menu_kind``), a list of kinds (JSON), or None (no menu: every Party card). The scorer
+    checks it as it checks a new game's (a menu for 2 players without a spoon...)."""
+    from scorer.errors import RecordError
+    from web import scoring
+
+    if edition != "party":
+        return None
+    menu = data.get("menu") or None
+    if menu == "custom":
+        menu = data.getlist("menu_kind") if hasattr(data, "getlist") else data.get("menu_kind")
+        if not menu:
+            raise LiveSetupError("menu: pick the kinds of card of your custom menu")
+    if menu is not None and not isinstance(menu, str | list):
+        raise LiveSetupError("menu: a menu's name, or the kinds of card of a custom menu")
+    try:
+        scoring.check_setup(edition, players, menu, None)
+    except RecordError as exc:
+        raise LiveSetupError(f"menu: {exc}") from None
+    return menu
+
+
+def _setup_page(form: dict, game=None, error: str | None = None, status: int = 200):
+    from web import catalogue
+
+    return render_template("live.html", session=None, editions=EDITIONS, error=error, form=form, game=game,
+                           menus=catalogue.menus(), kinds_by_family=catalogue.kinds_by_family()), status
+
+
 @bp.get("/")
 def start():
-    from scorer.editions import EDITIONS
-
     game = _from_game(request.args.get("game"))
-    form = {"players": request.args.get("players", ""), "edition": request.args.get("edition", "party"), "game": ""}
+    form = {"players": request.args.get("players", ""), "edition": request.args.get("edition", "party"), "game": "",
+            "menu": request.args.get("menu", ""), "menu_kinds": []}
     if game is not None:
-        form = {"players": ", ".join(game.players), "edition": game.edition, "game": game.id}
-    return render_template("live.html", session=None, editions=EDITIONS, error=None, form=form, game=game)
+        form = {"players": ", ".join(game.players), "edition": game.edition, "game": game.id, "menu": "",
+                "menu_kinds": []}
+    return _setup_page(form, game)
 
 
 @bp.post("/")
 def create():
-    """Start following a game: a form from the page, or JSON ``{players, edition, seat_points}``."""
-    from scorer.editions import EDITIONS
-
+    """Start following a game: a form from the page, or JSON ``{players, edition, menu, seat_points}``."""
     data = json_body() if request.is_json else request.form
     if not hasattr(data, "get"):
         return jsonify(error='expected a JSON object: {"players": [...], "edition": "..."}'), 400
@@ -209,16 +237,17 @@ def create():
         if game is not None:  # the game's own players, edition and menu
             players, edition, setup = list(game.players), game.edition, {"menu": game.menu, "variants": game.variants}
         else:
-            players, edition, setup = parse_players(data.get("players", "")), str(data.get("edition", "party")), {}
+            players, edition = parse_players(data.get("players", "")), str(data.get("edition", "party"))
+            setup = {"menu": _menu(data, edition, players)} if edition in EDITIONS else {}
         points = _seat_points(data.get("seat_points"), len(players)) if request.is_json else None
         session = sessions().create(players, edition, "browser", points, **setup)
         session.game_id = game.id if game is not None else None
     except LiveSetupError as exc:
         if request.is_json:
             return jsonify(error=str(exc)), 400
-        return render_template("live.html", session=None, editions=EDITIONS, error=str(exc), game=None,
-                               form={"players": data.get("players", ""), "edition": data.get("edition", ""),
-                                     "game": ""}), 400
+        return _setup_page({"players": data.get("players", ""), "edition": data.get("edition", ""), "game": "",
+                            "menu": data.get("menu", ""), "menu_kinds": data.getlist("menu_kind")},
+                           error=str(exc), status=400)
     url = url_for("live.show", session_id=session.id)
     if request.is_json:
         return jsonify(id=session.id, url=url), 201
@@ -381,6 +410,23 @@ def save(session_id: str):
     return redirect(url)
 
 
+@bp.post("/<session_id>/end-round")
+def end_round(session_id: str):
+    """The players end the round: the turn in play is read as the table lies (its last cards
+    need not lie still the usual few seconds first), then the round; the next card laid
+    starts the next round."""
+    session = sessions().get(session_id)
+    if session.source != "browser":
+        abort(409, description="this live game reads a camera on the server: its rounds end as the table is cleared")
+    with session.lock:
+        state = session.game.end_round()
+        if not any(e.kind == "round-end" for e in state.events):
+            abort(409, description="no turn has been read in this round yet: nothing to end")
+        session.state = state.to_json()
+        session.touched = time.monotonic()
+        return jsonify(session.state)
+
+
 @bp.post("/<session_id>/rounds/<int:round_number>/turns/<int:turn_number>")
 def fix_turn(session_id: str, round_number: int, turn_number: int):
     """A player corrects a turn read (a card misread, a card given to the wrong player):
@@ -422,7 +468,7 @@ def _slug(text: Any) -> Any:
 
 
 # the frame and state routes are an API for the page's script: their errors are always JSON
-_API = ("live.frame", "live.state", "live.stream", "live.snapshot", "live.save", "live.fix_turn")
+_API = ("live.frame", "live.state", "live.stream", "live.snapshot", "live.save", "live.fix_turn", "live.end_round")
 
 
 @bp.errorhandler(LiveSetupError)

@@ -256,3 +256,87 @@ def test_a_live_game_names_cards_only_as_its_menu_holds_them(menu, named):
     found = detect(np.zeros((200, 200, 3), np.uint8))
     assert found.labels == [named]
     assert float(found.confidence[0]) == pytest.approx(0.9 * 0.8)  # as sure a card as it was
+
+
+# --- the end of the picture: the turn in play closes ---------------------------------------
+
+
+class FilmDetector:
+    """Answers, frame after frame, what an imperfect recogniser reads in the film's frames."""
+
+    def __init__(self, film, seed: int):
+        from vision.synth.film import simulate_detections
+
+        self.film, self.simulate = film, simulate_detections
+        self.rng = np.random.default_rng([seed, 99])
+        self.index = 0
+
+    def __call__(self, image_bgr):
+        detections = self.simulate(self.film.truth(self.index), self.rng)
+        self.index += 1
+        return detections
+
+
+def _laid_last(film, before: float = np.inf) -> float:
+    """When the last card laid (before ``before``) was turned face up in the film."""
+    return max(c.face_up_at for c in film.cards if c.face_up_at < before)
+
+
+@pytest.mark.parametrize(("script_name", "seed"), [("duel", 2), ("duel", 5), ("five", 1)])
+def test_a_film_ending_a_second_after_its_last_cards_logs_every_turn(script_name, seed, request):
+    """The table never lies still for long after the last cards of a film cut a second after
+    they are laid: the end of the frames closes that turn (it was never logged: 5 of 6)."""
+    from vision.live.pipeline import LivePipeline, follow
+    from vision.synth.film import plan_film
+
+    script = request.getfixturevalue(script_name)
+    script = script[0] if isinstance(script, tuple) else script
+    film = plan_film(script, fps=10.0, seed=seed)
+    cut = int((_laid_last(film) + 1.0) * film.fps)
+    frames = ((film.time(i), np.zeros((8, 8, 3), np.uint8)) for i in range(cut))
+    game = LiveGame(script.players, script.edition)
+    events = []
+    state = follow(LivePipeline(FilmDetector(film, seed), game), frames,
+                   on_state=lambda s, frame: events.extend(e for e in s.events if e.kind == "turn"))
+    assert [r["turns"] for r in state.record["rounds"]] == [list(t) for t in script.rounds]
+    assert len(events) == len(script.rounds[0])  # each turn announced once, the last one too
+
+
+def test_the_players_end_a_round_whose_last_cards_were_just_laid(trio):
+    """Ending the round a second after its last cards closes the turn in play and the round;
+    the cards still lying there stay that round's, and the next rounds read as ever."""
+    from vision.synth.film import plan_film, simulate_detections
+
+    script, scores = trio
+    film = plan_film(script, fps=10.0, seed=1)
+    cut = int((_laid_last(film, before=film.turn_starts[1][0]) + 1.0) * film.fps)
+    game = LiveGame(script.players, script.edition)
+    rng = np.random.default_rng([1, 99])
+    for index in range(film.n_frames):
+        if index == cut:
+            ended = game.end_round()
+            assert [e.kind for e in ended.events] == ["turn", "round-end"]
+            assert ended.record["rounds"] == [{"turns": list(script.rounds[0])}]
+        game.update(simulate_detections(film.truth(index), rng), film.time(index))
+    game.finish()
+    assert [r["turns"] for r in game.record()["rounds"]] == [list(t) for t in script.rounds]
+    result, error = game.scores()
+    assert error is None
+    assert {p: (v["rounds"], v["dessert"], v["total"]) for p, v in result["players"].items()} == \
+        {p: tuple(v) for p, v in scores.items()}
+
+
+def test_a_picture_ending_with_a_card_face_down_leaves_it_out_of_the_turn():
+    """A card still face down when the picture ends was never revealed: the turn holds the
+    cards revealed (the player with none is there to check), not the card back."""
+    game = LiveGame(["Ann", "Ben"], "party")
+    cards = Detections(xyxy=np.array([[300, 500, 400, 640], [300, 40, 400, 180]], np.float32),
+                       confidence=np.array([0.9, 0.9], np.float32),
+                       data={"label": np.array(["card-back", "tempura"], dtype=object)})
+    game.update(Detections.empty(), 0.0)
+    for k in range(20):
+        game.update(cards, 1.5 + k / 10)
+    assert game.record()["rounds"] == []  # the face-down card holds the turn back
+    state = game.finish()
+    assert state.record["rounds"] == [{"turns": [{"reveals": {"Ben": ["tempura"]}}]}]
+    assert [e.kind for e in state.events] == ["turn"]

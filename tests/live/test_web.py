@@ -319,3 +319,63 @@ def test_the_live_page_names_cards_only_as_the_games_menu_holds_them(tmp_path, m
     for index in range(6):
         state = post_frame(client, session, 0.2 * index, jpeg(640, 480)).get_json()
     assert sorted(card["label"] for card in state["cards"]) == sorted(named)
+
+
+def test_ending_the_round_on_the_page_logs_the_turn_just_laid(client, film, duel):
+    """The round's last cards laid a second before the players end the round: that turn is
+    read, the round ends (without the end, 5 of its 6 turns), and the game scores."""
+    script, by_hand = duel
+    session = start(client)
+    last = max(c.face_up_at for c in film.cards)
+    for index in range(int((last + 1.0) * film.fps)):
+        state = post_frame(client, session, film.time(index)).get_json()
+    assert len(state["record"]["rounds"][0]["turns"]) == len(script.rounds[0]) - 1
+    ended = client.post(f"/live/{session}/end-round")
+    assert ended.status_code == 200
+    state = ended.get_json()
+    assert state["record"]["rounds"] == script.record()["rounds"]
+    assert [e["kind"] for e in state["events"]] == ["turn", "round-end"]
+    assert {p: v["rounds"] for p, v in state["scores"]["players"].items()} == by_hand
+    assert client.get(f"/live/{session}/state").get_json()["record"] == state["record"]
+    again = client.post(f"/live/{session}/end-round")
+    assert again.status_code == 409 and "nothing to end" in again.get_json()["error"]
+
+
+@pytest.mark.parametrize(("setup", "menu"), [
+    ({"menu": "my-first-meal"}, "my-first-meal"),
+    ({"menu": "custom", "menu_kind": ["nigiri", "maki", "tempura", "sashimi", "miso-soup", "wasabi", "tea",
+                                      "green-tea-ice-cream"]},
+     ["nigiri", "maki", "tempura", "sashimi", "miso-soup", "wasabi", "tea", "green-tea-ice-cream"]),
+    ({"menu": ""}, None),
+])
+def test_a_party_menu_is_chosen_for_a_live_game(client, setup, menu):
+    page = client.get("/live/")
+    assert b'name="menu"' in page.data and b"My First Meal" in page.data
+    made = client.post("/live/", data={"players": "Ann, Ben", "edition": "party", **setup})
+    assert made.status_code == 302
+    session = made.headers["Location"].rstrip("/").split("/")[-1]
+    assert client.get(f"/live/{session}/state").get_json()["record"].get("menu") == menu
+
+
+@pytest.mark.parametrize(("setup", "words"), [
+    ({"menu": "custom"}, "pick the kinds of card"),
+    ({"menu": "custom", "menu_kind": ["nigiri", "tempura"]}, "menu:"),
+    ({"menu": "a-menu-nobody-wrote"}, "menu:"),
+])
+def test_a_menu_that_cannot_be_played_is_a_400_on_the_setup_page(client, setup, words):
+    made = client.post("/live/", data={"players": "Ann, Ben", "edition": "party", **setup})
+    assert made.status_code == 400
+    assert words in made.get_data(as_text=True)
+    assert b'name="menu"' in made.data  # the form again, to choose another
+
+
+def test_a_menu_is_chosen_in_json_too_and_only_for_party(client):
+    made = client.post("/live/", json={"players": "Ann, Ben", "edition": "party", "menu": "my-first-meal"})
+    assert made.status_code == 201
+    state = client.get(f"/live/{made.get_json()['id']}/state").get_json()
+    assert state["record"]["menu"] == "my-first-meal"
+    original = client.post("/live/", json={"players": "Ann, Ben", "edition": "original", "menu": "my-first-meal"})
+    state = client.get(f"/live/{original.get_json()['id']}/state").get_json()
+    assert "menu" not in state["record"]
+    bad = client.post("/live/", json={"players": "Ann, Ben", "edition": "party", "menu": 3})
+    assert bad.status_code == 400 and "menu" in bad.get_json()["error"]

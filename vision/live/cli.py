@@ -116,19 +116,24 @@ def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
     pipeline = LivePipeline(_load_detector(args.model, refresh=args.refresh), game)
     watcher, done = watch(game) if watch is not None else (None, None)
 
-    def on_state(state, frame) -> None:
+    def report(state) -> None:
         for event in state.events:
             print(json.dumps({"event": event.kind, "round": event.round + 1, "turn": event.index + 1,
                               "time": round(state.timestamp, 2),
                               "log": event.turn.to_json() if event.turn else None}), flush=True)
+
+    def on_state(state, frame) -> None:
+        report(state)
         if watcher is not None:
             watcher(state, frame)
 
     try:
         state = follow(pipeline, frames, on_state=on_state, max_frames=args.max_frames,
                        progress=args.video is not None)
-    except KeyboardInterrupt:
-        state = None
+    except KeyboardInterrupt:  # the camera stopped by hand: the turn in play closes too
+        state = pipeline.finish() if game.frames else None
+        if state is not None:
+            report(state)
     record = game.record()
     scores, error = game.scores()
     if args.out:

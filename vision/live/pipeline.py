@@ -123,6 +123,8 @@ class LiveGame:
         self._scores: tuple[dict | None, str | None] = (None, None)
         self._scored_version = -1
         self._version = 0
+        # the last frame's cards in play, the others, its time
+        self._last: tuple[Detections, Detections, float] = (Detections.empty(), Detections.empty(), 0.0)
 
     def update(self, detections: Detections, timestamp: float) -> LiveState:
         started = time.perf_counter()
@@ -156,18 +158,35 @@ class LiveGame:
             self.turns.reseat(self.seats.revised)
             self._version += 1
         events = self.turns.update(tracked, timestamp)
-        if events:
-            self._version += 1
+        self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
         self.frames += 1
+        return self._state(events, {"track": tracking})
+
+    def finish(self) -> LiveState:
+        """The picture has ended (the film, the camera): the turn in play closes as the table
+        lay in the last frame (:meth:`TurnDetector.finish`)."""
+        return self._state(self.turns.finish())
+
+    def end_round(self) -> LiveState:
+        """The players end the round: the turn in play closes, then the round
+        (:meth:`TurnDetector.end_round`); the next card laid is the next round's."""
+        return self._state(self.turns.end_round())
+
+    def _state(self, events: list[TurnEvent], seconds: dict[str, float] | None = None) -> LiveState:
+        """What the game knows now, with the cards of the last frame seen."""
+        if events:
+            self._version += 1
+        tracked, others, timestamp = self._last
         scores, error = self.scores()
-        cards = tuple(self._cards(tracked)) + tuple(self._background_cards(everything[~in_play], self._background))
+        cards = (tuple(self._cards(tracked)) + tuple(self._background_cards(others, self._background))
+                 if self.frames else ())
         record, pending = self.record(), self.turns.pending()
         return LiveState(
-            frame=self.frames, timestamp=float(timestamp),
+            frame=self.frames, timestamp=timestamp,
             cards=cards, events=tuple(events), record=record, pending=pending,
             scores=scores, score_error=error, notes=tuple(self.turns.notes),
-            seconds={"track": tracking}, names=self.names(cards, record, pending),
+            seconds=seconds or {}, names=self.names(cards, record, pending),
         )
 
     def record(self) -> dict:
@@ -459,6 +478,10 @@ class LivePipeline:
         state = self.game.update(detections, timestamp)
         return LiveState(**{**state.__dict__, "seconds": {"detect": detecting, **state.seconds}})
 
+    def finish(self) -> LiveState:
+        """No more frames: the turn in play closes (see :meth:`LiveGame.finish`)."""
+        return self.game.finish()
+
 
 # --- frame sources ---------------------------------------------------------------------
 
@@ -515,10 +538,13 @@ def _frames(capture, is_file: bool, rate: float) -> Iterator[tuple[float, np.nda
 def follow(pipeline: LivePipeline, frames: Iterator[tuple[float, np.ndarray]], *,
            on_state: Callable[[LiveState, np.ndarray], None] | None = None,
            max_frames: int | None = None, progress: bool = False) -> LiveState | None:
-    """Run ``pipeline`` over ``frames``; ``on_state(state, frame)`` after each; the last state."""
+    """Run ``pipeline`` over ``frames``; ``on_state(state, frame)`` after each; the last state.
+
+    When the frames end (the film's end, ``max_frames``) the turn in play closes
+    (:meth:`LivePipeline.finish`), and ``on_state`` hears of it with the last frame."""
     from tqdm import tqdm
 
-    state = None
+    state, frame = None, None
     bar = tqdm(total=max_frames, unit="frame", disable=not progress, leave=False)
     try:
         for index, (timestamp, frame) in enumerate(frames):
@@ -530,6 +556,11 @@ def follow(pipeline: LivePipeline, frames: Iterator[tuple[float, np.ndarray]], *
             bar.update(1)
     finally:
         bar.close()
+    if state is None:
+        return None
+    state = pipeline.finish()
+    if on_state is not None and frame is not None:
+        on_state(state, frame)
     return state
 
 

@@ -203,6 +203,7 @@ class TurnDetector:
     _next_hidden: int = field(default=0, init=False, repr=False)  # ids for cards no track follows (below 0)
     _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
     notes: list[str] = field(default_factory=list, init=False)
+    _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -301,10 +302,46 @@ class TurnDetector:
         )
         return Turn(reveals, (*record.events, *flips))
 
+    # --- the end of the picture -------------------------------------------------------------
+
+    def finish(self, timestamp: float | None = None) -> list[TurnEvent]:
+        """The table is seen no more (the film or the camera ended, the players end the
+        round): the cards laid since the last turn make their turn now, as last seen.
+
+        A turn is otherwise read only once the table has lain still a while after its last
+        card (``quiet_s``, ``still_s``): cards laid just before the picture ends would never
+        make their turn. Cards seen too briefly to be cards, and cards still face down, stay
+        out of it as they would have. ``timestamp``: when (default: the last frame's time)."""
+        now = self._now if timestamp is None else max(float(timestamp), self._now)
+        events: list[TurnEvent] = []
+        while True:  # a pending turn, then any next one the cards laid already make
+            emitted = self._emit(now, closing=True)
+            events += emitted
+            if not any(e.kind == "turn" for e in emitted):
+                return events
+
+    def end_round(self, timestamp: float | None = None) -> list[TurnEvent]:
+        """The players end the round (the table is not cleared yet, or the clear-up went
+        unseen): the turn in play closes (:meth:`finish`), then the round. Cards of it still
+        on the table stay its cards; a new card laid is the next round's. A box still
+        pending in no turn is left out (a stray: never played)."""
+        events = self.finish(timestamp)
+        now = self._now if timestamp is None else max(float(timestamp), self._now)
+        if not self._rounds[self.round_index]:
+            return events
+        left = [c for c in self._cards.values() if c.status == "pending"]
+        for card in left:
+            card.status, card.round = "stray", self.round_index
+        if left:
+            self.notes.append(f"round {self.round_index + 1}: {len(left)} card(s) laid in no whole "
+                              "turn when the round was ended, left out")
+        return [*events, *self._close_round(now)]
+
     # --- one frame -------------------------------------------------------------------------
 
     def update(self, tracked: Detections, timestamp: float) -> list[TurnEvent]:
         now = float(timestamp)
+        self._now = max(self._now, now)
         events: list[TurnEvent] = []
         present = self._observe(tracked, now)
         events += self._vanished(present, now)
@@ -680,6 +717,14 @@ class TurnDetector:
         if leftovers:
             self.notes.append(f"round {self.round_index + 1}: {len(leftovers)} card(s) seen during the "
                               "clear-up, not in a whole turn, left out")
+        return self._close_round(now)
+
+    def _close_round(self, now: float) -> list[TurnEvent]:
+        """End the round in play: in-turn events still held go on the turn they fit or are
+        left out (with a note), the round's cards that left the table are forgotten."""
+        turns = self._rounds[self.round_index]
+        # (cards of a round the players ended while they still lay there went since)
+        mine = [c for c in self._cards.values() if 0 <= c.round <= self.round_index and c.status != "pending"]
         events: list[TurnEvent] = []
         for held in self._held:
             turns_after = range(held.after + 1, len(turns))
@@ -701,18 +746,25 @@ class TurnDetector:
         self._rounds.append([])
         return [*events, ended]
 
-    def _emit(self, now: float) -> list[TurnEvent]:
+    def _emit(self, now: float, closing: bool = False) -> list[TurnEvent]:
+        """The turn the cards laid make, once the table has lain still long enough.
+
+        ``closing``: the table is seen no more (see :meth:`finish`): nothing will settle
+        further, so the cards laid make their turn now, each under the name it was last read
+        as; a card still face down was never revealed and is in no turn."""
         pending = [c for c in self._cards.values() if c.status == "pending"]
         if not pending:
             return []
+        quiet_s, still_s = (0.0, 0.0) if closing else (self.quiet_s, self.still_s)
         pending = self._tracks_given_back(pending, now)
         # a card face down or still being read holds the turn back while it is in sight
         # a face-down card holds the turn back while it lies there; a face-up card the
         # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
         # under its most-voted name
         unsure = [c for c in pending if not c.settled(now, self.settle_s)]
-        waiting = [c for c in unsure if c.label == CARD_BACK or now - c.first_seen < self.unsure_s]
-        if any(now - c.last_seen <= self.quiet_s for c in waiting):
+        waiting = [c for c in unsure
+                   if c.label == CARD_BACK or (not closing and now - c.first_seen < self.unsure_s)]
+        if not closing and any(now - c.last_seen <= self.quiet_s for c in waiting):
             return []
         # seen for a moment and out of sight since, while a card of the same seat that came with
         # it or after stays in sight: the card on its way in, read under another name (the
@@ -758,7 +810,7 @@ class TurnDetector:
         events: list[TurnEvent] = []
         if late:
             # the last turn missed these seats' cards: they join it once the table is still
-            if now - latest(pending) < self.quiet_s:
+            if now - latest(pending) < quiet_s:
                 return []
             events += self._join_last_turn(late, now, alone)
             pending = [c for c in pending if c not in late]
@@ -768,7 +820,7 @@ class TurnDetector:
         if not pending:
             return events
         last = latest(pending)
-        if now - last < self.quiet_s:
+        if now - last < quiet_s:
             return events
         pending = self._without_second_boxes(pending, now)
         if not pending:
@@ -776,7 +828,7 @@ class TurnDetector:
         seats = {c.seat for c in pending}
         if len(seats) < len(self.players):
             pending = [c for c in pending if c in sure]
-            if not pending or now - last < self.still_s:
+            if not pending or now - last < still_s:
                 return events
             pulled, amended_turn = self._pull_forward({c.seat for c in pending}, now)
             pending += pulled

@@ -7,6 +7,7 @@ const SEAT_COLOURS = ["#e4572e", "#2a9d8f", "#e9a800", "#6a4c93", "#3a86c8", "#7
 const MAX_WIDTH = 960; // frames are sent at most this wide: enough to read cards, cheap to send
 
 document.addEventListener("DOMContentLoaded", () => {
+  setupMenu(document.getElementById("live-setup"));
   const root = document.getElementById("live");
   if (!root) return;
   const view = new LiveView(root);
@@ -29,6 +30,21 @@ class LiveView {
     this.names = {};
     this.editing = null; // the turn being fixed: the log is not redrawn under the player's fingers
     this.state = null;
+    // requests in the order sent: an answer is shown only if none sent after it was shown (a
+    // frame in flight while the round is ended answers with the log before the end)
+    this.sent = 0;
+    this.shown = 0;
+  }
+
+  // ``fetch`` whose answer is shown only while it is the newest: null for an older one
+  async newest(url, options) {
+    this.sent += 1;
+    const mine = this.sent;
+    const response = await fetch(url, options);
+    const state = await response.json();
+    if (mine < this.shown) return null;
+    this.shown = mine;
+    return { response, state };
   }
 
   // a card as players know it (its printed name), from the slug the server reads
@@ -66,6 +82,29 @@ class LiveView {
       stop.hidden = true;
       this.say("Paused.");
     });
+    const end = document.getElementById("live-end-round");
+    end?.addEventListener("click", () => this.endRound(end));
+  }
+
+  // The players end the round: the turn in play is read as the table lies, then the round.
+  async endRound(button) {
+    button.disabled = true;
+    try {
+      const answer = await this.newest(button.dataset.url, {
+        method: "POST",
+        headers: { "X-CSRFToken": this.csrf, Accept: "application/json" },
+      });
+      if (!answer) return;
+      const { response, state } = answer;
+      if (!response.ok) { this.say(state.error || `The server answered ${response.status}.`); return; }
+      const rounds = state.record?.rounds || [];
+      this.say(`Round ${rounds.length} ended after ${rounds.at(-1)?.turns.length ?? 0} turns: the next card laid starts round ${rounds.length + 1}.`);
+      this.show(state);
+    } catch (error) {
+      this.say(`Lost the server: ${error.message}`);
+    } finally {
+      button.disabled = false;
+    }
   }
 
   async loop() {
@@ -79,12 +118,13 @@ class LiveView {
       const blob = await new Promise((resolve) => this.grab.toBlob(resolve, "image/jpeg", 0.8));
       const at = (performance.now() - this.started) / 1000;
       try {
-        const response = await fetch(this.root.dataset.frameUrl, {
+        const answer = await this.newest(this.root.dataset.frameUrl, {
           method: "POST",
           headers: { "Content-Type": "image/jpeg", "X-Frame-Time": at.toFixed(3), "X-CSRFToken": this.csrf, Accept: "application/json" },
           body: blob,
         });
-        const state = await response.json();
+        if (!answer) continue;
+        const { response, state } = answer;
         if (!response.ok) { this.say(state.error || `The server answered ${response.status}.`); await sleep(1000); continue; }
         this.tick();
         this.draw(state, this.grab.width, this.grab.height);
@@ -181,8 +221,12 @@ class LiveView {
     document.getElementById("live-pending").textContent = waiting.length
       ? `This turn so far: ${waiting.map(([p, cards]) => `${p} ${cards.map((c) => this.name(c)).join(" + ")}`).join(", ")}`
       : "";
-    const notes = document.getElementById("live-notes");
-    notes.replaceChildren(...(state.notes || []).map((text) => {
+    // the reader's own notes (what it made of a box, a card seen late) are for whoever wants to
+    // know how it read the table, behind a toggle: what players must act on is in the turn log
+    const notes = state.notes || [];
+    document.getElementById("live-notes-box").hidden = !notes.length;
+    document.getElementById("live-notes-count").textContent = notes.length;
+    document.getElementById("live-notes").replaceChildren(...notes.map((text) => {
       const li = document.createElement("li");
       li.textContent = text;
       return li;
@@ -212,9 +256,19 @@ LiveView.prototype.showTurns = function showTurns(state) {
       fix.textContent = "Fix";
       fix.addEventListener("click", () => this.editTurn(item, r, t, turn));
       item.append(text, " ", fix);
+      // a player with no card in the turn: their card went unseen, or another's was given it
+      const missing = this.players.filter((p) => !(turn.reveals[p] || []).length);
+      if (missing.length) {
+        const check = document.createElement("span");
+        check.className = "live-check";
+        check.textContent = `No card read for ${missing.join(", ")}: check this turn.`;
+        item.append(" ", check);
+      }
       list.append(item);
     });
   });
+  // the newest turn in sight: the log follows the game
+  list.scrollTop = list.scrollHeight;
 };
 
 // One field per player with the cards of the turn by name; moving a card to another player
@@ -272,3 +326,29 @@ LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
 };
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+// The setup form: the menu only for Sushi Go Party!, its dishes only for a custom menu (the
+// hidden fields are disabled, so they are not sent).
+function setupMenu(form) {
+  const menu = document.getElementById("live-menu");
+  if (!form || !menu) return;
+  const choice = document.getElementById("live-menu-choice");
+  const custom = document.getElementById("live-custom-menu");
+  const sync = () => {
+    const edition = form.querySelector('input[name="edition"]:checked')?.value;
+    menu.hidden = edition !== menu.dataset.edition;
+    choice.disabled = menu.hidden;
+    const open = !menu.hidden && choice.value === "custom";
+    custom.hidden = !open;
+    for (const input of custom.querySelectorAll("input")) input.disabled = !open;
+    for (const group of custom.querySelectorAll(".kind-group")) {
+      const wanted = Number(group.dataset.pick);
+      const picked = group.querySelectorAll("input:checked").length;
+      const counter = group.querySelector(".pick-count");
+      counter.textContent = picked === wanted ? `${picked} of ${wanted} ✓` : `pick ${wanted} (${picked} picked)`;
+      counter.classList.toggle("ok", picked === wanted);
+    }
+  };
+  form.addEventListener("change", sync);
+  sync();
+}
