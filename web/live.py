@@ -72,8 +72,8 @@ class LiveSession:
     state: dict | None = None
     jpeg: bytes | None = None  # the last annotated frame (server sources)
     frames: int = 0
-    created: float = field(default_factory=time.monotonic)
-    touched: float = field(default_factory=time.monotonic)
+    created: float = field(default_factory=lambda: time.monotonic())
+    touched: float = field(default_factory=lambda: time.monotonic())
     stopped: bool = False
     frame_at: float | None = None  # when the last frame came (the server's clock)
     game_id: int | None = None  # the game of the app this one was started from

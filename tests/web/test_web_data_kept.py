@@ -225,3 +225,31 @@ def test_a_version_that_is_not_a_string_is_a_400(client, played):
     game_id, state = played
     response = client.post(f"/games/{game_id}/rounds/1/confirm", json={**state["review"], "version": 7})
     assert response.status_code == 400 and "version" in response.get_json()["error"]
+
+
+def test_a_disk_that_really_fills_up(tmp_path):
+    """The whole story on a real full disk: a 1 MB tmpfs in a private mount namespace (Linux, as
+    root or with user namespaces); skipped where such a disk cannot be made."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to make a small disk")
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    probe = Path(__file__).with_name("full_disk_probe.py")
+    mount = f"mount -t tmpfs -o size=1m tmpfs {folder}"
+    if subprocess.run(["unshare", "-rm", "sh", "-c", mount], capture_output=True).returncode != 0:
+        pytest.skip("a tmpfs cannot be mounted here")
+    run = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", f'{mount} && exec "$0" "$1" "$2"', sys.executable, str(probe), str(folder)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])},
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    answers = json.loads(run.stdout.strip().splitlines()[-1])
+    assert answers["capture"] == 200 and answers["review"] == 200 and answers["game"] == 200
+    assert answers["confirm"] == 507 and "full" in answers["message"] and "confirm again" in answers["message"]
+    assert answers["parts"] == []
+    assert answers["again"] == 200 and answers["copy_whole"] and answers["rounds"] == 1
