@@ -89,7 +89,20 @@ def init_db_command() -> None:
     click.echo(f"Initialised {database_path()}.")
 
 
+def hold_open(app: Flask) -> None:
+    """Keep one connection open while the app runs, so SQLite keeps its -wal and -shm files.
+
+    When the last connection closes SQLite deletes them, and the next request has to create
+    them again: on a full disk it cannot, and even reading a game would fail ("disk I/O
+    error"). With them kept, the pages still show what is saved while the disk is full.
+    """
+    keeper = sqlite3.connect(database_path(app), isolation_level=None, check_same_thread=False)
+    keeper.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the -wal and -shm
+    app.extensions["sushicam.db_keeper"] = keeper
+
+
 def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     init_db(app)
+    hold_open(app)

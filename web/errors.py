@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import json
+import shutil
 import sqlite3
 from typing import Any
 
@@ -18,7 +19,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from web.recognition import RecognizerUnavailable
 from web.review import ReviewError
-from web.store import GameNotFound, PhotoNotFound, RoundOrderError
+from web.store import GameNotFound, PhotoNotFound, RoundOrderError, StaleReview, review_version
 from web.uploads import UploadError, http_status
 
 TITLES = {
@@ -105,11 +106,30 @@ NOT_WRITABLE = {errno.EROFS, errno.EACCES, errno.EPERM}
 NOT_A_FOLDER = {errno.ENOTDIR, errno.EEXIST}
 
 
+#: below this much free space, SQLite's "disk I/O error" is a full disk (its writes failed for room)
+FULL_BELOW_BYTES = 1_000_000
+
+
+def disk_is_full(data_dir: str) -> bool:
+    """Whether the disk holding ``data_dir`` has (next to) no room left for us."""
+    try:
+        return shutil.disk_usage(data_dir).free < FULL_BELOW_BYTES
+    except OSError:
+        return False
+
+
+def is_full_disk(exc: OSError | sqlite3.Error, data_dir: str) -> bool:
+    """Whether this storage error comes from a full disk."""
+    return storage_problem(exc, data_dir)[1] == 507
+
+
 def storage_problem(exc: OSError | sqlite3.Error, data_dir: str) -> tuple[str, int]:
     """What to tell the players when the data folder fails: (message, 507 if full else 503)."""
     if isinstance(exc, sqlite3.Error):
         name = getattr(exc, "sqlite_errorname", "") or ""
-        if name.startswith("SQLITE_FULL"):
+        # a full disk reaches SQLite as SQLITE_FULL, or as an I/O error where it could not grow
+        # its own files (the -shm and -wal beside the database)
+        if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and disk_is_full(data_dir)):
             return f"the disk holding {data_dir} is full: free some space, then try again", 507
         if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")):
             return f"the data folder {data_dir} is read-only: sushicam cannot save games there", 503
@@ -164,6 +184,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(RoundOrderError)
     def out_of_order(exc: RoundOrderError):
         return error_response(str(exc), 409)
+
+    @app.errorhandler(StaleReview)
+    def stale_review(exc: StaleReview):
+        # the other edit goes with the answer, so the review page can show it
+        current = {"review": exc.current, "version": review_version(exc.current)}
+        return jsonify(error=f"{exc}.", current=current), 409
 
     @app.errorhandler(GameNotFound)
     @app.errorhandler(PhotoNotFound)

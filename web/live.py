@@ -46,10 +46,24 @@ MAX_SESSIONS = 8
 MAX_FRAME_BYTES = 4_000_000
 STREAM_VIEWERS = 3  # default LIVE_STREAM_VIEWERS: MJPEG streams one game serves at once
 STREAM_RESEND = 5.0  # seconds: the last frame is sent again, so a viewer who left is noticed
+#: a game with no frame, correction or page view for this long is no longer being played: it
+#: may make room for a new one when all MAX_SESSIONS places are taken
+IDLE_S = 30 * 60
+#: how far a frame's time (X-Frame-Time) may run ahead of the server's clock since the frame
+#: before (a film sent faster than it plays gains a little each frame; a clock gone wrong, more)
+MAX_FRAME_LEAD_S = 60.0
 
 
 class LiveSetupError(ValueError):
     """A live game that cannot start (names, edition, seat points)."""
+
+    status = 400
+
+
+class LiveFull(LiveSetupError):
+    """Every place for a live game is taken by a game being played."""
+
+    status = 503
 
 
 @dataclass
@@ -63,13 +77,22 @@ class LiveSession:
     state: dict | None = None
     jpeg: bytes | None = None  # the last annotated frame (server sources)
     frames: int = 0
-    created: float = field(default_factory=time.monotonic)
-    touched: float = field(default_factory=time.monotonic)
+    created: float = field(default_factory=lambda: time.monotonic())
+    touched: float = field(default_factory=lambda: time.monotonic())
     stopped: bool = False
     ended: bool = False  # the camera or video has no more frames (server sources)
     viewers: int = 0  # MJPEG streams open now
+    frame_at: float | None = None  # when the last frame came (the server's clock)
     game_id: int | None = None  # the game of the app this one was started from
     pipeline: Any = None  # vision.live.LivePipeline: the recogniser (names cached per card), then the game
+
+    def touch(self) -> None:
+        """Someone is playing it (a frame, a correction, the page opened)."""
+        self.touched = time.monotonic()
+
+    def idle(self, now: float) -> bool:
+        """Finished (its camera stopped) or left alone long enough to make room for another."""
+        return self.stopped or now - self.touched > IDLE_S
 
     def publish(self, state, frame: np.ndarray | None = None) -> None:
         """Keep the newest read-out (and, for the MJPEG stream, the annotated frame)."""
@@ -105,8 +128,16 @@ class LiveSessions:
 
     def add(self, session: LiveSession) -> LiveSession:
         with self._lock:
-            if len(self._sessions) >= MAX_SESSIONS:  # forget the longest unused one
-                oldest = min(self._sessions.values(), key=lambda s: s.touched)
+            if len(self._sessions) >= MAX_SESSIONS:
+                # room is made only by a game no one plays now, the longest unused first
+                now = time.monotonic()
+                idle = [s for s in self._sessions.values() if s.idle(now)]
+                if not idle:
+                    raise LiveFull(
+                        f"{MAX_SESSIONS} live games are being played on this server already: save one "
+                        f"and close its page, or wait, a game left alone for {IDLE_S // 60} minutes makes room"
+                    )
+                oldest = min(idle, key=lambda s: s.touched)
                 oldest.stopped = True
                 del self._sessions[oldest.id]
             self._sessions[session.id] = session
@@ -244,10 +275,10 @@ def create():
         session.game_id = game.id if game is not None else None
     except LiveSetupError as exc:
         if request.is_json:
-            return jsonify(error=str(exc)), 400
+            return jsonify(error=str(exc)), exc.status
         return _setup_page({"players": data.get("players", ""), "edition": data.get("edition", ""), "game": "",
                             "menu": data.get("menu", ""), "menu_kinds": data.getlist("menu_kind")},
-                           error=str(exc), status=400)
+                           error=str(exc), status=exc.status)
     url = url_for("live.show", session_id=session.id)
     if request.is_json:
         return jsonify(id=session.id, url=url), 201
@@ -257,6 +288,7 @@ def create():
 @bp.get("/<session_id>")
 def show(session_id: str):
     session = sessions().get(session_id)
+    session.touch()
     return render_template("live.html", session=session, players=session.game.players,
                            edition=session.game.edition, editions=None, error=None, form=None)
 
@@ -275,6 +307,17 @@ def _frame_time() -> float | None:
     if not np.isfinite(value) or value < 0:
         abort(400, description="X-Frame-Time: the frame's time in seconds (a number >= 0)")
     return value
+
+
+def _check_lead(session: LiveSession, timestamp: float, last: float | None) -> None:
+    """A 400 for a frame time further ahead of the one before than the server's clock moved
+    since (plus ``MAX_FRAME_LEAD_S``): once taken, every later frame would be out of order."""
+    now = time.monotonic()
+    since, elapsed = (0.0, now - session.created) if last is None else (last, now - (session.frame_at or now))
+    if timestamp - since > elapsed + MAX_FRAME_LEAD_S:
+        abort(400, description=f"X-Frame-Time: {timestamp:.6g}s is {timestamp - since:.6g}s after "
+                               f"{'the start' if last is None else 'the frame before'}, but the server's "
+                               f"clock moved {elapsed:.3g}s: send the seconds since the camera started")
 
 
 def _decode_jpeg() -> np.ndarray:
@@ -311,9 +354,11 @@ def frame(session_id: str):
         last = (session.state or {}).get("timestamp")
         if last is not None and timestamp < last:
             abort(409, description=f"frames must come in time order (got {timestamp:.3f}s after {last:.3f}s)")
+        _check_lead(session, timestamp, last)
         if session.pipeline is None:
             session.pipeline = LivePipeline(_locked(live_detector(recognizer), _slot().lock), session.game)
         state = session.pipeline.process(image, timestamp)
+        session.frame_at = time.monotonic()
         session.publish(state)
         return jsonify(session.state)
 
@@ -395,6 +440,7 @@ def save(session_id: str):
     from web.store import create_game
 
     session = sessions().get(session_id)
+    session.touch()
     with session.lock:
         record = session.game.record()
     if not record["rounds"]:
@@ -434,6 +480,7 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
     from scorer.errors import RecordError
 
     session = sessions().get(session_id)
+    session.touch()
     value = json_body()
     if not isinstance(value, dict) or not isinstance(value.get("reveals"), dict):
         abort(400, description='expected {"reveals": {"Ann": ["Tempura"], ...}} for the turn')

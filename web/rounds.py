@@ -7,8 +7,8 @@ commits it in one transaction. Confirmed photos are also written out as training
 
 from __future__ import annotations
 
-import hashlib
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +23,31 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
 
 from scorer.cards import CARDS
 from web import catalogue, recognition, scoring
 from web.db import get_db
-from web.errors import json_body, json_view
+from web.errors import is_full_disk, json_body, json_view
 from web.problems import score_review
-from web.review import check_review, review_from_detections, round_from_review, training_boxes
+from web.review import (
+    ReviewError,
+    check_review,
+    review_from_detections,
+    round_from_review,
+    training_boxes,
+)
 from web.store import (
     Game,
     NewPhoto,
+    check_fresh,
     check_round_number,
     confirm_round,
     get_game,
     get_photo,
     photos_of_round,
+    review_version,
     start_review,
 )
 from web.training import save_example
@@ -151,12 +160,6 @@ def upload(game_id: int, number: int):
     for warning in warnings:
         flash(warning, "warning")
     return redirect(url_for("rounds.review", game_id=game.id, number=number))
-
-
-def review_version(review: dict[str, Any]) -> str:
-    """A short fingerprint of a stored review: a browser's draft names the one it started from."""
-    text = json.dumps(review, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _previous_review(game: Game, number: int) -> dict[str, Any]:
@@ -302,12 +305,28 @@ def _posted_review(game_id: int, number: int):
     return game, photos, review
 
 
+def _confirmed_from() -> str | None:
+    """The version of the stored review the confirmed one was edited from (the body's
+    ``version``, which the review page always sends); None when a script sends none."""
+    body = json_body()
+    version = body.get("version") if isinstance(body, dict) else None
+    if version is not None and not isinstance(version, str):
+        raise BadRequest("'version' is the review's version as the review page got it (a string)")
+    return version
+
+
 @bp.post("/games/<int:game_id>/rounds/<int:number>/confirm")
 @json_view
 def confirm(game_id: int, number: int):
     """Check the reviewed round with the scorer and commit it; answers where to go next."""
     db = get_db()
-    game, photos, review = _posted_review(game_id, number)
+    version = _confirmed_from()
+    try:
+        game, photos, review = _posted_review(game_id, number)
+    except ReviewError:
+        if version is not None:  # an edit of photos retaken since on another phone: say that
+            check_fresh(db, game_id, number, version)
+        raise
     checked = score_review(game, number, review)
     if checked.error or checked.problems:
         first = checked.error or checked.problems[0].message
@@ -323,9 +342,15 @@ def confirm(game_id: int, number: int):
         # keep what the page cannot edit (a per-turn log) while the cards stay the same
         round_record = {**previous.record, **round_record}
     scoring.check_record(game.record(replace={number: round_record}))
-    confirm_round(db, game.id, number, review, round_record)
-
     data_dir = current_app.config["DATA_DIR"]
+    try:
+        confirm_round(db, game.id, number, review, round_record, version)
+    except (OSError, sqlite3.Error) as exc:
+        if not is_full_disk(exc, data_dir):
+            raise
+        return jsonify(error=f"Round {number} is not saved: the disk holding {data_dir} is full. "
+                             "Free some space and confirm again."), 507
+
     kept = 0
     for photo in _complete_photos(review, photos):
         try:
@@ -338,7 +363,12 @@ def confirm(game_id: int, number: int):
                 list(CARDS),
             )
             kept += 1
-        except OSError as exc:  # the round is safe; only its copy for retraining is missing
+        except OSError as exc:
+            if is_full_disk(exc, data_dir):  # a full disk: the player can free space and try again
+                return jsonify(error=f"Round {number} is saved, but the disk holding {data_dir} is full, "
+                                     "so its photos could not be kept for retraining. "
+                                     "Free some space and confirm again."), 507
+            # the round is safe; only its copy for retraining is missing
             current_app.logger.warning("training example of photo %s not saved: %s", photo.id, exc)
     flash(f"Round {number} confirmed.", "ok")
     # the last round's Confirm opens on the winner, not on the round's details below it

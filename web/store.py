@@ -7,6 +7,7 @@ was photographed but not yet confirmed is a draft and never counts.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -27,6 +28,25 @@ class PhotoNotFound(LookupError):
 
 class RoundOrderError(ValueError):
     """A round was asked for out of order (round 3 before round 2 is confirmed)."""
+
+
+class StaleReview(RuntimeError):
+    """A review was confirmed from a version of the round that another edit has replaced since
+    (two phones or two tabs on one round); ``current`` is the round's review as stored now."""
+
+    def __init__(self, current: dict[str, Any]):
+        super().__init__(
+            "This round was changed on another phone or tab since this page opened, and confirming"
+            " would replace that edit: look at their version, or confirm yours over it"
+        )
+        self.current = current
+
+
+def review_version(review: dict[str, Any]) -> str:
+    """A short fingerprint of a stored review: a browser's draft and a confirm name the one
+    they started from."""
+    text = json.dumps(review, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @contextmanager
@@ -327,15 +347,36 @@ def start_review(
     return old
 
 
+def check_fresh(
+    db: sqlite3.Connection, game_id: int, number: int, version: str, review: dict[str, Any] | None = None
+) -> None:
+    """``StaleReview`` if the round's stored review is not the ``version`` an edit started from
+    (an edit that ends as the stored review itself is not stale)."""
+    row = db.execute(
+        "SELECT review FROM round WHERE game_id = ? AND number = ?", (game_id, number)
+    ).fetchone()
+    current = _loads(row["review"]) if row is not None else None
+    if current is not None and current != review and review_version(current) != version:
+        raise StaleReview(current)
+
+
 def confirm_round(
     db: sqlite3.Connection,
     game_id: int,
     number: int,
     review: dict[str, Any],
     record: dict[str, Any],
+    version: str | None = None,
 ) -> None:
-    """Store a reviewed round as confirmed, in one transaction."""
+    """Store a reviewed round as confirmed, in one transaction.
+
+    ``version``: the ``review_version`` of the stored review the edit was made from; if another
+    edit has been stored since (and this one is not the same), ``StaleReview`` and nothing is
+    written. The check runs under the write lock, so of two confirms racing one wins.
+    """
     with transaction(db):
+        if version is not None:
+            check_fresh(db, game_id, number, version, review)
         db.execute(
             "INSERT INTO round (game_id, number, review, record, confirmed)"
             " VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"

@@ -13,20 +13,17 @@ earlier stay right. Correcting a round rewrites its photos' labels.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from web.files import copy_atomically, write_text_atomically
 
 
 def training_dir(data_dir: str | Path) -> Path:
     return Path(data_dir) / "training"
 
 
-def _write_text(path: Path, text: str) -> None:
-    partial = path.with_name(f".{path.name}.part")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+_write_text = write_text_atomically
 
 
 def load_classes(data_dir: str | Path) -> list[str]:
@@ -85,8 +82,17 @@ def save_example(
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "labels").mkdir(parents=True, exist_ok=True)
     image = folder / "images" / photo_path.name
-    if not image.exists():
-        shutil.copyfile(photo_path, image)
+    # a copy a full disk cut short is never trusted for its name: copied again unless the same
+    copy_atomically(photo_path, image)
     label_file = folder / "labels" / f"{photo_path.stem}.txt"
     _write_text(label_file, yolo_lines(boxes, width, height, classes))
     return label_file
+
+
+def remove_examples(data_dir: str | Path, photo_filenames: Iterable[str]) -> None:
+    """Remove the training examples made from these photos (their image copy and labels)."""
+    folder = training_dir(data_dir)
+    for name in photo_filenames:
+        name = Path(name).name  # names come from the database; never a path outside the folder
+        (folder / "images" / name).unlink(missing_ok=True)
+        (folder / "labels" / f"{Path(name).stem}.txt").unlink(missing_ok=True)

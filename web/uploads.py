@@ -24,6 +24,8 @@ from vision.photo import (
     UnsupportedPhotoError,
     decode_photo,
 )
+from web.files import write_atomically
+from web.training import remove_examples
 
 __all__ = ["CorruptImageError", "ImageTooLargeError", "NoImageError", "UnsupportedImageError", "UploadError",
            "http_status", "read_image",
@@ -69,22 +71,18 @@ def save_photo(image: Photo, data_dir: str | Path, quality: int = 92) -> str:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     filename = f"{secrets.token_hex(12)}.jpg"
     rgb = Image.fromarray(np.ascontiguousarray(image.pixels[:, :, ::-1]))
-    partial = folder / f".{filename}.part"
-    # readable by us only: photos of a family's table are private
-    try:
-        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
-            rgb.save(handle, format="JPEG", quality=quality)
-        partial.replace(folder / filename)  # never a half-written photo under the real name
-    except BaseException:
-        partial.unlink(missing_ok=True)  # a full disk leaves no half photo behind
-        raise
+    # through a temporary file: never a half-written photo under the real name, and a full disk
+    # leaves no part file behind
+    write_atomically(folder / filename, lambda handle: rgb.save(handle, format="JPEG", quality=quality))
     return filename
 
 
 def remove_photos(data_dir: str | Path, filenames: list[str]) -> None:
+    """Remove photos with everything made from them: their training examples (image and labels)."""
     folder = photos_dir(data_dir)
     for name in filenames:
         (folder / name).unlink(missing_ok=True)
+    remove_examples(data_dir, filenames)
 
 
 ORPHAN_AGE_S = 60  # a photo another process is saving right now is younger than this

@@ -25,7 +25,9 @@
   const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
   const undoKey = `sushicam-undo-${state.game.id}-${state.round}`;
   const MAX_UNDO = 100;
-  const serverFingerprint = state.version; // the stored review a kept draft grew from
+  // the stored review a kept draft grew from, and the one a confirm says it was made from
+  let serverFingerprint = state.version;
+  let theirs = null; // {review, version}: another phone's or tab's edit confirmed meanwhile
 
   let review = normalise(state.review);
   let undoStack = [];
@@ -931,7 +933,8 @@
     const button = $("#confirm");
     button.disabled = true;
     button.textContent = "Saving…";
-    const response = await postJSON(state.urls.confirm, review);
+    showConflict(null);
+    const response = await postJSON(state.urls.confirm, { ...review, version: serverFingerprint });
     if (response.ok) {
       try {
         localStorage.removeItem(draftKey);
@@ -945,9 +948,49 @@
       renderSeats();
       drawAllOverlays();
     }
-    showError(response.data.error || "The round was not saved.");
     button.disabled = false;
     button.textContent = `Confirm round ${state.round}`;
+    if (response.data.current) { // 409: someone else's edit was stored since this page opened
+      showError(null);
+      showConflict(response.data.error, response.data.current);
+      return;
+    }
+    showError(response.data.error || "The round was not saved.");
+  }
+
+  // Two phones (or tabs) on one round: the second to confirm is shown the first one's version
+  // and chooses; nothing is dropped without the player seeing it.
+  function showConflict(message, current = null) {
+    theirs = current;
+    const box = $("#review-conflict");
+    box.hidden = !current;
+    if (!current) return;
+    $(".conflict-message", box).textContent = message;
+    const cards = normalise(current.review).cards;
+    $(".conflict-theirs", box).textContent = players.map((player, seat) => {
+      const names = cards.filter((c) => c.seat === seat).map((c) => info(c.label).name);
+      return `${player}: ${names.length ? names.join(", ") : "no cards"}`;
+    }).join("; ");
+  }
+
+  function showTheirs() {
+    if (!theirs) return;
+    const known = new Set(state.photos.map((p) => p.id));
+    const other = normalise(theirs.review);
+    if (other.cards.some((c) => c.photo !== null && !known.has(c.photo))) {
+      window.location.reload(); // their version is on photos taken since: the page shows them
+      return;
+    }
+    serverFingerprint = theirs.version;
+    showConflict(null);
+    change(() => { review = other; }); // Undo brings this phone's edit back
+    showToast("Their version is shown: Undo brings yours back.");
+  }
+
+  function confirmMine() {
+    if (!theirs) return;
+    serverFingerprint = theirs.version; // seen, and replaced on purpose
+    confirmRound();
   }
 
   // ---- unsure cards ----------------------------------------------------------------------
@@ -998,6 +1041,8 @@
   });
   $("#next-unsure").addEventListener("click", nextUnsure);
   $("#confirm").addEventListener("click", confirmRound);
+  $("#conflict-show").addEventListener("click", showTheirs);
+  $("#conflict-mine").addEventListener("click", confirmMine);
   $("#add-during").addEventListener("click", () => change(() => review.scored_during_round.push({ player: players[0], for: "uramaki", points: 8 })));
 
   // A draft kept by this browser (a reload, a phone that slept) wins over the server's copy,
