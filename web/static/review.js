@@ -756,13 +756,130 @@
     dialog.returnValue = ""; // only this opening's "Done" counts
     renderPicker();
     drawAllOverlays();
+    renderPickerCrop(card);
+    placePicker(card);
     if (!dialog.open) dialog.showModal();
+    centrePickerBeside();
     // a phone's keyboard would cover the list: focus the search field only with a mouse
     if (window.matchMedia("(pointer: fine)").matches) search.focus();
     else dialog.focus();
   }
 
+  // ---- the picker: the card being fixed, shown and left in sight ----------------------------
+
+  const CROP_HEIGHT_PX = 96; // the crop of the card being fixed, in the picker's head
+  const CROP_WIDTH_PX = 180;
+  const PICKER_MARGIN_PX = 8;
+  const PICKER_MIN_WIDTH_PX = 340; // narrower than this beside the card, it goes above or below
+  const PICKER_MIN_HEIGHT_PX = 320;
+  const FAMILY_NAMES = { nigiri: "Nigiri", rolls: "Rolls", appetizers: "Appetizers", specials: "Specials", desserts: "Desserts", other: "Other" };
+  const pictures = new Map(Object.entries(state.pictures || {})); // slug -> a crop from the players' photos
+
+  function renderPickerCrop(card) {
+    // cut from the photo on the page: the player sees the very card the picker is about
+    const canvas = $("#picker-crop");
+    const entry = card.box ? stages.get(card.photo) : null;
+    canvas.hidden = !entry;
+    if (!entry) return;
+    const img = $("img", entry.stage);
+    const [x1, y1, x2, y2] = card.box;
+    const scale = Math.min(CROP_HEIGHT_PX / Math.max(1, y2 - y1), CROP_WIDTH_PX / Math.max(1, x2 - x1));
+    const width = Math.max(1, Math.round((x2 - x1) * scale));
+    const height = Math.max(1, Math.round((y2 - y1) * scale));
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    const draw = () => {
+      const k = img.naturalWidth / entry.photo.width; // the file's pixels per photo pixel
+      canvas.getContext("2d").drawImage(img, x1 * k, y1 * k, (x2 - x1) * k, (y2 - y1) * k, 0, 0, canvas.width, canvas.height);
+    };
+    if (img.complete && img.naturalWidth) draw();
+    else img.addEventListener("load", draw, { once: true });
+  }
+
+  function cardOnScreen(card) {
+    const entry = card.box ? stages.get(card.photo) : null;
+    if (!entry) return null;
+    const frame = entry.overlay.getBoundingClientRect();
+    const s = frame.width / entry.photo.width;
+    const [x1, y1, x2, y2] = card.box;
+    return { left: frame.left + x1 * s, top: frame.top + y1 * s, right: frame.left + x2 * s, bottom: frame.top + y2 * s };
+  }
+
+  function placePicker(card) {
+    // beside the card being fixed, never over it: on the side with more room, else below or
+    // above it (on a phone the page first scrolls the card up, under the toolbar)
+    dialog.style.cssText = "";
+    dialog.dataset.place = "middle";
+    let r = cardOnScreen(card);
+    if (!r) return; // a card entered by hand: the picker sits in the middle
+    const m = PICKER_MARGIN_PX;
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const side = () => Math.max(r.left, vw - r.right) - 2 * m;
+    if (side() < PICKER_MIN_WIDTH_PX && vh - r.bottom - 2 * m < PICKER_MIN_HEIGHT_PX) {
+      const toolbar = $(".review-toolbar").offsetHeight; // it stays at the top as the page scrolls
+      scrolledFrom = window.scrollY; // given back as the picker closes
+      window.scrollBy(0, r.top - toolbar - 2 * m);
+      r = cardOnScreen(card);
+    }
+    const style = { position: "fixed", margin: "0", inset: "auto" };
+    if (side() >= PICKER_MIN_WIDTH_PX) {
+      dialog.dataset.place = "side";
+      const right = vw - r.right >= r.left;
+      const width = Math.min(640, side());
+      Object.assign(style, { left: `${right ? r.right + m : r.left - m - width}px`, top: `${m}px`, width: `${width}px`, maxHeight: `${vh - 2 * m}px` });
+    } else {
+      const below = vh - r.bottom >= r.top;
+      dialog.dataset.place = below ? "below" : "above";
+      const width = Math.min(640, vw);
+      const room = Math.max(0, (below ? vh - r.bottom : r.top) - 2 * m);
+      Object.assign(style, { left: `${(vw - width) / 2}px`, width: `${width}px`, maxHeight: `${room}px` });
+      if (below) style.bottom = "0px";
+      else style.top = `${m}px`;
+    }
+    Object.assign(dialog.style, style);
+  }
+
+  let scrolledFrom = null;
+  function restoreScroll() {
+    // the page as it was before the picker made room: the next tap lands where the eye expects
+    if (scrolledFrom === null) return;
+    window.scrollTo(window.scrollX, scrolledFrom);
+    scrolledFrom = null;
+  }
+  $("#picker-form").addEventListener("submit", restoreScroll); // Close and Done, before closing
+
+  function centrePickerBeside() {
+    // a dialog beside the card goes to the middle of the screen's height once its height is known
+    if (dialog.dataset.place !== "side") return;
+    const top = Math.max(PICKER_MARGIN_PX, (window.innerHeight - dialog.getBoundingClientRect().height) / 2);
+    dialog.style.top = `${top}px`;
+  }
+
+  function pickPicture(c) {
+    const url = pictures.get(c.slug);
+    return url ? el("img", { class: "pick-picture", src: url, alt: "", loading: "lazy", decoding: "async" }) : null;
+  }
+
+  function byFamily(cards, button) {
+    // the game's cards under their families' names (a Party deck has 37 kinds to scan)
+    const out = [];
+    let family = null;
+    for (const c of cards) {
+      if (c.family !== family) {
+        family = c.family;
+        out.push(el("p", { class: "picker-sep picker-family", text: FAMILY_NAMES[family] || family }));
+      }
+      out.push(button(c));
+    }
+    return out;
+  }
+
   function closePicker() {
+    restoreScroll();
     if (dialog.open) dialog.close();
   }
 
@@ -772,6 +889,7 @@
       change(() => { card.confidence = null; }); // looked at and kept as it is
     }
     picker = null;
+    restoreScroll();
     drawAllOverlays();
   });
 
@@ -811,12 +929,12 @@
       "aria-selected": String(card.label === c.slug),
       onclick: () => choose(c.slug),
       title: c.in_game ? null : "Not on this game's menu",
-    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
+    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), pickPicture(c), el("span", { class: "pick-name", text: c.name }));
     // while searching, the best match comes first whichever section it is in (Enter picks it)
     const inGame = query ? matches : matches.filter((c) => c.in_game);
     const others = query ? [] : matches.filter((c) => !c.in_game);
     $("#picker-cards").replaceChildren(...[
-      ...inGame.map(button),
+      ...(query ? inGame.map(button) : byFamily(inGame, button)),
       others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
       ...others.map(button),
       matches.length ? null : el("p", { class: "muted", text: "No card matches." }),
