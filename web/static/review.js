@@ -692,6 +692,50 @@
     seatsHost.replaceChildren(...rows);
   }
 
+  // ---- seats turned: the photo taken from another side of the table ------------------------
+
+  const seatToolsHost = $("#seat-tools");
+
+  function turnSeats(step) {
+    // every card goes to the player `step` places on (stacks move whole: all their cards do)
+    const n = players.length;
+    change(() => { for (const card of review.cards) card.seat = (((card.seat + step) % n) + n) % n; });
+    showToast(`Every player's cards moved to ${step > 0 ? "the next" : "the previous"} player (Undo takes it back).`);
+  }
+
+  function swapSeats(a, b) {
+    if (a === b) return;
+    change(() => {
+      for (const card of review.cards) {
+        if (card.seat === a) card.seat = b;
+        else if (card.seat === b) card.seat = a;
+      }
+    });
+    showToast(`${players[a]}'s and ${players[b]}'s cards swapped (Undo takes it back).`);
+  }
+
+  function renderSeatTools() {
+    seatToolsHost.hidden = players.length < 2;
+    if (players.length < 2) return;
+    const n = players.length;
+    const select = (id, label, selected) => el("select", { id, "aria-label": label },
+      players.map((name, seat) => el("option", { value: seat, selected: seat === selected }, name)));
+    const first = select("swap-a", "Swap the cards of", 0);
+    const second = select("swap-b", "with the cards of", 1);
+    const turns = n < 3 ? [] : [
+      el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-next", onclick: () => turnSeats(1) },
+        `↻ Turn: ${players[0]}'s cards to ${players[1]}`),
+      el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-previous", onclick: () => turnSeats(-1) },
+        `↺ Turn: ${players[0]}'s cards to ${players[n - 1]}`),
+    ];
+    seatToolsHost.replaceChildren(
+      el("p", { class: "seat-tools-title", text: "Cards at the wrong places? (a photo from another side)" }),
+      turns.length ? el("div", { class: "seat-tools-row" }, turns) : null,
+      el("div", { class: "seat-tools-row" }, el("span", { text: "Swap" }), first, el("span", { text: "and" }), second,
+        el("button", { type: "button", class: "btn btn-small btn-ghost", id: "swap-seats", onclick: () => swapSeats(Number(first.value), Number(second.value)) }, "Swap")),
+    );
+  }
+
   // ---- points scored during the round ----------------------------------------------------
 
   function renderDuring() {
@@ -1243,6 +1287,7 @@
   }
 
   buildPhotos();
+  renderSeatTools();
   render();
   score();
 })();
