@@ -45,7 +45,9 @@ def _taught(data_dir: Path) -> dict[str, Source]:
 
 
 def _confirmed(db: sqlite3.Connection, data_dir: Path) -> dict[str, Source]:
-    files = {row["id"]: row["filename"] for row in db.execute("SELECT id, filename FROM photo")}
+    folder = photos_dir(data_dir)
+    files = {row["id"]: row["filename"] for row in db.execute("SELECT id, filename FROM photo")
+             if (folder / row["filename"]).is_file()}  # a photo file gone from disk gives no picture
     best: dict[str, tuple[float, Source]] = {}
     rows = db.execute("SELECT review FROM round WHERE record IS NOT NULL ORDER BY confirmed DESC")
     for row in rows:
@@ -60,7 +62,7 @@ def _confirmed(db: sqlite3.Connection, data_dir: Path) -> dict[str, Source]:
             x1, y1, x2, y2 = (float(v) for v in box)
             area = (x2 - x1) * (y2 - y1)
             if area > best.get(card["label"], (0.0, None))[0]:
-                best[card["label"]] = (area, Source(photos_dir(data_dir) / files[photo], (x1, y1, x2, y2)))
+                best[card["label"]] = (area, Source(folder / files[photo], (x1, y1, x2, y2)))
     return {slug: source for slug, (_, source) in best.items()}
 
 
