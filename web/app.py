@@ -29,6 +29,7 @@ BLUEPRINT_MODULES = (
     "web.api",
     "web.live",
     "web.teach",
+    "web.pictures",
 )
 
 # The API is stateless and called by scripts, which have no session to hold a CSRF token; it

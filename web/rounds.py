@@ -27,7 +27,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
 
 from scorer.cards import CARDS
-from web import catalogue, recognition, scoring
+from web import catalogue, pictures, recognition, scoring
 from web.db import get_db
 from web.errors import is_full_disk, json_body, json_view
 from web.problems import score_review
@@ -269,6 +269,8 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
         "version": review_version(review),
         "cards": cards,
         "names": catalogue.names_elsewhere(cards, game.edition),
+        # the picker shows each card as the players' own photos show it, where they have one
+        "pictures": pictures.picture_urls(),
         "urls": {
             "score": url_for("rounds.score", game_id=game.id, number=number),
             "confirm": url_for("rounds.confirm", game_id=game.id, number=number),

@@ -82,6 +82,7 @@ def test_copies_lists_each_copyable_card_once(browser, scripted_server, import_g
     assert options == ["nothing (yet)", "Tempura", "Dumpling"]
     page.locator("#copies").select_option(label="Tempura")
     page.get_by_role("button", name="Done").click()
+    page.wait_for_function("() => !document.querySelector('.round-points.stale')")  # marks as now scored
     # the other special order may copy the tempura too (it lies on the first copy)
     page.locator('.seat-card[data-player="Ann"] .chip-btn.invalid', has_text="Special Order").click()
     assert page.locator("#copies option").all_inner_texts() == ["nothing (yet)", "Tempura", "Dumpling"]

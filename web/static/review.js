@@ -20,7 +20,6 @@
   const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
   const TAP_REACH_PX = 10; // a tap this close to a card (screen pixels) opens it
-  const MIN_TAG_PX = 64; // a name tag may be this wide (screen pixels) over a narrower card
   const SVG = "http://www.w3.org/2000/svg";
   const draftKey = `sushicam-review-${state.game.id}-${state.round}`;
   const undoKey = `sushicam-undo-${state.game.id}-${state.round}`;
@@ -272,9 +271,9 @@
     }
     // boxes first, then every name tag above all boxes, so no box hides a tag
     const boxes = svg("g", { class: "boxes" });
+    const leaders = svg("g", { class: "leaders" });
     const tags = svg("g", { class: "tags" });
-    overlay.append(boxes, tags);
-    const placed = []; // the tags drawn so far, [x1, y1, x2, y2]
+    overlay.append(boxes, leaders, tags);
     for (const card of mine) {
       const [x1, y1, x2, y2] = card.box;
       const c = info(card.label);
@@ -289,52 +288,157 @@
       });
       group.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "box" }));
       boxes.append(group);
-      const below = card.on ? byId(card.on) : null;
-      const text = `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}${below ? ` on ${info(below.label).name}` : ""}`;
-      const tag = svg("g", { class: `tag ${classes}`, "data-id": card.id });
+    }
+    layoutTags(photo, mine, k, tags, leaders);
+  }
+
+  // ---- name tags ---------------------------------------------------------------------------
+  // Each card's name sits beside its box: never over that box, never over another tag, and
+  // never over the middle of another card (where a finger goes to pick it); a tag that had to
+  // move away from its card is tied to it by a leader line. A tag takes taps: it picks its card.
+  const TAG_MAX_PX = 118; // a longer name is shortened on the photo (the picker shows it whole)
+  const TAG_MIN_CHARS = 6; // shortened this far to find room, before the tag is left out
+  const TAG_GAP_PX = 2; // between a tag and its box
+  const TAG_SEARCH_PX = 4; // the step of the search for room around a box
+  const TAG_REACH_PX = 140; // how far from its box a tag may go
+  const MIDDLE_PX = 5; // half the size of the middle of a card, kept clear of tags
+  const LEADER_PX = 4; // a tag farther than this from its box gets a leader line
+  const COVER_WEIGHT = 0.4; // a tag over a neighbour costs this much distance per pixel of it
+
+  const rectsMeet = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const overlapArea = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]))
+    * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  const rectGap = (a, b) => Math.hypot(Math.max(0, b[0] - a[2], a[0] - b[2]), Math.max(0, b[1] - a[3], a[1] - b[3]));
+
+  function middleOf(box, k) {
+    const [cx, cy] = centre(box);
+    const hw = Math.min(MIDDLE_PX * k, (box[2] - box[0]) / 2);
+    const hh = Math.min(MIDDLE_PX * k, (box[3] - box[1]) / 2);
+    return [cx - hw, cy - hh, cx + hw, cy + hh];
+  }
+
+  function tagText(card) {
+    const below = card.on ? byId(card.on) : null;
+    const problem = problemOf(card);
+    return `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${info(card.label).name}${below ? ` on ${info(below.label).name}` : ""}`;
+  }
+
+  function findTagPlace(card, cards, placed, width, height, photo, k, reachPx = TAG_REACH_PX) {
+    // the places beside the box first (above, below, right, left), then the nearest free room
+    const [x1, y1, x2, y2] = card.box;
+    const gap = TAG_GAP_PX * k;
+    const middles = cards.filter((o) => o !== card).map((o) => middleOf(o.box, k));
+    const others = cards.filter((o) => o !== card).map((o) => o.box);
+    const fits = (r) => r[0] >= 0 && r[1] >= 0 && r[2] <= photo.width && r[3] <= photo.height
+      && !rectsMeet(r, card.box) && !placed.some((p) => rectsMeet(r, [p[0] - gap, p[1] - gap, p[2] + gap, p[3] + gap])) && !middles.some((m) => rectsMeet(r, m));
+    const cover = (r) => others.reduce((sum, b) => sum + overlapArea(r, b), 0);
+    const at = (x, y) => [x, y, x + width, y + height];
+    const beside = [
+      at(x1, y1 - height - gap), at(x2 - width, y1 - height - gap),
+      at(x1, y2 + gap), at(x2 - width, y2 + gap),
+      at(x2 + gap, y1), at(x2 + gap, y2 - height), at(x1 - width - gap, y1), at(x1 - width - gap, y2 - height),
+    ];
+    const clear = beside.find((r) => fits(r) && cover(r) === 0);
+    if (clear) return clear;
+    const step = TAG_SEARCH_PX * k;
+    const reach = reachPx * k;
+    let best = null;
+    let bestCost = Infinity;
+    const consider = (r) => {
+      if (!fits(r)) return;
+      const cost = rectGap(r, card.box) + COVER_WEIGHT * cover(r) / height;
+      if (cost < bestCost) {
+        best = r;
+        bestCost = cost;
+      }
+    };
+    beside.forEach(consider);
+    for (let y = Math.max(0, y1 - reach); y <= Math.min(photo.height - height, y2 + reach); y += step) {
+      for (let x = Math.max(0, x1 - reach); x <= Math.min(photo.width - width, x2 + reach); x += step) consider(at(x, y));
+    }
+    return best;
+  }
+
+  function layoutTags(photo, cards, k, host, leaders) {
+    const padX = 5 * k;
+    const placed = [];
+    // top to bottom, left to right: the tags of a row of cards line up as the cards do
+    const order = cards.slice().sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+    for (const card of order) {
+      const c = info(card.label);
+      const problem = problemOf(card);
+      const classes = `card-box seat-${card.seat}${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}${picker && picker.id === card.id ? " selected" : ""}`;
+      const tag = svg("g", { class: `tag ${classes}`, "data-id": card.id, "aria-hidden": "true" });
+      // its own listener: a phone's tap adjustment then takes the tag for the tap target it is
+      tag.addEventListener("click", (event) => {
+        if (mode !== "select") return;
+        event.stopPropagation();
+        openPicker({ id: card.id });
+      });
       const bg = svg("rect", { class: "tag-bg", rx: 4 * k, fill: c.colour });
       const label = svg("text", { class: "tag-text", fill: contrastText(c.colour) });
-      label.textContent = text;
+      const full = tagText(card);
+      label.textContent = full;
       tag.append(bg, label);
-      tags.append(tag);
-      // size the tag once its text can be measured; keep it inside the photo, above its box
-      // where nothing else lies there, else inside its box: a tag over a neighbour would hide
-      // the strip of a covered card (tags take no taps, but the eye goes by them too)
-      const padX = 5 * k;
-      // a tag may reach the next card to the right; a covered strip, with its neighbour close
-      // by, gets a shortened name rather than a tag over that neighbour
-      const next = Math.min(photo.width, ...mine
-        .filter((o) => o !== card && o.box[0] > x1 + 2 * k && o.box[1] < y2 && y1 < o.box[3])
-        .map((o) => o.box[0]));
-      const room = Math.max(next - x1, MIN_TAG_PX * k) - 2 * padX;
-      while (label.getComputedTextLength() > room && label.textContent.length > 4) {
-        label.textContent = `${label.textContent.slice(0, -2).trimEnd()}…`;
-      }
-      const textBox = label.getBBox();
-      const height = textBox.height + 4 * k;
-      const width = textBox.width + 2 * padX;
-      const tx = Math.min(Math.max(0, x1), photo.width - width);
-      // above the box, else inside its top, inside its bottom, below: the first place that covers
-      // the fewest other cards and tags (a tag hidden under another hides a whole name: worse)
-      const hits = (ty) => {
-        const hit = (b) => b[0] < tx + width && tx < b[2] && b[1] < ty + height && ty < b[3];
-        return mine.filter((o) => o !== card && hit(o.box)).length + 2 * placed.filter(hit).length;
+      host.append(tag);
+      const shorten = (limit) => {
+        while (label.getComputedTextLength() > limit && label.textContent.length > TAG_MIN_CHARS) {
+          label.textContent = `${label.textContent.slice(0, -2).trimEnd()}…`;
+        }
       };
-      const candidates = [y1 - height - 2 * k, y1 + 2 * k, y2 - height - 2 * k, y2 + 2 * k]
-        .filter((ty) => ty >= 0 && ty + height <= photo.height);
-      let ty = candidates.length ? candidates[0] : Math.max(0, y1);
-      for (const candidate of candidates) if (hits(candidate) < hits(ty)) ty = candidate;
-      placed.push([tx, ty, tx + width, ty + height]);
-      bg.setAttribute("x", tx);
-      bg.setAttribute("y", ty);
-      bg.setAttribute("width", width);
-      bg.setAttribute("height", height);
-      label.setAttribute("x", tx + padX);
-      label.setAttribute("y", ty + height / 2);
+      shorten(TAG_MAX_PX * k - 2 * padX);
+      let place = null;
+      let box = null;
+      for (;;) {
+        const textBox = label.getBBox();
+        box = { width: textBox.width + 2 * padX, height: textBox.height + 4 * k };
+        place = findTagPlace(card, cards, placed, box.width, box.height, photo, k);
+        if (place || label.textContent.length <= TAG_MIN_CHARS) break;
+        // no room near the card for its whole name: farther away, tied by its leader line
+        place = findTagPlace(card, cards, placed, box.width, box.height, photo, k, Infinity);
+        if (place) break;
+        shorten(Math.max(0, label.getComputedTextLength() * 0.7)); // no room: a shorter name
+      }
+      if (!place) {
+        tag.remove(); // no room anywhere near: the card's name shows in the picker and the list
+        continue;
+      }
+      if (label.textContent !== full) {
+        const title = svg("title", {});
+        title.textContent = full;
+        tag.append(title);
+      }
+      placed.push(place);
+      bg.setAttribute("x", place[0]);
+      bg.setAttribute("y", place[1]);
+      bg.setAttribute("width", box.width);
+      bg.setAttribute("height", box.height);
+      label.setAttribute("x", place[0] + padX);
+      label.setAttribute("y", place[1] + box.height / 2);
+      if (rectGap(place, card.box) > LEADER_PX * k) {
+        // from the nearest point of the tag to the nearest point of its box
+        const near = (a1, a2, b1, b2) => (a2 < b1 ? [a2, b1] : b2 < a1 ? [a1, b2] : [(Math.max(a1, b1) + Math.min(a2, b2)) / 2, (Math.max(a1, b1) + Math.min(a2, b2)) / 2]);
+        const [tx, bx] = near(place[0], place[2], card.box[0], card.box[2]);
+        const [ty, by] = near(place[1], place[3], card.box[1], card.box[3]);
+        leaders.append(svg("line", { x1: tx, y1: ty, x2: bx, y2: by, class: `leader seat-${card.seat}` }));
+      }
     }
     // the selected card's tag goes on top of its neighbours'
-    const selected = tags.querySelector(".selected");
-    if (selected) tags.append(selected);
+    const selected = host.querySelector(".selected");
+    if (selected) host.append(selected);
+  }
+
+  function cardAt(photo, x, y, reach) {
+    // the smallest box holding the point (a covered card's strip over the card on it), else
+    // the nearest box within reach of a fingertip
+    const mine = review.cards.filter((c) => c.photo === photo.id && c.box);
+    const area = (b) => (b[2] - b[0]) * (b[3] - b[1]);
+    const holding = mine.filter((c) => c.box[0] <= x && x <= c.box[2] && c.box[1] <= y && y <= c.box[3])
+      .sort((a, b) => area(a.box) - area(b.box));
+    if (holding.length) return holding[0];
+    const gap = (b) => Math.hypot(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
+    const near = mine.filter((c) => gap(c.box) <= reach).sort((a, b) => gap(a.box) - gap(b.box));
+    return near[0] || null;
   }
 
   function drawAllOverlays() {
@@ -354,18 +458,16 @@
     let ghost = null;
     overlay.addEventListener("click", (event) => {
       if (mode !== "select") return;
-      const group = event.target.closest(".card-box[data-id]");
-      if (group) {
-        openPicker({ id: group.dataset.id });
+      // a tag picks its own card; elsewhere the card under the finger, by its box
+      const tag = event.target.closest(".tag[data-id]");
+      if (tag) {
+        openPicker({ id: tag.dataset.id });
         return;
       }
-      // a fingertip just beside a small card (a covered strip) still means that card
       const [x, y] = toPhoto(overlay, event);
       const reach = TAP_REACH_PX * photo.width / Math.max(1, overlay.getBoundingClientRect().width);
-      const gap = (b) => Math.hypot(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
-      const near = review.cards.filter((c) => c.photo === photo.id && c.box && gap(c.box) <= reach)
-        .sort((a, b) => gap(a.box) - gap(b.box));
-      if (near.length) openPicker({ id: near[0].id });
+      const card = cardAt(photo, x, y, reach);
+      if (card) openPicker({ id: card.id });
     });
     overlay.addEventListener("keydown", (event) => {
       const group = event.target.closest && event.target.closest(".card-box");
@@ -592,6 +694,50 @@
     seatsHost.replaceChildren(...rows);
   }
 
+  // ---- seats turned: the photo taken from another side of the table ------------------------
+
+  const seatToolsHost = $("#seat-tools");
+
+  function turnSeats(step) {
+    // every card goes to the player `step` places on (stacks move whole: all their cards do)
+    const n = players.length;
+    change(() => { for (const card of review.cards) card.seat = (((card.seat + step) % n) + n) % n; });
+    showToast(`Every player's cards moved to ${step > 0 ? "the next" : "the previous"} player (Undo takes it back).`);
+  }
+
+  function swapSeats(a, b) {
+    if (a === b) return;
+    change(() => {
+      for (const card of review.cards) {
+        if (card.seat === a) card.seat = b;
+        else if (card.seat === b) card.seat = a;
+      }
+    });
+    showToast(`${players[a]}'s and ${players[b]}'s cards swapped (Undo takes it back).`);
+  }
+
+  function renderSeatTools() {
+    seatToolsHost.hidden = players.length < 2;
+    if (players.length < 2) return;
+    const n = players.length;
+    const select = (id, label, selected) => el("select", { id, "aria-label": label },
+      players.map((name, seat) => el("option", { value: seat, selected: seat === selected }, name)));
+    const first = select("swap-a", "Swap the cards of", 0);
+    const second = select("swap-b", "with the cards of", 1);
+    const turns = n < 3 ? [] : [
+      el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-next", onclick: () => turnSeats(1) },
+        `↻ Turn: ${players[0]}'s cards to ${players[1]}`),
+      el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-previous", onclick: () => turnSeats(-1) },
+        `↺ Turn: ${players[0]}'s cards to ${players[n - 1]}`),
+    ];
+    seatToolsHost.replaceChildren(
+      el("p", { class: "seat-tools-title", text: "Cards at the wrong places? (a photo from another side)" }),
+      turns.length ? el("div", { class: "seat-tools-row" }, turns) : null,
+      el("div", { class: "seat-tools-row" }, el("span", { text: "Swap" }), first, el("span", { text: "and" }), second,
+        el("button", { type: "button", class: "btn btn-small btn-ghost", id: "swap-seats", onclick: () => swapSeats(Number(first.value), Number(second.value)) }, "Swap")),
+    );
+  }
+
   // ---- points scored during the round ----------------------------------------------------
 
   function renderDuring() {
@@ -656,13 +802,130 @@
     dialog.returnValue = ""; // only this opening's "Done" counts
     renderPicker();
     drawAllOverlays();
+    renderPickerCrop(card);
+    placePicker(card);
     if (!dialog.open) dialog.showModal();
+    centrePickerBeside();
     // a phone's keyboard would cover the list: focus the search field only with a mouse
     if (window.matchMedia("(pointer: fine)").matches) search.focus();
     else dialog.focus();
   }
 
+  // ---- the picker: the card being fixed, shown and left in sight ----------------------------
+
+  const CROP_HEIGHT_PX = 96; // the crop of the card being fixed, in the picker's head
+  const CROP_WIDTH_PX = 180;
+  const PICKER_MARGIN_PX = 8;
+  const PICKER_MIN_WIDTH_PX = 340; // narrower than this beside the card, it goes above or below
+  const PICKER_MIN_HEIGHT_PX = 320;
+  const FAMILY_NAMES = { nigiri: "Nigiri", rolls: "Rolls", appetizers: "Appetizers", specials: "Specials", desserts: "Desserts", other: "Other" };
+  const pictures = new Map(Object.entries(state.pictures || {})); // slug -> a crop from the players' photos
+
+  function renderPickerCrop(card) {
+    // cut from the photo on the page: the player sees the very card the picker is about
+    const canvas = $("#picker-crop");
+    const entry = card.box ? stages.get(card.photo) : null;
+    canvas.hidden = !entry;
+    if (!entry) return;
+    const img = $("img", entry.stage);
+    const [x1, y1, x2, y2] = card.box;
+    const scale = Math.min(CROP_HEIGHT_PX / Math.max(1, y2 - y1), CROP_WIDTH_PX / Math.max(1, x2 - x1));
+    const width = Math.max(1, Math.round((x2 - x1) * scale));
+    const height = Math.max(1, Math.round((y2 - y1) * scale));
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    const draw = () => {
+      const k = img.naturalWidth / entry.photo.width; // the file's pixels per photo pixel
+      canvas.getContext("2d").drawImage(img, x1 * k, y1 * k, (x2 - x1) * k, (y2 - y1) * k, 0, 0, canvas.width, canvas.height);
+    };
+    if (img.complete && img.naturalWidth) draw();
+    else img.addEventListener("load", draw, { once: true });
+  }
+
+  function cardOnScreen(card) {
+    const entry = card.box ? stages.get(card.photo) : null;
+    if (!entry) return null;
+    const frame = entry.overlay.getBoundingClientRect();
+    const s = frame.width / entry.photo.width;
+    const [x1, y1, x2, y2] = card.box;
+    return { left: frame.left + x1 * s, top: frame.top + y1 * s, right: frame.left + x2 * s, bottom: frame.top + y2 * s };
+  }
+
+  function placePicker(card) {
+    // beside the card being fixed, never over it: on the side with more room, else below or
+    // above it (on a phone the page first scrolls the card up, under the toolbar)
+    dialog.style.cssText = "";
+    dialog.dataset.place = "middle";
+    let r = cardOnScreen(card);
+    if (!r) return; // a card entered by hand: the picker sits in the middle
+    const m = PICKER_MARGIN_PX;
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const side = () => Math.max(r.left, vw - r.right) - 2 * m;
+    if (side() < PICKER_MIN_WIDTH_PX && vh - r.bottom - 2 * m < PICKER_MIN_HEIGHT_PX) {
+      const toolbar = $(".review-toolbar").offsetHeight; // it stays at the top as the page scrolls
+      scrolledFrom = window.scrollY; // given back as the picker closes
+      window.scrollBy(0, r.top - toolbar - 2 * m);
+      r = cardOnScreen(card);
+    }
+    const style = { position: "fixed", margin: "0", inset: "auto" };
+    if (side() >= PICKER_MIN_WIDTH_PX) {
+      dialog.dataset.place = "side";
+      const right = vw - r.right >= r.left;
+      const width = Math.min(640, side());
+      Object.assign(style, { left: `${right ? r.right + m : r.left - m - width}px`, top: `${m}px`, width: `${width}px`, maxHeight: `${vh - 2 * m}px` });
+    } else {
+      const below = vh - r.bottom >= r.top;
+      dialog.dataset.place = below ? "below" : "above";
+      const width = Math.min(640, vw);
+      const room = Math.max(0, (below ? vh - r.bottom : r.top) - 2 * m);
+      Object.assign(style, { left: `${(vw - width) / 2}px`, width: `${width}px`, maxHeight: `${room}px` });
+      if (below) style.bottom = "0px";
+      else style.top = `${m}px`;
+    }
+    Object.assign(dialog.style, style);
+  }
+
+  let scrolledFrom = null;
+  function restoreScroll() {
+    // the page as it was before the picker made room: the next tap lands where the eye expects
+    if (scrolledFrom === null) return;
+    window.scrollTo(window.scrollX, scrolledFrom);
+    scrolledFrom = null;
+  }
+  $("#picker-form").addEventListener("submit", restoreScroll); // Close and Done, before closing
+
+  function centrePickerBeside() {
+    // a dialog beside the card goes to the middle of the screen's height once its height is known
+    if (dialog.dataset.place !== "side") return;
+    const top = Math.max(PICKER_MARGIN_PX, (window.innerHeight - dialog.getBoundingClientRect().height) / 2);
+    dialog.style.top = `${top}px`;
+  }
+
+  function pickPicture(c) {
+    const url = pictures.get(c.slug);
+    return url ? el("img", { class: "pick-picture", src: url, alt: "", loading: "lazy", decoding: "async" }) : null;
+  }
+
+  function byFamily(cards, button) {
+    // the game's cards under their families' names (a Party deck has 37 kinds to scan)
+    const out = [];
+    let family = null;
+    for (const c of cards) {
+      if (c.family !== family) {
+        family = c.family;
+        out.push(el("p", { class: "picker-sep picker-family", text: FAMILY_NAMES[family] || family }));
+      }
+      out.push(button(c));
+    }
+    return out;
+  }
+
   function closePicker() {
+    restoreScroll();
     if (dialog.open) dialog.close();
   }
 
@@ -672,6 +935,7 @@
       change(() => { card.confidence = null; }); // looked at and kept as it is
     }
     picker = null;
+    restoreScroll();
     drawAllOverlays();
   });
 
@@ -711,12 +975,12 @@
       "aria-selected": String(card.label === c.slug),
       onclick: () => choose(c.slug),
       title: c.in_game ? null : "Not on this game's menu",
-    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), el("span", { class: "pick-name", text: c.name }));
+    }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), pickPicture(c), el("span", { class: "pick-name", text: c.name }));
     // while searching, the best match comes first whichever section it is in (Enter picks it)
     const inGame = query ? matches : matches.filter((c) => c.in_game);
     const others = query ? [] : matches.filter((c) => !c.in_game);
     $("#picker-cards").replaceChildren(...[
-      ...inGame.map(button),
+      ...(query ? inGame.map(button) : byFamily(inGame, button)),
       others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
       ...others.map(button),
       matches.length ? null : el("p", { class: "muted", text: "No card matches." }),
@@ -1068,6 +1332,7 @@
   }
 
   buildPhotos();
+  renderSeatTools();
   render();
   score();
 })();
