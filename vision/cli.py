@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from vision.paths import MODELS_DIR
+from vision.paths import INSTANCE_DIR, MODELS_DIR
 
 
 def register(subparsers) -> None:
@@ -32,6 +32,9 @@ def register(subparsers) -> None:
                              "(implies --edition party)")
     detect.add_argument("--model", type=Path, default=MODELS_DIR, metavar="DIR",
                         help="folder with detector.onnx, classifier.onnx, meta.json (default: models/)")
+    detect.add_argument("--data", type=Path, default=INSTANCE_DIR, metavar="DIR",
+                        help="the app's data folder: cards taught there (`sushicam teach`) are named by "
+                             "their taught faces (default: instance/, as `sushicam teach` and `serve`)")
     detect.set_defaults(handler=_detect)
 
 
@@ -49,7 +52,7 @@ def _detect(args: argparse.Namespace) -> int:
         if menu and "," in menu:
             menu = [part.strip() for part in menu.split(",") if part.strip()]
         deck = Deck.of(args.edition or "party", menu)  # DeckError (a ValueError): exit 2
-    recognizer = Recognizer.load(args.model)
+    recognizer = Recognizer.load(args.model, data_dir=args.data)
     failed = 0
     for path in args.images:
         try:

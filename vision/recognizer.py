@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol, overload
 
 import cv2
 import numpy as np
@@ -34,6 +34,21 @@ from vision.detections import (
     SEEN_AS,
     TILT,
     Detections,
+)
+from vision.exemplars import (
+    CROP as EXEMPLAR_CROP,
+)
+from vision.exemplars import (
+    EXEMPLARS_DIR,
+    ExemplarRule,
+    Exemplars,
+    ExemplarSet,
+    blend,
+    classes_with,
+    fingerprint,
+    load_set,
+    set_files,
+    unit,
 )
 from vision.paths import MODELS_DIR
 from vision.tilts import card_tilts
@@ -337,6 +352,15 @@ class Recognizer:
     counter: RegionClassifier | None = None
     counter_classes: tuple[str, ...] = ()
     counter_crop: int = 128
+    #: the players' own labelled crops (``vision.exemplars``): a region whose embedding lies
+    #: near theirs is named as they labelled it (:func:`vision.exemplars.blend`), kinds the
+    #: classifier has no class for included (``classes`` then ends with them); None or empty:
+    #: the classifier alone. Needs a classifier with an embedding output.
+    exemplars: Exemplars | None = None
+    exemplar_rule: ExemplarRule = ExemplarRule()
+    #: the kinds at the end of ``classes`` only the exemplars know (the classifier has no
+    #: output for them)
+    exemplar_kinds: tuple[str, ...] = ()
 
     @staticmethod
     def _share(boxes: np.ndarray, image: np.ndarray) -> float:
@@ -470,9 +494,14 @@ class Recognizer:
                 (more[~sure], more_scores[~sure]))
 
     @classmethod
-    def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2) -> Recognizer:
+    def load(cls, model_dir: str | Path = MODELS_DIR, threads: int = 2,
+             data_dir: str | Path | None = None) -> Recognizer:
         """The models of ``model_dir``; photos are fed to the detector at ``meta.json``'s
-        ``detector.imgsz`` on their long side, live frames at ``detector.live_imgsz``."""
+        ``detector.imgsz`` on their long side, live frames at ``detector.live_imgsz``.
+
+        Where the classifier has an embedding output, the recogniser reads by exemplars too:
+        the set ``meta.json``'s ``exemplars`` names (a version learnt from confirmed rounds)
+        and every set in ``<data_dir>/exemplars/`` (the players' taught cards)."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector
 
         model_dir = Path(model_dir)
@@ -488,8 +517,53 @@ class Recognizer:
             counter = OnnxClassifier(model_dir / meta["counter"]["file"], threads)
             counting = dict(counter=counter, counter_classes=tuple(counter.names or meta["counter"]["classes"]),
                             counter_crop=int(meta["counter"].get("crop", 128)))
-        return cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),
-                   live_imgsz=meta["detector"].get("live_imgsz"), **counting)
+        recognizer = cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),
+                         live_imgsz=meta["detector"].get("live_imgsz"), **counting)
+        if not getattr(classifier, "embeds", False):
+            return recognizer  # a model folder without embeddings reads by its classifier alone
+        files = [model_dir / meta["exemplars"]["file"]] if isinstance(meta.get("exemplars"), dict) else []
+        if data_dir is not None:
+            files += set_files(Path(data_dir) / EXEMPLARS_DIR)
+        sets = recognizer.load_sets(files, fingerprint(model_dir / meta["classifier"]["file"]))
+        return recognizer.with_exemplars(Exemplars.join(s.exemplars for s in sets))
+
+    def load_sets(self, files: Collection[Path], current: str) -> list[ExemplarSet]:
+        """The exemplar sets of ``files`` that can be read, embedded by this recogniser's
+        classifier (again, from their crops, where another classifier made them)."""
+        sets = []
+        for path in files:
+            try:
+                sets.append(load_set(path, self.embed_crops, current))
+            except (OSError, ValueError, KeyError) as exc:  # a damaged set: read without it
+                import logging
+
+                logging.getLogger(__name__).warning("exemplar set %s left out: %s", path, exc)
+        return sets
+
+    def with_exemplars(self, exemplars: Exemplars | None) -> Recognizer:
+        """This recogniser reading by ``exemplars`` too (None: by its classifier alone)."""
+        own = self.classes[:len(self.classes) - len(self.exemplar_kinds)]
+        if exemplars is None or not len(exemplars):
+            return dataclasses.replace(self, exemplars=None, classes=own, exemplar_kinds=())
+        classes = classes_with(own, exemplars)
+        return dataclasses.replace(self, exemplars=exemplars, classes=classes, exemplar_kinds=classes[len(own):])
+
+    def embed_crops(self, crops: Collection[np.ndarray]) -> np.ndarray:
+        """Unit embeddings (N, D) of square BGR crops, each seen as a region filling it (the
+        same views a photo's regions are named from): what an exemplar is."""
+        crops = list(crops)
+        if not crops:
+            return np.zeros((0, 0), np.float32)
+        side = crops[0].shape[0]
+        boxes = np.array([[0, 0, side, side]] * len(crops), np.float32)
+        views = self.views or CROP_ONLY
+        cut = [[view.crop(crop, boxes[0], self.crop_size) for crop in crops] for view in views]
+        _, embeddings = self.classifier.embed([c for group in cut for c in group])  # type: ignore[attr-defined]
+        return unit(np.asarray(embeddings, np.float32).reshape(len(views), len(crops), -1).mean(0))
+
+    def exemplar_crops(self, image_bgr: np.ndarray, boxes: np.ndarray) -> list[np.ndarray]:
+        """The square crops of ``boxes`` an exemplar set keeps (``vision.exemplars.CROP`` px)."""
+        return [square_crop(image_bgr, box, EXEMPLAR_CROP) for box in np.asarray(boxes).reshape(-1, 4)]
 
     def for_live(self) -> Recognizer:
         """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset) and no
@@ -636,12 +710,28 @@ class Recognizer:
         once per margin, which at 4032x3024 costs as much as the classifier), the count of a
         region named as a maki or an uramaki (among ``allowed``, when given) as the count
         classifier decides it (:meth:`recount`)."""
-        return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size),
-                            allowed)
+        if self.exemplars is None or not len(self.exemplars):
+            return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size),
+                                allowed)
+        probabilities, embeddings = self._looked_at(self.classifier, image_bgr, boxes, self.crop_size, embed=True)
+        width = len(self.classes)
+        padded = np.zeros((len(probabilities), width), np.float32)
+        padded[:, :probabilities.shape[1]] = probabilities
+        # the count classifier first: a player's exemplars of a count card have the last word
+        counted = self.recount(image_bgr, boxes, padded, allowed)
+        return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule)
+
+    @overload
+    def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,
+                   size: int) -> np.ndarray: ...
+    @overload
+    def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,
+                   size: int, embed: Literal[True]) -> tuple[np.ndarray, np.ndarray]: ...
 
     def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,
-                   size: int) -> np.ndarray:
-        """``classifier``'s probabilities for ``boxes``, averaged over ``views`` of ``size`` px."""
+                   size: int, embed: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+        """``classifier``'s probabilities for ``boxes``, averaged over ``views`` of ``size`` px;
+        with ``embed``, and the regions' unit embeddings (the views' mean), from the same run."""
         views = self.views or CROP_ONLY
         cut: dict[float, list[np.ndarray]] = {}  # each margin's crops, cut once: a turned view flips them
         crops = []
@@ -649,6 +739,10 @@ class Recognizer:
             if view.margin not in cut:
                 cut[view.margin] = [CropView(margin=view.margin).crop(image_bgr, box, size) for box in boxes]
             crops += [view.turn(c) for c in cut[view.margin]]
+        if embed:
+            probabilities, embeddings = classifier.embed(crops)  # type: ignore[attr-defined]
+            return (np.asarray(probabilities, np.float32).reshape(len(views), len(boxes), -1).mean(0),
+                    unit(np.asarray(embeddings, np.float32).reshape(len(views), len(boxes), -1).mean(0)))
         probabilities = np.asarray(classifier(crops), np.float32)
         return probabilities.reshape(len(views), len(boxes), -1).mean(0)
 

@@ -168,20 +168,49 @@ class OnnxDetector:
 
 
 class OnnxClassifier:
-    """Names square crops: ``probabilities (N, classes)`` for a batch of BGR crops."""
+    """Names square crops: ``probabilities (N, classes)`` for a batch of BGR crops.
 
-    def __init__(self, path: Path, threads: int = 2):
+    A graph with an ``embedding`` output (``vision.training.embedding``: the pooled features
+    its last linear layer reads) also gives each crop's embedding (:meth:`embed`), from the
+    same run; a graph without one reads as before and :attr:`embeds` is False.
+    """
+
+    def __init__(self, path: Path, threads: int = 2, embedding: str | None = "embedding"):
         self.session = _session(Path(path), threads)
         self.imgsz = _imgsz(self.session, 64)
         self.batched = not isinstance(self.session.get_inputs()[0].shape[0], int)
         self.input = self.session.get_inputs()[0].name
         self.names = _names(self.session)
+        outputs = [o.name for o in self.session.get_outputs()]
+        self.output = outputs[0]
+        self.embedding = embedding if embedding in outputs[1:] else None
+
+    @property
+    def embeds(self) -> bool:
+        return self.embedding is not None
+
+    def _blob(self, crops: list[np.ndarray]) -> np.ndarray:
+        return cv2.dnn.blobFromImages(  # RGB, 0-1, (N, 3, imgsz, imgsz), as the detector's
+            [cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA) for c in crops], 1 / 255, swapRB=True)
+
+    def _run(self, names: list[str], blob: np.ndarray) -> list[np.ndarray]:
+        if self.batched:
+            return self.session.run(names, {self.input: blob})
+        runs = [self.session.run(names, {self.input: b[None]}) for b in blob]
+        return [np.concatenate([r[i] for r in runs]) for i in range(len(names))]
 
     def __call__(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.names or [])), np.float32)
-        blob = cv2.dnn.blobFromImages(  # RGB, 0-1, (N, 3, imgsz, imgsz), as the detector's
-            [cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA) for c in crops], 1 / 255, swapRB=True)
-        if self.batched:
-            return self.session.run(None, {self.input: blob})[0]
-        return np.concatenate([self.session.run(None, {self.input: b[None]})[0] for b in blob])
+        return self._run([self.output], self._blob(crops))[0]
+
+    def embed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """``(probabilities (N, classes), embeddings (N, D))`` of the crops, in one run."""
+        if self.embedding is None:
+            raise ValueError("this classifier has no embedding output (vision.training.embedding adds one)")
+        if not crops:
+            width = self.session.get_outputs()[1].shape[1]
+            return (np.zeros((0, len(self.names or [])), np.float32),
+                    np.zeros((0, width if isinstance(width, int) else 0), np.float32))
+        probabilities, embeddings = self._run([self.output, self.embedding], self._blob(crops))
+        return probabilities, embeddings

@@ -35,7 +35,9 @@ def default_factory(app: Flask):
         from vision.recognizer import Recognizer  # heavy (torch): only when first needed
         from vision.teach.models import active_model_dir  # a retrained version, once one is in use
 
-        return Recognizer.load(active_model_dir(app.config["DATA_DIR"], app.config["MODEL_DIR"]))
+        # the data folder's taught cards too (vision.exemplars): read from the next photo on
+        return Recognizer.load(active_model_dir(app.config["DATA_DIR"], app.config["MODEL_DIR"]),
+                               data_dir=app.config["DATA_DIR"])
 
     return load
 

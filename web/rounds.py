@@ -50,7 +50,7 @@ from web.store import (
     review_version,
     start_review,
 )
-from web.training import save_example
+from web.training import learn_in_background, save_example
 from web.uploads import (
     NoImageError,
     UploadError,
@@ -372,6 +372,7 @@ def confirm(game_id: int, number: int):
                                      "Free some space and confirm again."), 507
             # the round is safe; only its copy for retraining is missing
             current_app.logger.warning("training example of photo %s not saved: %s", photo.id, exc)
+    learn_in_background()  # the players' deck: this round's cards become exemplars
     flash(f"Round {number} confirmed.", "ok")
     # the last round's Confirm opens on the winner, not on the round's details below it
     anchor = "winner" if get_game(db, game.id).is_finished else f"round-{number}"

@@ -89,6 +89,24 @@ def _forget_models() -> None:
     recognition.forget_recognizer()
 
 
+def _taught_changed() -> None:
+    """The taught faces changed: their exemplars are rewritten (``vision.teach.learn``) and the
+    next photo is read with them. A recogniser that cannot embed (a test double, a model folder
+    without the embedding output) leaves the faces for a retraining."""
+    from vision.teach.learn import refresh_taught
+    from vision.teach.models import active_model_dir
+
+    try:
+        recognizer = recognition.get_recognizer()
+    except recognition.RecognizerUnavailable:
+        return
+    if not getattr(getattr(recognizer, "classifier", None), "embeds", False) or not hasattr(recognizer, "embed_crops"):
+        return
+    refresh_taught(_data_dir(), recognizer, active_model_dir(_data_dir(), _bundled()),
+                   lock=lambda: recognition.recognizer_in_use())
+    _forget_models()
+
+
 # --- retraining status ----------------------------------------------------------------------
 
 
@@ -134,7 +152,9 @@ def _page_state(edition: str) -> dict[str, Any]:
     except ValueError:
         versions, active = [], None
     status = retrain_status()
-    return {"edition": edition, "cards": rows, "versions": versions, "active": active,
+    from vision.teach.learn import last_learnt
+
+    return {"edition": edition, "cards": rows, "versions": versions, "active": active, "learnt": last_learnt(_data_dir()),
             "retrain": status, "taught_total": sum(len(v) for v in faces.values()),
             "missing": [r["slug"] for r in rows if r["state"] in ("missing", "weak")],
             "doubts": _doubts(status, edition)}
@@ -203,6 +223,7 @@ def add_faces():
         if not photos:
             raise NoImageError("; ".join(f"{name}: {why}" for name, why in unreadable))
         taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
+        _taught_changed()
     except (TeachError, UploadError) as exc:
         status = http_status(exc) if isinstance(exc, UploadError) else 400
         return _render(edition, str(exc), status, card=slug or None)
@@ -212,7 +233,8 @@ def add_faces():
                                "url": url_for("teach.face_image", name=f.name)} for f in taught.faces],
                        refused=[{"photo": name, "reason": why} for name, why in refused]), 201
     name = CARDS[slug].name
-    flash(f"Learned {len(taught.faces)} face(s) of {name}. Check them below; retrain when your deck is done.", "ok")
+    flash(f"Learned {len(taught.faces)} face(s) of {name}: the next photo names it by them. Check them below.",
+          "ok")
     for photo, why in refused:
         flash(f"Left out {photo}: {why}", "warning")
     return redirect(url_for("teach.page", edition=edition) + f"#card-{slug}")
@@ -240,6 +262,7 @@ def _face_action(name: str, action: str):
             library.turn(name)
     except FaceNotFoundError as exc:
         abort(404, str(exc))
+    _taught_changed()
     if wants_json():
         return jsonify(face=name, done=action)
     flash(f"{'Removed' if action == 'remove' else 'Turned'} {name}.", "ok")
@@ -282,12 +305,8 @@ def start_retrain():
     """Start ``sushicam retrain`` in the background; 202, or 409 while one runs."""
     from vision.teach.library import FaceLibrary
     from vision.teach.models import StatusFile
-    from vision.training import TrainingExtraMissingError, require_training_stack
 
-    try:
-        require_training_stack()
-    except TrainingExtraMissingError as exc:  # the server can read photos but not train: say what to install
-        return error_response(f"This install cannot retrain: {exc}.", 503)
+    # without the training extra `sushicam retrain` learns the confirmed rounds by exemplars
     store = _store()
     if store.busy() or retrain_status().get("state") == "running":
         return error_response("a retraining is already running; wait for it to finish", 409)

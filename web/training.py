@@ -13,8 +13,11 @@ earlier stay right. Correcting a round rewrites its photos' labels.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from flask import Flask, current_app
 
 from web.files import copy_atomically, write_text_atomically
 
@@ -96,3 +99,41 @@ def remove_examples(data_dir: str | Path, photo_filenames: Iterable[str]) -> Non
         name = Path(name).name  # names come from the database; never a path outside the folder
         (folder / "images" / name).unlink(missing_ok=True)
         (folder / "labels" / f"{Path(name).stem}.txt").unlink(missing_ok=True)
+
+
+def learn_in_background(app: Flask | None = None) -> threading.Thread | None:
+    """After a round is confirmed: learn its cards as exemplars in a background thread
+    (``vision.teach.learn.learn_rounds``: kept only if the players' other rounds and the
+    bundled check sample read at least as well), with the app's recogniser under its lock;
+    the next photo is then read with the version learnt. Nothing is started where the app's
+    recogniser cannot embed crops (a test double) or ``LEARN_FROM_ROUNDS`` is False."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.config.get("LEARN_FROM_ROUNDS") is False:
+        return None
+    from web import recognition
+
+    def learn() -> None:
+        from vision.teach.learn import learn_rounds
+        from vision.teach.models import RetrainBusyError
+
+        with app.app_context():
+            try:
+                recognizer = recognition.get_recognizer()
+            except recognition.RecognizerUnavailable:
+                return
+            if not hasattr(recognizer, "embed_crops") or not getattr(recognizer.classifier, "embeds", False):
+                return
+            try:
+                learnt = learn_rounds(app.config["DATA_DIR"], recognizer, app.config["MODEL_DIR"],
+                                      lock=recognition.recognizer_in_use)
+            except RetrainBusyError:  # a retraining holds the data folder: it learns these rounds
+                return
+            except Exception:  # the round is confirmed and safe; only the learning failed
+                app.logger.exception("learning from the confirmed round failed")
+                return
+            if learnt is not None and learnt.version:
+                recognition.forget_recognizer()
+
+    thread = threading.Thread(target=learn, name="learn-round", daemon=True)
+    thread.start()
+    return thread

@@ -107,15 +107,16 @@ def test_a_data_folder_that_is_a_file_is_refused(capsys, tmp_path, argv):
     assert len(err.splitlines()) == 1 and "is a file, not a data folder" in err
 
 
-def test_retrain_without_the_training_extra_says_what_to_install(capsys, tmp_path, monkeypatch):
-    """A player's install has no torch/ultralytics: one line, exit 2, before any work."""
+def test_retrain_without_the_training_extra_learns_by_exemplars(capsys, tmp_path, monkeypatch):
+    """A player's install has no torch/ultralytics: retrain learns the confirmed rounds by
+    exemplars; with none to learn, one line, exit 2, and the status says so."""
     import sys
 
     monkeypatch.setitem(sys.modules, "ultralytics", None)  # what find_spec reports for a missing package
     status, out, err = run(capsys, "retrain", "--data", str(tmp_path / "data"), "--status")
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1
-    assert "install the training extra: pip install -e '.[train]'" in err
+    assert "nothing new to learn" in err and "install the training extra" not in err
     assert json.loads((tmp_path / "data" / "models" / "retrain-status.json").read_text())["state"] == "failed"
 
 

@@ -53,7 +53,8 @@ def register(subparsers) -> None:
     teach = subparsers.add_parser(
         "teach", help="add photos of one card to the taught faces (for decks the model lacks)",
         description="Find the one card in each photo, flatten it and keep it as a face of CARD in "
-                    "the data folder; `sushicam retrain` then learns it. Take 1-3 photos of each "
+                    "the data folder; the next photo read with that data folder (the app, `sushicam "
+                    "detect --data`) names the card by it, no retraining needed. Take 1-3 photos of each "
                     "card, alone on a plain table, the whole card in the picture. Prints one JSON "
                     "line per face kept. A bad photo (no card, two cards, blurry) is left out with "
                     "one line on stderr saying why, and the others are kept (the 10 sharpest); "
@@ -64,6 +65,7 @@ def register(subparsers) -> None:
     _data_arg(teach)
     teach.add_argument("--no-detector", action="store_true",
                        help="find the card by image segmentation only (no trained detector)")
+    _bundled_models_arg(teach)
     teach.set_defaults(handler=_teach)
 
     faces = subparsers.add_parser(
@@ -78,11 +80,17 @@ def register(subparsers) -> None:
     faces.set_defaults(handler=_faces)
 
     retrain = subparsers.add_parser(
-        "retrain", help="fine-tune the card classifier on taught faces and corrected rounds",
-        description="Compose photos from the bundled and taught faces, add the rounds confirmed in "
-                    "the app, fine-tune the model in use, compare both on held-out crops and switch "
-                    "to the new model only if it is not worse on the cards already known. The old "
-                    "model stays available (`sushicam models rollback`).")
+        "retrain", help="learn from the rounds confirmed in the app (and, with the training extra, fine-tune)",
+        description="On a player's install (no training extra), or with --exemplars: the cards of the "
+                    "rounds confirmed in the app and not learnt from yet become exemplars, kept as a new "
+                    "model version only if your other confirmed rounds and the bundled check sample read "
+                    "at least as well with them (seconds). With the training extra: compose photos from "
+                    "the bundled and taught faces, add the confirmed rounds, fine-tune the model in use, "
+                    "compare both on held-out crops and switch to the new model only if it is not worse "
+                    "on the cards already known (minutes). The old model stays available (`sushicam "
+                    "models rollback`).")
+    retrain.add_argument("--exemplars", action="store_true",
+                         help="learn by exemplars even where the training extra is installed")
     _data_arg(retrain)
     retrain.add_argument("--photos", type=_positive, default=None, help="composed training photos (default 360)")
     retrain.add_argument("--epochs", type=_positive, default=None, help="fine-tuning epochs (default 6)")
@@ -153,11 +161,12 @@ def _teach(args: argparse.Namespace) -> int:
             unreadable.append(str(exc))
     if not photos:  # nothing to teach from: the usual one line, status 2
         raise ValueError("; ".join(unreadable))
-    boxes = None if args.no_detector else card_boxes(active_model_dir(args.data))
+    boxes = None if args.no_detector else card_boxes(active_model_dir(args.data, args.models))
     try:
         taught = teach(FaceLibrary(args.data), args.card, photos, boxes)
     except TeachError as exc:  # no photo taught: one line naming every photo and why
         raise type(exc)("; ".join([*unreadable, str(exc)])) from None
+    _refresh_exemplars(args.data, args.models)
     for face in taught.faces:
         print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
                           "sharpness": face.sharpness, "corners": face.quad}), flush=True)
@@ -167,6 +176,18 @@ def _teach(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refresh_exemplars(data: Path, bundled: Path) -> None:
+    """The taught faces as exemplars, read from the next photo on (``vision.teach.learn``)."""
+    from vision.recognizer import Recognizer
+    from vision.teach.learn import refresh_taught
+    from vision.teach.models import active_model_dir
+
+    model_dir = active_model_dir(data, bundled)
+    recognizer = Recognizer.load(model_dir)
+    if getattr(recognizer.classifier, "embeds", False):
+        refresh_taught(data, recognizer, model_dir)
+
+
 def _faces(args: argparse.Namespace) -> int:
     from vision.teach.library import FaceLibrary
     from vision.teach.models import edition_status
@@ -174,6 +195,7 @@ def _faces(args: argparse.Namespace) -> int:
     library = FaceLibrary(args.data)
     if args.remove:
         library.remove(args.remove)
+        _refresh_exemplars(args.data, args.models)
         print(f"removed {args.remove}")
         return 0
     for face in library.faces():
@@ -228,8 +250,14 @@ def _retrain(args: argparse.Namespace) -> int:
     detector_epochs = args.detector_epochs or (DETECTOR_EPOCHS if args.detector else None)
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs, detector_epochs=detector_epochs)
     status = StatusFile(args.data) if args.status else None
-    if _missing_training_stack(args, status):
-        return 2
+    from vision.training import TrainingExtraMissingError, require_training_stack
+
+    try:
+        require_training_stack()
+    except TrainingExtraMissingError:
+        args.exemplars = True  # a player's install: learn by exemplars
+    if args.exemplars:
+        return _learn_exemplars(args, status)
     bar = _progress_bar()
 
     def progress(stage: str, fraction: float, message: str) -> None:
@@ -249,6 +277,35 @@ def _retrain(args: argparse.Namespace) -> int:
         status.write(state="done", accepted=result.accepted, version=result.version,
                      message=result.reason, result=result.to_dict())
     print(json.dumps(result.to_dict()))
+    return 0
+
+
+def _learn_exemplars(args: argparse.Namespace, status) -> int:
+    """``retrain`` by exemplars: the confirmed rounds not learnt from yet (``vision.teach.learn``)."""
+    from vision.recognizer import Recognizer
+    from vision.teach.learn import learn_rounds
+    from vision.teach.models import active_model_dir
+
+    if status:
+        status.write(state="running", stage="exemplars", fraction=0.0, message="learning from your confirmed rounds")
+    try:
+        recognizer = Recognizer.load(active_model_dir(args.data, args.models), data_dir=args.data)
+        learnt = learn_rounds(args.data, recognizer, args.models) if getattr(
+            recognizer.classifier, "embeds", False) else None
+        if learnt is None:
+            raise ValueError("nothing new to learn: every confirmed round is learnt from already, and "
+                                      "taught cards are read without retraining")
+    except BaseException as exc:
+        if status:
+            status.write(state="failed", message=str(exc).strip().splitlines()[0] if str(exc).strip()
+                         else type(exc).__name__)
+        raise
+    result = {"version": learnt.version, "accepted": learnt.kept, "reason": learnt.reason, "base": learnt.parent,
+              "photos": learnt.photos, "cards": learnt.cards, "kind": "exemplars"}
+    if status:
+        status.write(state="done", accepted=learnt.kept, version=learnt.version, message=learnt.reason,
+                     result=result)
+    print(json.dumps(result))
     return 0
 
 

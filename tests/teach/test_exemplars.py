@@ -1,0 +1,237 @@
+"""Teaching and learning by exemplars, on the player's install (no torch, no ultralytics).
+
+The photos are composed at test time (``vision.synth`` from ``../shared/cards``); the card the
+players teach is drawn here by hand with OpenCV (a card unlike any bundled face, as the
+anniversary kinds are), and put on the table in place of a bundled face.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.teach.conftest import REPO_MODELS, save
+from vision.exemplars import ExemplarRule, Exemplars, blend
+from vision.faces import FACE_SIZE, FaceSet, digital_faces
+from vision.synth import compose_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: runs ``web.cli.main`` with torch, torchvision and ultralytics made unimportable, as on a
+#: player's install; prints the command's stdout, then a last line saying whether any was imported
+NO_TORCH = """
+import json, sys
+for name in ("torch", "torchvision", "ultralytics"):
+    sys.modules[name] = None  # an import of it raises ImportError
+import importlib.util
+real_find_spec = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *a: None if name.split(".")[0] in ("torch", "torchvision", "ultralytics") \\
+    else real_find_spec(name, *a)
+from web.cli import main
+status = main(json.loads(sys.argv[1]))
+print(json.dumps({"status": status}))
+"""
+
+
+def cli(*args: str) -> tuple[int, list[str], str]:
+    done = subprocess.run([sys.executable, "-c", NO_TORCH, json.dumps(list(args))], cwd=ROOT, text=True,
+                          capture_output=True, timeout=600)
+    lines = done.stdout.strip().splitlines()
+    assert lines, done.stderr
+    return json.loads(lines[-1])["status"], lines[:-1], done.stderr
+
+
+def drawn_card(seed: int = 0) -> np.ndarray:
+    """A card face no bundled face resembles: stripes, rings and a name, drawn by hand."""
+    rng = np.random.default_rng(seed)
+    w, h = FACE_SIZE
+    face = np.full((h, w, 3), (40, 170, 230), np.uint8)  # orange-yellow
+    for x in range(-h, w, 40):
+        cv2.line(face, (x, h), (x + h, 0), (120, 40, 20), 8)  # dark blue diagonals
+    for _ in range(5):
+        centre = (int(rng.integers(60, w - 60)), int(rng.integers(60, h - 60)))
+        cv2.circle(face, centre, 42, (250, 250, 250), 10)
+        cv2.circle(face, centre, 18, (30, 30, 160), -1)
+    cv2.rectangle(face, (18, 18), (w - 18, 110), (255, 255, 255), -1)
+    cv2.putText(face, "GYOZA", (34, 88), cv2.FONT_HERSHEY_DUPLEX, 2.2, (20, 20, 20), 4)
+    cv2.rectangle(face, (4, 4), (w - 5, h - 5), (20, 20, 20), 6)
+    return face
+
+
+#: the bundled face the drawn card takes the place of on a composed table (a plain card)
+STAND_IN = "eel"
+TAUGHT = "gyoza"
+
+
+@pytest.fixture(scope="module")
+def drawn_faces() -> FaceSet:
+    bundled = digital_faces()
+    return FaceSet("drawn", {**bundled.faces, STAND_IN: (drawn_card(),)})
+
+
+#: the cards laid around it
+OTHERS = ("tofu", "squid-nigiri", "wasabi", "tempura")
+
+
+def table_with_drawn(seed: int, faces: FaceSet, others=OTHERS):
+    image, truth = compose_table(seed, [[STAND_IN, *others]], size=(1280, 960), layout="loose",
+                                 clutter=False, faces=faces, fill=0.7)
+    return image
+
+
+def alone(seed: int, faces: FaceSet) -> np.ndarray:
+    image, _ = compose_table(seed, [[STAND_IN]], size=(960, 720), clutter=False, faces=faces, fill=0.6)
+    return image
+
+
+def labels_of(line: str) -> list[str]:
+    return sorted(card["label"] for card in json.loads(line)["cards"])
+
+
+# --- the embedding output -------------------------------------------------------------------
+
+
+def test_the_classifier_gives_its_embedding_and_the_same_probabilities():
+    onnx = pytest.importorskip("onnx")
+    import onnxruntime as ort
+    from onnx import numpy_helper
+
+    path = REPO_MODELS / "classifier.onnx"
+    model = onnx.load(str(path))
+    assert [o.name for o in model.graph.output] == ["output0", "embedding"]
+    # the graph as exported, without the added output: probabilities must be the same, bit for bit
+    plain = onnx.load(str(path))
+    plain.graph.output.pop()
+    plain.graph.node.remove(next(n for n in plain.graph.node if n.output[0] == "embedding"))
+    crops = np.stack([cv2.resize(f, (96, 96)) for f in list(digital_faces().faces.values())[0][:1]] * 2
+                     + [cv2.resize(drawn_card(s), (96, 96)) for s in range(3)])
+    blob = cv2.dnn.blobFromImages(list(crops), 1 / 255, swapRB=True)
+    probabilities, embedding = ort.InferenceSession(str(path)).run(None, {"images": blob})
+    before = ort.InferenceSession(plain.SerializeToString()).run(None, {"images": blob})[0]
+    assert np.array_equal(probabilities, before)
+    # and the embedding is what the last linear layer reads: softmax(W e + b) gives them
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    logits = embedding @ weights[gemm.input[1]].T + weights[gemm.input[2]]
+    expected = np.exp(logits - logits.max(1, keepdims=True))
+    np.testing.assert_allclose(expected / expected.sum(1, keepdims=True), probabilities, atol=1e-5)
+    meta = json.loads((REPO_MODELS / "meta.json").read_text())
+    assert meta["classifier"]["embedding"] == "embedding"
+
+
+# --- the rule ---------------------------------------------------------------------------------
+
+
+def test_a_region_near_an_exemplar_takes_its_name_and_one_near_none_keeps_the_classifiers():
+    rng = np.random.default_rng(0)
+    tofu, eel = rng.normal(size=64), rng.normal(size=64)
+    exemplars = Exemplars.of([tofu, tofu + 0.05 * rng.normal(size=64), eel], ["tofu", "tofu", "gyoza"])
+    classes = ["eel", "tofu", "wasabi"]
+    read = np.array([[0.8, 0.1, 0.1]] * 3, np.float32)  # the classifier: eel, surely
+    regions = np.stack([tofu + 0.02 * rng.normal(size=64), eel, rng.normal(size=64)])
+    out = blend(read, classes, regions, exemplars, ExemplarRule())
+    names = [*classes, "gyoza"]
+    assert [names[i] for i in out.argmax(1)] == ["tofu", "gyoza", "eel"]
+    np.testing.assert_allclose(out[2], [0.8, 0.1, 0.1, 0.0])  # near no exemplar: unchanged
+
+
+def test_a_close_call_between_two_exemplar_kinds_is_left_unsure():
+    from vision.unsure import is_unsure
+
+    rng = np.random.default_rng(1)
+    shared = rng.normal(size=64)
+    a, b = shared + 0.01 * rng.normal(size=64), shared + 0.01 * rng.normal(size=64)
+    exemplars = Exemplars.of([a, b], ["maki-2", "maki-3"])
+    out = blend(np.array([[0.9, 0.1]]), ["maki-2", "maki-3"], shared[None], exemplars)
+    top = np.sort(out[0])[::-1]
+    assert is_unsure(float(top[0]), float(top[0] - top[1]))
+
+
+# --- teaching on the player's install ----------------------------------------------------------
+
+
+@pytest.fixture()
+def data(tmp_path) -> Path:
+    return tmp_path / "data"
+
+
+def test_a_drawn_anniversary_card_taught_from_three_photos_is_read_in_the_next_photo(tmp_path, data, drawn_faces):
+    photos = [str(save(tmp_path / f"teach-{i}.jpg", alone(600 + i, drawn_faces))) for i in range(3)]
+    tables = [str(save(tmp_path / f"table-{i}.jpg", table_with_drawn(700 + i, drawn_faces))) for i in range(3)]
+    plain = str(save(tmp_path / "plain.jpg", compose_table(710, [["tofu", "squid-nigiri", "wasabi", "maki-2"]],
+                                                           size=(1280, 960), layout="loose", clutter=False)[0]))
+    status, before, _ = cli("detect", *tables, plain, "--data", str(data))
+    assert status == 0
+    assert not any(TAUGHT in labels_of(line) for line in before)  # the classifier has no gyoza
+
+    status, taught, stderr = cli("teach", *photos, "--card", TAUGHT, "--data", str(data))
+    assert status == 0, stderr
+    assert len(taught) == 3  # one face per photo, no retraining
+
+    status, after, stderr = cli("detect", *tables, plain, "--data", str(data))
+    assert status == 0, stderr
+    # the taught card and the cards around it, each named as laid
+    truth = sorted([TAUGHT, *OTHERS])
+    for line in after[:3]:
+        assert labels_of(line) == truth, line
+    # a photo without it reads as it did
+    assert after[3] == before[3]
+
+
+def test_a_card_learnt_from_one_confirmed_round_is_read_in_the_next_photo(tmp_path, data, drawn_faces):
+    from web.training import save_example
+
+    round_photo, truth = compose_table(800, [[STAND_IN, "tofu", "wasabi"]], size=(1280, 960), layout="loose",
+                                       clutter=False, faces=drawn_faces, fill=0.7)
+    path = save(tmp_path / "round-1.jpg", round_photo)
+    boxes = [(TAUGHT if c["label"] == STAND_IN else c["label"], c["box"]) for c in truth["cards"] if not c["hidden"]]
+    save_example(data, path, boxes, 1280, 960, ["tofu", "wasabi", TAUGHT])
+    nxt = str(save(tmp_path / "next.jpg", table_with_drawn(801, drawn_faces)))
+    # what a models folder reads with: the version learnt, made active
+    status, lines, stderr = cli("retrain", "--data", str(data))
+    assert status == 0, stderr
+    result = json.loads(lines[-1])
+    assert result["accepted"] and result["kind"] == "exemplars", result
+    version = data / "models" / result["version"]
+    status, after, stderr = cli("detect", nxt, "--model", str(version), "--data", str(tmp_path / "none"))
+    assert status == 0, stderr
+    assert labels_of(after[0]).count(TAUGHT) == 1, after
+    # nothing new to learn the second time: one line, status 2
+    status, _, stderr = cli("retrain", "--data", str(data))
+    assert status == 2 and "nothing new to learn" in stderr
+    # undone by rolling back
+    status, lines, _ = cli("models", "rollback", "--data", str(data))
+    assert status == 0 and "bundled" in lines[-1]
+
+
+def test_a_model_folder_without_the_embedding_reads_as_before(tmp_path, data, drawn_faces):
+    onnx = pytest.importorskip("onnx")
+    from vision.recognizer import Recognizer
+    from vision.teach.learn import refresh_taught
+    from vision.teach.library import FaceLibrary
+
+    folder = tmp_path / "plain-model"
+    shutil.copytree(REPO_MODELS, folder, ignore=shutil.ignore_patterns("*.md", "*.pt", "*.npz"))
+    model = onnx.load(str(folder / "classifier.onnx"))
+    model.graph.output.pop()
+    model.graph.node.remove(next(n for n in model.graph.node if n.output[0] == "embedding"))
+    onnx.save(model, str(folder / "classifier.onnx"))
+    with_embedding = Recognizer.load(REPO_MODELS)
+    image = table_with_drawn(900, drawn_faces)
+    # taught exemplars in the data folder: a folder without embeddings reads without them
+    library = FaceLibrary(data)
+    library.root.mkdir(parents=True)
+    cv2.imwrite(str(library.root / "gyoza__1.jpg"), drawn_card())
+    (library.root / "gyoza__1.json").write_text(json.dumps({"slug": "gyoza", "number": 1}))
+    refresh_taught(data, with_embedding, REPO_MODELS)
+    plain = Recognizer.load(folder, data_dir=data)
+    assert not plain.classifier.embeds and plain.exemplars is None
+    assert plain.detect(image).labels == with_embedding.detect(image).labels
+    assert TAUGHT in Recognizer.load(REPO_MODELS, data_dir=data).exemplars.kinds()  # read where it can be

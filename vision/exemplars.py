@@ -1,0 +1,255 @@
+"""The players' own cards: labelled embeddings of their crops, and the rule that reads by them.
+
+A player's print differs from the faces the classifier learnt (another printing, a worn deck,
+a card the classifier has no class for: the six 10th anniversary kinds). Rather than
+retraining (minutes to hours, and torch), the recogniser compares each region's *embedding*
+(the pooled features the bundled classifier's last layer reads: ``vision.training.embedding``
+adds them as a second output) with the embeddings of crops the players labelled: faces they
+taught and the cards of rounds they confirmed. A crop added is read in the very next photo.
+
+The rule (:func:`blend`), for each region: its similarity to a kind is the mean cosine
+similarity of its ``k`` nearest exemplars of that kind; the best kind leads the runner-up
+kind by some margin.
+
+- best similarity under ``near``: the classifier's reading, unchanged (a card the players
+  never labelled, or one unlike every exemplar);
+- at or over ``near``: the exemplars' reading takes a share of the probabilities growing to
+  all of them at ``sure``; it names the best kind, or, where the runner-up kind is within
+  ``margin`` of it, both kinds equally (a close call: the card is left unsure, as a guess
+  between two look-alikes is);
+- a kind only exemplars know (a slug the classifier has no class for) becomes a class of
+  its own: the probabilities gain a column for it.
+
+Sets of exemplars are kept as ``.npz`` files (:func:`save_set`): the crops themselves
+(square, ``CROP`` px), their labels and where each came from, and the embeddings with the
+fingerprint of the classifier that made them; a set read with another classifier is embedded
+again from its crops (:func:`load_set`). This module is pure numpy: whoever embeds (the
+recogniser) passes a function.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+#: the folder of a data folder that holds its exemplar sets (``<data>/exemplars/*.npz``)
+EXEMPLARS_DIR = "exemplars"
+#: the side of the square crops a set keeps (the classifier is fed 96 px)
+CROP = 112
+
+#: embeds a batch of square BGR crops: (N, D) float
+Embedder = Callable[[Sequence[np.ndarray]], np.ndarray]
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1 (a zero row stays zero).
+
+    >>> unit(np.array([[3.0, 4.0], [0.0, 0.0]])).tolist()
+    [[0.6, 0.8], [0.0, 0.0]]
+    """
+    vectors = np.asarray(vectors, np.float32)
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+@dataclass(frozen=True)
+class Exemplars:
+    """Labelled embeddings (parallel arrays): unit ``vectors`` (N, D), ``labels`` (N,) and
+    ``sources`` (N,): what each exemplar came from (a taught face, a round's photo)."""
+
+    vectors: np.ndarray
+    labels: np.ndarray
+    sources: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not len(self.vectors) == len(self.labels) == len(self.sources):
+            raise ValueError("exemplar vectors, labels and sources differ in length")
+
+    @classmethod
+    def of(cls, vectors, labels: Iterable[str], sources: Iterable[str] | None = None) -> Exemplars:
+        labels = np.asarray(list(labels), dtype=str)
+        vectors = unit(np.asarray(vectors, np.float32).reshape(len(labels), -1))
+        sources = np.asarray(list(sources) if sources is not None else [""] * len(labels), dtype=str)
+        return cls(vectors, labels, sources)
+
+    @classmethod
+    def empty(cls, dim: int = 0) -> Exemplars:
+        return cls(np.zeros((0, dim), np.float32), np.array([], dtype=str), np.array([], dtype=str))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.labels.tolist())))
+
+    def counts(self) -> dict[str, int]:
+        kinds, counts = np.unique(self.labels, return_counts=True)
+        return {str(k): int(c) for k, c in zip(kinds, counts, strict=True)}
+
+    def where(self, keep: np.ndarray) -> Exemplars:
+        keep = np.asarray(keep, bool)
+        return Exemplars(self.vectors[keep], self.labels[keep], self.sources[keep])
+
+    @staticmethod
+    def join(parts: Iterable[Exemplars]) -> Exemplars:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return Exemplars.empty()
+        return Exemplars(np.concatenate([p.vectors for p in parts]), np.concatenate([p.labels for p in parts]),
+                         np.concatenate([p.sources for p in parts]))
+
+
+@dataclass(frozen=True)
+class ExemplarRule:
+    """How near exemplars must be to name a region (cosine similarity of embeddings)."""
+
+    #: the nearest exemplars of a kind its similarity is the mean of
+    k: int = 3
+    #: under this similarity the exemplars say nothing
+    near: float = 0.80
+    #: from this similarity on they decide alone
+    sure: float = 0.88
+    #: a runner-up kind within this similarity of the best leaves the card unsure
+    margin: float = 0.03
+
+
+@dataclass(frozen=True)
+class Match:
+    """What the exemplars say of each region (parallel arrays): the nearest kind and its
+    similarity, the runner-up kind ("" when only one kind is known) and its similarity."""
+
+    best: np.ndarray
+    similarity: np.ndarray
+    second: np.ndarray
+    second_similarity: np.ndarray
+
+
+def match(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3) -> Match:
+    """The nearest kinds of each embedding (rows of (N, D)) among ``exemplars``.
+
+    >>> ex = Exemplars.of([[1, 0], [0.9, 0.1], [0, 1]], ["tofu", "tofu", "eel"])
+    >>> m = match(np.array([[1.0, 0.05]]), ex, k=2)
+    >>> m.best.tolist(), m.second.tolist(), bool(m.similarity[0] > m.second_similarity[0])
+    (['tofu'], ['eel'], True)
+    """
+    n = len(embeddings)
+    if not len(exemplars) or not n:
+        empty = np.zeros(n, np.float32)
+        return Match(np.full(n, "", dtype="<U64"), empty, np.full(n, "", dtype="<U64"), empty.copy())
+    similarity = unit(embeddings) @ exemplars.vectors.T  # (N, M)
+    kinds = exemplars.kinds()
+    per_kind = np.empty((n, len(kinds)), np.float32)
+    for j, kind in enumerate(kinds):
+        sims = similarity[:, exemplars.labels == kind]
+        top = min(k, sims.shape[1])
+        per_kind[:, j] = -np.sort(-sims, axis=1)[:, :top].mean(1)
+    order = np.argsort(-per_kind, axis=1)
+    rows = np.arange(n)
+    names = np.array(kinds, dtype="<U64")
+    best, best_sim = names[order[:, 0]], per_kind[rows, order[:, 0]]
+    if len(kinds) > 1:
+        second, second_sim = names[order[:, 1]], per_kind[rows, order[:, 1]]
+    else:
+        second, second_sim = np.full(n, "", dtype="<U64"), np.zeros(n, np.float32)
+    return Match(best, best_sim, second, second_sim)
+
+
+def classes_with(classes: Sequence[str], exemplars: Exemplars) -> tuple[str, ...]:
+    """``classes`` and, after them, each kind only the exemplars know."""
+    return tuple(classes) + tuple(k for k in exemplars.kinds() if k not in classes)
+
+
+def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndarray, exemplars: Exemplars,
+          rule: ExemplarRule = ExemplarRule()) -> np.ndarray:
+    """The probabilities (N, len(``classes_with(classes, exemplars)``)) of each region once
+    its nearest exemplars have had their say (see the module).
+
+    ``probabilities`` may already have columns for the exemplar-only kinds (``classes`` then
+    names them); missing columns are added as zeros.
+
+    >>> ex = Exemplars.of([[1, 0], [0, 1]], ["kamaboko", "tofu"])
+    >>> p = np.array([[0.9, 0.1], [0.9, 0.1]])  # the classifier: "eel" for both
+    >>> out = blend(p, ["eel", "tofu"], np.array([[1.0, 0.0], [0.6, 0.6]]), ex)
+    >>> out.round(2).tolist()  # the first is a taught kamaboko; the second is near neither
+    [[0.0, 0.0, 1.0], [0.9, 0.1, 0.0]]
+    """
+    names = classes_with(classes, exemplars)
+    probabilities = np.asarray(probabilities, np.float32)
+    out = np.zeros((len(probabilities), len(names)), np.float32)
+    out[:, :probabilities.shape[1]] = probabilities
+    if not len(exemplars) or not len(probabilities):
+        return out
+    found = match(embeddings, exemplars, rule.k)
+    weight = np.clip((found.similarity - rule.near) / max(rule.sure - rule.near, 1e-6), 0.0, 1.0)
+    index = {name: i for i, name in enumerate(names)}
+    for row in np.flatnonzero(weight > 0):
+        vote = np.zeros(len(names), np.float32)
+        close = found.second[row] and found.similarity[row] - found.second_similarity[row] < rule.margin
+        if close:
+            vote[index[str(found.best[row])]] = vote[index[str(found.second[row])]] = 0.5
+        else:
+            vote[index[str(found.best[row])]] = 1.0
+        out[row] = (1 - weight[row]) * out[row] + weight[row] * vote
+    return out
+
+
+# --- sets on disk ---------------------------------------------------------------------------
+
+
+def fingerprint(path: str | Path) -> str:
+    """What names a classifier's embeddings: the hash of its file."""
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class ExemplarSet:
+    """One stored set: its crops (N, CROP, CROP, 3) uint8 and their :class:`Exemplars`."""
+
+    crops: np.ndarray
+    exemplars: Exemplars
+    fingerprint: str = ""
+
+    def __len__(self) -> int:
+        return len(self.exemplars)
+
+
+def make_set(crops: Sequence[np.ndarray], labels: Sequence[str], sources: Sequence[str], embed: Embedder,
+             made_with: str = "") -> ExemplarSet:
+    """Embed square crops (already ``CROP`` px) as a set, under the embedder's fingerprint."""
+    stack = np.asarray(crops, np.uint8).reshape(len(crops), CROP, CROP, 3) if len(crops) else \
+        np.zeros((0, CROP, CROP, 3), np.uint8)
+    vectors = embed(list(stack)) if len(stack) else np.zeros((0, 0), np.float32)
+    return ExemplarSet(stack, Exemplars.of(vectors, labels, sources), made_with)
+
+
+def save_set(path: str | Path, found: ExemplarSet) -> Path:
+    """Write a set (atomically: a reader never sees half of one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.stem}.{os.getpid()}.part.npz")
+    np.savez_compressed(partial, crops=found.crops, vectors=found.exemplars.vectors, labels=found.exemplars.labels,
+                        sources=found.exemplars.sources, fingerprint=np.array(found.fingerprint))
+    os.replace(partial, path)
+    return path
+
+
+def load_set(path: str | Path, embed: Embedder | None = None, current: str = "") -> ExemplarSet:
+    """A stored set; embedded again from its crops with ``embed`` where it was made with
+    another classifier (``current``, the fingerprint of the one in use, differs)."""
+    with np.load(Path(path), allow_pickle=False) as data:
+        crops, labels, sources = data["crops"], data["labels"].astype(str), data["sources"].astype(str)
+        vectors, made_with = data["vectors"], str(data["fingerprint"])
+    if embed is not None and made_with != current and len(crops):
+        vectors, made_with = embed(list(crops)), current
+    return ExemplarSet(crops, Exemplars.of(vectors, labels, sources), made_with)
+
+
+def set_files(folder: str | Path) -> list[Path]:
+    """The sets of a folder, by name (partial writes left out)."""
+    folder = Path(folder)
+    return sorted(p for p in folder.glob("*.npz") if not p.name.startswith(".")) if folder.is_dir() else []
