@@ -98,10 +98,9 @@ class CropView(NamedTuple):
 CROP_ONLY = (CropView(),)
 #: what a photo's and a live frame's regions are named from, their probabilities averaged:
 #: the crop, the crop turned 180 degrees, and both cut 4 % closer. Turned and unturned
-#: alike, a card upside down gets the same probabilities as upright. On the independent
-#: renderer's calibration photos, with step 9's classifier, label accuracy rose 0.918 ->
-#: 0.943 and card F1 0.824 -> 0.846, our own sets' card F1 a little too (models/README.md);
-#: the classifier's time is four times what it was, a few tens of ms a photo
+#: alike, a card upside down gets the same probabilities as upright, and a box cut a little
+#: loose or tight is named as the card it holds; the classifier's time is four times that of
+#: one view, a few tens of ms a photo
 PHOTO_VIEWS = (CropView(), CropView(turned=True), CropView(margin=-0.04), CropView(turned=True, margin=-0.04))
 
 
@@ -172,8 +171,8 @@ def merge_looks(first: np.ndarray, first_scores: np.ndarray, second: np.ndarray,
     - else the closer look's: the first look's box of a small card is the coarser (two strips
       of a column taken as one, a strip's box shifted by part of a strip).
 
-    So no strip keeps two boxes: both boxes of one strip is what lowered precision when a
-    zoomed second look was tried before (``models/README.md``). A card only one look found is
+    So no strip keeps two boxes (two boxes of one strip would read as two cards, a card
+    found that is not there). A card only one look found is
     kept: from the first look always; from the closer look when its long side is within
     ``size_ratio`` of the median of the three first-look boxes nearest it (0: always), as a
     card among cards is (a tablecloth's squares and a score pad's lines, which the closer
@@ -270,26 +269,22 @@ class Recognizer:
     #: with this many regions or fewer, none of them or one covering ``closeup_share`` of the
     #: photo, the photo may be a close-up (a card or three filling the frame, larger than any
     #: card the detector learnt): it looks again at the photo shrunk to ``closeup_scale`` in the
-    #: middle of a grey canvas of the photo's size. 3 and 0.4 with the detector's pile stage,
-    #: which boxes a card filling the frame in two parts more often (close-ups of the
-    #: independent renderer's development set, seed 306: 28 -> 32 of 40 read right)
+    #: middle of a grey canvas of the photo's size: shrunk, the card is as large as those the
+    #: detector learnt, which boxes a card filling the frame in parts
     closeup_regions: int = 3
     closeup_scale: float = 0.4
     closeup_share: float = 0.25
     #: a largest region covering less than ``closeup_share`` but this much may be a part of
     #: a card filling the frame: the shrunk look then adds only the regions that hold one the
-    #: first look found, 1.5 times its size or more (the whole card of that part). The
-    #: independent development close-up 9 of seed 306 (an egg nigiri over 60 % of the photo,
-    #: its first box a part covering 16 %) was lost to the closer look meant for small cards;
-    #: the shrunk look adding every region it found boxed a hand over the table's corner as a
-    #: card on our test-digital 34, and one merely holding a first box replaced a fruit card's
-    #: good box with one reaching past its edge (fresh development close-up 35 of seed 328)
+    #: first look found, 1.5 times its size or more (the whole card of that part). A card
+    #: filling the frame whose first box is such a part is lost to the closer look meant for
+    #: small cards; a shrunk look that added every region it found would box whatever else
+    #: lies on the table (a hand over its corner) as cards, and one that added any region
+    #: merely holding a first box could replace a good box with one reaching past the card
     closeup_part_share: float = 0.15
-    #: the long side that second look is fed at (None: the detector's own). 640 (40 % fewer
-    #: pixels than 832) while the detector had stages at 640; the mixed-table stage's detector
-    #: (step 13 of models/README.md, trained at 832 alone) at 640 boxed the red cloth beside a
-    #: pudding close-up as a card back, and at its own size reads close-ups as well (the
-    #: development close-ups: card F1 0.956 and 0.955, 35 of 40 exact at either)
+    #: the long side that second look is fed at (None: the detector's own). A detector fed
+    #: below the size it trained at boxes the table round a close-up as cards, and at its
+    #: own size it reads close-ups as well
     closeup_imgsz: int | None = None
 
     #: the second look at small cards (a whole table, an 8-player table's cards 40 px tall):
@@ -301,7 +296,7 @@ class Recognizer:
     #: most the pixels of a ``fine_max_imgsz`` x 3/4 input; a band where none were found (a
     #: far seat the first look missed entirely) is enlarged as the nearer band of the
     #: smallest cards below it. :func:`merge_looks` keeps the better box of each card. Tuned
-    #: on ``field-calib`` and our own sets (``models/README.md``). 0: never (live frames).
+    #: on development sets (``models/README.md``). 0: never (live frames).
     fine_side: float = 60.0
     fine_target: float = 96.0
     fine_quantile: float = 0.25
@@ -310,15 +305,13 @@ class Recognizer:
     #: a box lying this share of its area within a larger box of the same name is a piece of
     #: that card (:func:`drop_pieces`), on photos that took a second look (the closer look or
     #: a close-up's; on the others such a box is the strip of a card under one of its name,
-    #: which the first look boxed with the strip below it); 0: kept (live frames).
-    #: 0.6 on our sets and ``field-calib``: test-digital exact tableaux 96.8 -> 97.3 %,
-    #: field-calib card F1 in seat 0.811 -> 0.822 (0.5 and 0.8 gained less)
+    #: which the first look boxed with the strip below it); 0: kept (live frames). Chosen
+    #: on development sets, where 0.5 and 0.8 read fewer cards right
     piece_inside: float = 0.6
     #: a box lying within one this many times its area is a speck on that card
     #: (:func:`vision.boxes.speck_mask`: a mark of its art boxed), dropped before it is named;
-    #: 0: kept (live frames, whose tracker weighs every box itself). The glossy-card stage's
-    #: detector boxed two 20-px marks on a close-up's chopsticks card (field-calib); with the
-    #: bundled detector no set's figures move
+    #: 0: kept (live frames, whose tracker weighs every box itself). A detector may box a
+    #: small mark of a large card's art (a close-up's) as a card of its own
     speck_area: float = 16.0
     #: faint strips: a box the detector scores from ``faint_region`` to ``region_threshold``
     #: (or one named a card less surely than ``min_confidence`` asks), shaped as a strip,
@@ -337,12 +330,11 @@ class Recognizer:
     read_tilts: bool = True
     #: a region the classifier gives ``not-a-card`` this probability or more is no card,
     #: whichever face it names likeliest, unless it lies as the next card of a column beside
-    #: a card named without such doubt (:func:`vision.boxes.column_neighbours`): the
-    #: independent renderer's score pads, phones and plain-coloured objects were named cards
-    #: at 0.4-0.85 while the classifier gave not-a-card 0.2-0.45; the cards it doubts as much
-    #: (one in a thousand) are thin strips of a column (models/README.md, "Thirty-first
-    #: session"). 0: only where not-a-card leads (live frames, whose tracker weighs a hand
-    #: over a card itself)
+    #: a card named without such doubt (:func:`vision.boxes.column_neighbours`): score
+    #: pads, phones and plain-coloured objects the classifier never saw are named cards at
+    #: 0.4-0.85 with not-a-card at 0.2-0.45, while the cards it doubts as much (about one in
+    #: a thousand) are thin strips of a column. 0: only where not-a-card leads (live frames,
+    #: whose tracker weighs a hand over a card itself)
     not_a_card_doubt: float = 0.2
     #: the count classifier (``meta.json``'s ``counter``; None: none): a region the classifier
     #: names as a count card (``COUNT_FAMILIES``) is looked at again at ``counter_crop`` px by a

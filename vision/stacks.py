@@ -87,8 +87,8 @@ def covering(xyxy: np.ndarray, exact: bool = True, card_w: float | None = None) 
     about 0.95 widths lower, a strip below a strip about 0.35; a card of the next row is at
     least 1.6 widths lower), or further down still with its top from 0.3 card widths above
     the strip's bottom to 0.35 below it (in a seat turned off a right angle a card's box,
-    turned back into the seat's frame, is taller than the card: a nigiri on its wasabi,
-    field-dev-table photo 24). The closest such pairs are taken first, each card covers at
+    turned back into the seat's frame, is taller than the card, as a nigiri's on its
+    wasabi can be). The closest such pairs are taken first, each card covers at
     most one other. With ``exact`` boxes (the seat is upright or at a right angle) a covered
     card must also look like a strip.
     """

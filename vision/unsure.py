@@ -9,15 +9,12 @@ photos (``sushicam eval --sets field-calib --unsure-report``, never a test set):
 
 from __future__ import annotations
 
-#: below this confidence a card is unsure. Refitted to the tilted detector (fifteenth
-#: session): on the calibration photos the rule of before
-#: (confidence < 0.3 or margin < 0.875) marked 24 of 36 wrong cards and 6.6 % of the right
-#: ones; this one marks 31 of 36 and 9.1 % (72 of 793). (Fitted first on the classifier of
-#: step 10: any floor above 0.3 then marked more right cards than it caught wrong ones.)
+#: below this confidence a card is unsure: with the margin below, the pair that marks the
+#: most wrong cards while marking at most 10 % of the right ones on the calibration photos
+#: (refit it when the models change: ``--unsure-report`` prints the best pair)
 UNSURE_CONFIDENCE = 0.7
-#: below this lead of the best name's probability over the second's a card is unsure: with
-#: the floor above, the most wrong cards marked while marking at most 10 % of the right ones
-#: (``field-calib``)
+#: below this lead of the best name's probability over the second's a card is unsure
+#: (fitted with the floor above)
 UNSURE_MARGIN = 0.725
 
 

@@ -74,7 +74,7 @@ def test_ordinary_recipes_crop_exactly_as_before(faces):
     # the committed models' recipes must keep writing the very crops they were trained on
     photo = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
     box = [50.3, 60.0, 130.0, 180.7]
-    for name in ("train", "train-crops", "train-tables-crops", "train-print-crops"):
+    for name in ("train", "train-crops", "train-tables-crops"):
         got = card_crop(np.random.default_rng(0), photo, box, RECIPES[name])
         assert np.array_equal(got, square_crop(photo, box))
 
@@ -150,7 +150,7 @@ def test_the_light_recipe_makes_its_share_of_crops_hard_and_the_rest_plain():
     a = card_crop(np.random.default_rng(5), photo, box, hard)
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, hard))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 5
-    assert RECIPES["train-camera-crops"].crop_hard == 0  # step 9's crops are unchanged
+    assert RECIPES["train-camera-crops"].crop_hard == 0  # the camera stage's crops are unchanged
 
 
 def ink_and_paper() -> np.ndarray:
@@ -187,36 +187,7 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     a = card_crop(np.random.default_rng(5), photo, box, shone)
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
-    # the stages before keep their crops: only the sheen stage and the wide, tilted and fine
-    # (128-px) stages after it draw a sheen, and the count classifier's and the two washout stages' crops
+    # the stages before keep their crops: only the sheen stage, the wide stage after it and the
+    # count classifier's crops draw a sheen
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
-                                                                  "train-tilted-crops", "train-wide-crops-128",
-                                                                  "train-count-crops", "train-washout-crops",
-                                                                  "train-wide-washout-crops"}
-
-
-def test_a_washout_leaves_a_faint_picture_over_the_whole_card():
-    # ink and paper side by side: washed out, the two come close everywhere (the sheen
-    # leaves most of the card as it was), the card is near white, and no ink darkens
-    ink = ink_and_paper()
-    for seed in range(10):
-        washed = cropaug.washout(np.random.default_rng(seed), ink)
-        assert contrast_of(washed).max() < 0.65 * 160  # a third of the print or more gone on every pixel
-        assert washed.mean() > 150
-        assert (washed >= ink - 1e-3).all()
-
-
-def test_the_washout_recipe_washes_out_its_share_of_crops_alone():
-    photo = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
-    box = [50.0, 60.0, 130.0, 180.0]
-    plain = replace(RECIPES["train-washout-crops"], crop_camera=0.0, crop_turns=0.0, crop_hard=0.0,
-                    crop_sheen=0.0, crop_washout=0.0)
-    assert np.array_equal(card_crop(np.random.default_rng(5), photo, box, plain), square_crop(photo, box))
-    washed = replace(plain, crop_washout=1.0)
-    a = card_crop(np.random.default_rng(5), photo, box, washed)
-    assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, washed))
-    assert a.astype(float).mean() > square_crop(photo, box).astype(float).mean() + 40
-    # every recipe before it draws its crops as it did; the wide washout stage (a share of the
-    # wide stage's mix) came after it
-    assert {name for name, r in RECIPES.items() if r.crop_washout} == {"train-washout-crops",
-                                                                    "train-wide-washout-crops"}
+                                                                  "train-count-crops"}

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth.dataset import RECIPES, generate
+from vision.synth.dataset import RECIPES, ConditionShares, generate
 from web.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,8 +114,9 @@ def test_the_detector_stage_trains_on_every_recipe_it_names_together(tmp_path, f
     from vision.synth.dataset import RECIPES
     from vision.training.train import camera_stage_data
 
-    recipes = [replace(RECIPES["train-camera-tables"], train=2, val=1, size=(320, 240), small_frames=0.0),
-               replace(RECIPES["train-pile-tables"], train=3, val=1, size=(320, 240), small_frames=0.0)]
+    camera, pile = RECIPES["train-camera-tables"], RECIPES["train-pile-tables"]
+    recipes = [replace(camera, train=2, val=1, size=(320, 240), scene=replace(camera.scene, small_frames=0.0)),
+               replace(pile, train=3, val=1, size=(320, 240), scene=replace(pile.scene, small_frames=0.0))]
     data = camera_stage_data(recipes, tmp_path, workers=1)
     checked = check_det_dataset(str(data))
     folders = [str(tmp_path / "camera-tables" / "det" / "images"), str(tmp_path / "pile-tables" / "det" / "images")]
@@ -135,10 +136,18 @@ def test_every_classifier_stage_recipe_in_its_own_folder_can_be_named_on_the_com
     assert set(PRINT_STAGE_RECIPES) | {"train-count-crops"} == own_crop_folders
 
 
+def test_every_detector_stage_recipe_in_its_own_folder_can_be_named_on_the_command_line():
+    from vision.training.cli import CAMERA_STAGE_RECIPES
+
+    own_photo_folders = {name for name, r in RECIPES.items()
+                         if r.det and not r.adds_to and name.startswith("train-")}
+    assert set(CAMERA_STAGE_RECIPES) == own_photo_folders
+
+
 def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path, faces):
     # the tables the detector's recipes lay, cut into crops: what the classifier meets there
-    recipe = replace(RECIPES["train-wide-crops"], train=6, val=0, size=(480, 360), small_frames=0.0,
-                     piles=1.0, turned=1.0, far_cameras=1.0, closeups=0.0)
+    recipe = replace(RECIPES["train-wide-crops"], train=6, val=0, size=(480, 360), closeups=0.0,
+                     scene=ConditionShares(print_styles=0.9, piles=1.0, turned=1.0, far_cameras=1.0))
     generate(recipe, tmp_path, workers=1, progress=False)
     truths = [json.loads(p.read_text()) for p in sorted((tmp_path / "truth/train-train-wide-crops").glob("*.json"))]
     assert len(truths) == 6 and not (tmp_path / "det").exists()
@@ -148,7 +157,7 @@ def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path
     assert len(crops) == visible + len(negatives) and visible > 6
     # the same photos laid as our renderer's neat rows are other tables: the options reach the
     # renderer in a crops-only recipe too
-    neat = replace(recipe, piles=0.0, turned=0.0, far_cameras=0.0)
+    neat = replace(recipe, scene=ConditionShares(print_styles=0.9))
     generate(neat, tmp_path / "neat", workers=1, progress=False)
     neat_truths = [json.loads(p.read_text())
                    for p in sorted((tmp_path / "neat/truth/train-train-wide-crops").glob("*.json"))]
@@ -157,11 +166,12 @@ def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path
 
 
 def test_a_recipe_of_larger_crops_writes_card_and_table_crops_at_its_side(tmp_path, faces):
-    # the fine stage's crops: a classifier trained on them is fed and cut at 128 px
-    recipe = replace(RECIPES["train-wide-crops-128"], train=2, val=0, size=(480, 360), small_frames=0.0,
-                     closeups=0.0)
+    # the count classifier's crops: a classifier trained on them is fed and cut at 128 px
+    counts = RECIPES["train-count-crops"]
+    recipe = replace(counts, train=2, val=0, size=(480, 360), scene=replace(counts.scene, small_frames=0.0),
+                     closeups=0.0, negatives=2)
     generate(recipe, tmp_path, workers=1, progress=False)
-    crops = list((tmp_path / "cls/train").rglob("f*.jpg"))
+    crops = list((tmp_path / "cls/train").rglob("c*.jpg"))
     negatives = list((tmp_path / "cls/train/not-a-card").glob("*.jpg"))
     assert negatives and len(crops) > len(negatives)
     assert {cv2.imread(str(p)).shape for p in crops} == {(128, 128, 3)}
@@ -174,7 +184,8 @@ def test_the_counter_trains_on_crops_of_the_count_faces_alone(tmp_path, faces):
     from vision.synth.dataset import COUNT_FACES
     from vision.training.train import count_stage_data
 
-    recipe = replace(RECIPES["train-count-crops"], train=4, val=1, size=(480, 360), small_frames=0.0,
+    counts = RECIPES["train-count-crops"]
+    recipe = replace(counts, train=4, val=1, size=(480, 360), scene=replace(counts.scene, small_frames=0.0),
                      closeups=0.0)
     generate(recipe, tmp_path, workers=1, progress=False)
     every = list((tmp_path / "cls/train").rglob("c*.jpg"))

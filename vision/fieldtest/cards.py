@@ -118,7 +118,7 @@ def _worn(rng: np.random.Generator, face: np.ndarray, alpha: np.ndarray) -> np.n
         corners = np.maximum(corners, np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.06 * w) ** 2)))
     rub = np.clip((width - dist) / (width + 1e-3), 0, 1) + corners * rng.uniform(0.3, 0.8)
     rub = np.clip(rub * (0.5 + rng.random((h, w)).astype(np.float32)), 0, 1)[:, :, None]
-    out = face.astype(np.float32) * (1 - rub) + np.float32([215, 228, 235]) * rub
+    out = face.astype(np.float32) * (1 - rub) + np.array([215, 228, 235], np.float32) * rub
     for _ in range(int(rng.integers(0, 3))):
         p1 = (int(rng.integers(0, w)), 0)
         p2 = (int(rng.integers(0, w)), h)

@@ -62,9 +62,16 @@ class FilmCard:
     plane: Card | None = None
     player: str = ""  # who laid it, as the film's log names them
 
+    @property
+    def placed(self) -> Card:
+        """Where the card lies on the table plane once laid (``render_film`` places every card)."""
+        if self.plane is None:
+            raise ValueError(f"the {self.slug} of seat {self.seat} was never placed on the table")
+        return self.plane
+
     def box(self, camera: Camera) -> np.ndarray:
         """Where the card lies in the picture once laid: its whole box, ``[x1, y1, x2, y2]``."""
-        quad = np.asarray(camera.flat(self.plane.corners()), float)
+        quad = np.asarray(camera.flat(self.placed.corners()), np.float64)
         return np.concatenate([quad.min(0), quad.max(0)])
 
 
@@ -91,9 +98,13 @@ class Film:
     cards: list[FilmCard]
     hands: list[Hand]
     seed: int
+    #: the table without cards or hands, float32 BGR, as the camera sees it
+    background: np.ndarray
+    #: where the light comes from on the table plane (the hands' shadows fall away from it)
+    light: np.ndarray
+    #: the camera's gain per colour channel (B, G, R), applied to every frame
+    gain: np.ndarray
     menu: tuple[str, ...] | None = None
-    _background: np.ndarray | None = None
-    _light: np.ndarray | None = None
     _faces: dict = field(default_factory=dict)
 
     @property
@@ -128,13 +139,13 @@ class Film:
     def render(self, index: int) -> np.ndarray:
         t = index / self.fps
         w, h = self.size
-        image = self._background.copy()
+        image = self.background.copy()
         moving = {id(hd.carries): hd for hd in self.hands if hd.carries is not None and hd.start <= t < hd.end}
         for k, card in enumerate(self.cards):
             if t < card.laid_at - SLIDE_S:
                 continue
             hd = moving.get(id(card))
-            plane = card.plane
+            plane = card.placed
             lift = 0.0
             if hd is not None and t < card.laid_at:
                 share = (t - hd.start) / max(card.laid_at - hd.start, 1e-6)
@@ -167,7 +178,7 @@ class Film:
             c, s = math.cos(hd.direction), math.sin(hd.direction)
             wrist = target - np.array([s, c]) * 7.5
             polys, _, soft = hand(np.random.default_rng([self.seed, 11, j]), self.camera, wrist, hd.direction,
-                                  self._light)
+                                  self.light)
             # draw within the box round the hand and its shadow only (a frame is mostly table)
             blur = max(w, h) * 0.01
             roi = _roi(np.vstack([p for p, _ in polys] + soft), self.size)
@@ -183,7 +194,7 @@ class Film:
             for poly, colour in polys:
                 m = _poly_mask([poly - [x1, y1]], box).astype(np.float32)[:, :, None] / 255
                 part[:] = part * (1 - m) + np.float32(colour) * m
-        image *= self._gain
+        image *= self.gain
         image += np.random.default_rng([self.seed, 13, index]).normal(0, 2.5, image.shape).astype(np.float32)
         return np.clip(image, 0, 255).astype(np.uint8)
 
@@ -222,7 +233,8 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCar
     cards: list[FilmCard] = []
     columns: dict[int, list[list[FilmCard]]] = {s: [] for s in range(len(players))}
     closed: set[tuple[int, int]] = set()
-    starts, covered = [], []
+    starts: list[float] = []
+    covered: list[bool] = []
     start = 2.0
     for k, turn in enumerate(log):
         if k:
@@ -316,7 +328,8 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
         raise ValueError("a film needs at least one turn")
     rng = np.random.default_rng([seed, 0xF11])
     names = NAMES[:players]
-    drawable, limits = MENU, ()
+    drawable: tuple[str, ...] = MENU
+    limits: tuple[tuple[frozenset[str], int], ...] = ()
     if menu is not None:
         from vision.deck import Deck
 
@@ -336,7 +349,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
             c.plane = next(placed)
     # the webcam: on seat 0's side, looking over the table with a slight tilt
     seat0 = table.seats[0]
-    corners = np.vstack([c.plane.corners() for c in cards])
+    corners = np.vstack([c.placed.corners() for c in cards])
     camera = fit_camera(rng, corners, size, seat0.facing + rng.normal(0, 0.1), math.radians(rng.uniform(12, 25)),
                         0.8, math.radians(rng.uniform(60, 70)))
     background = table_background(rng, table, camera, size, corners).astype(np.float32)
@@ -345,7 +358,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     for k, card in enumerate(cards):
         seat = table.seats[card.seat]
         entry = np.array([seat.x, seat.y]) + rng.normal(0, 4, 2)
-        goal = np.array([card.plane.x, card.plane.y])
+        goal = np.array([card.placed.x, card.placed.y])
         hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
                           seat.facing + float(rng.normal(0, 0.2)), k, card))
     end = starts[-1] + TURN_S + 4.0
@@ -356,11 +369,11 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
             victim = laid[int(rng.integers(len(laid)))]
             other = (victim.seat + 1) % players
             seat = table.seats[other]
-            hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]),
-                                                          np.array([victim.plane.x, victim.plane.y])),
-                              math.atan2(victim.plane.x - seat.x, victim.plane.y - seat.y), 1000 + k))
+            where = victim.placed
+            hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]), np.array([where.x, where.y])),
+                              math.atan2(where.x - seat.x, where.y - seat.y), 1000 + k))
     # seats in the picture's order: seat 0 nearest the bottom, then clockwise
-    anchors = [camera.flat([[np.mean([c.plane.x for c in by_seat[s]]), np.mean([c.plane.y for c in by_seat[s]])]])[0]
+    anchors = [camera.flat([[np.mean([c.placed.x for c in by_seat[s]]), np.mean([c.placed.y for c in by_seat[s]])]])[0]
                for s in range(players)]
     centre = np.mean(anchors, 0)
     directions = [(math.degrees(math.atan2(a[1] - centre[1], a[0] - centre[0])) - 90) % 360 for a in anchors]
@@ -374,10 +387,6 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     log = [{"reveals": dict(sorted(turn["reveals"].items(), key=lambda kv: NAMES.index(kv[0])))} for turn in log]
     seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
               "facing_deg": round(math.degrees(table.seats[old].facing), 1)} for new, old in enumerate(order)]
-    gain = np.float32(rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]))
-    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, menu,
-                style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
-    film._background = background
-    film._light = light
-    film._gain = gain
-    return film
+    gain = rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]).astype(np.float32)
+    return Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, background, light, gain,
+                menu, style=str(rng.choice(["plain", "profile", "gloss", "worn"])))

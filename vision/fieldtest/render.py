@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -117,7 +118,7 @@ def _warp_into(src: np.ndarray, quad: np.ndarray, roi) -> np.ndarray:
     if shrink < 0.95:  # resample first so a big face does not alias on a small card
         src = cv2.resize(src, (max(2, int(sw * shrink)), max(2, int(sh * shrink))), interpolation=cv2.INTER_AREA)
         sh, sw = src.shape[:2]
-    corners = np.float32([[0, 0], [sw, 0], [sw, sh], [0, sh]])
+    corners = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
     M = cv2.getPerspectiveTransform(corners, np.float32(quad - [x1, y1]))
     return cv2.warpPerspective(src, M, (x2 - x1, y2 - y1), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
@@ -139,12 +140,12 @@ def _circle(cx, cy, r, n=40):
 def cup(rng, cam: Camera, xy, light) -> tuple[list, list, list]:
     """(polygons with colours, shadow polygons, soft shadow polygons) of a mug seen by ``cam``."""
     r, hgt = rng.uniform(3.5, 4.8), rng.uniform(7, 11)
-    bottom, top = _circle(*xy, r), _circle(*xy, r * 1.08)
+    bottom, top = _circle(xy[0], xy[1], r), _circle(xy[0], xy[1], r * 1.08)
     pb = cam.flat(bottom)
     pt = cam.flat(top, hgt)
     body = cv2.convexHull(np.float32(np.vstack([pb, pt]))).reshape(-1, 2)
     colour = tuple(float(v) for v in rng.choice([[230, 230, 230], [40, 40, 160], [150, 90, 40], [30, 30, 30], [60, 160, 200]]))
-    inner = cam.flat(_circle(*xy, r * 0.95), hgt - 1.0)
+    inner = cam.flat(_circle(xy[0], xy[1], r * 0.95), hgt - 1.0)
     drink = tuple(float(v) for v in rng.choice([[20, 40, 70], [60, 120, 160], [30, 50, 60]]))
     handle = cam.flat(np.array([[xy[0] + r * 1.05, xy[1] - 1], [xy[0] + r * 2.2, xy[1] - 1.2],
                                 [xy[0] + r * 2.2, xy[1] + 1.2], [xy[0] + r * 1.05, xy[1] + 1]]), hgt * 0.55)
@@ -419,7 +420,7 @@ def apply_conditions(rng, image: np.ndarray, camera: Camera, table: Table, kind:
         image = image * (1 - 0.3 * glare[:, :, None]) + 255 * glare[:, :, None]
     # a hard shadow from the edge (a lamp arm, the photographer) or a soft one
     if rng.random() < 0.4:
-        pts = np.float32(rng.uniform([0, 0], [w, h], (4, 2)))
+        pts = rng.uniform([0, 0], [w, h], (4, 2)).astype(np.float32)
         pts[0] = [rng.choice([0, w]), rng.uniform(0, h)]
         mask = np.zeros((h, w), np.float32)
         cv2.fillPoly(mask, [cv2.convexHull(pts).astype(np.int32)], 1.0)
@@ -455,7 +456,7 @@ def apply_conditions(rng, image: np.ndarray, camera: Camera, table: Table, kind:
 
 def _truth(table: Table, ids, areas, rois, size, kind, camera: Camera) -> dict:
     w, h = size
-    cards = []
+    cards: list[dict[str, Any]] = []
     for index, card in enumerate(table.cards):
         roi = rois[index]
         box, share = None, 0.0
@@ -489,7 +490,7 @@ def _truth(table: Table, ids, areas, rois, size, kind, camera: Camera) -> dict:
     renumber = {old: new for new, old in enumerate(order)}
     for c in cards:
         c["seat"] = renumber[c["seat"]]
-    seats = [{"seat": renumber[s], "tableau": seat.tableau,
+    seats: list[dict[str, Any]] = [{"seat": renumber[s], "tableau": seat.tableau,
               "player_xy": [round(v, 1) for v in camera.flat([[seat.x, seat.y]])[0].tolist()]}
              for s, seat in enumerate(table.seats)]
     seats.sort(key=lambda s: s["seat"])

@@ -125,7 +125,8 @@ def _column_plan(rng: np.random.Generator, tableau: list, max_len: int) -> tuple
         cards = list(entry) if isinstance(entry, list) else [entry]
         key = "nigiri" if cards[-1] in NIGIRI else cards[0]
         groups.setdefault(key, []).append(cards)
-    main, desserts = [], []
+    main: list[list[str]] = []
+    desserts: list[list[str]] = []
     keys = list(groups)
     rng.shuffle(keys)
     for key in keys:

@@ -125,23 +125,16 @@ def _columns(rng: np.random.Generator, tableau: list[Entry], layout: str) -> lis
 
 
 def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
-                   layout: str, piles: bool = False, thin: bool = False) -> tuple[list[PlacedCard], float, float]:
+                   layout: str, piles: bool = False) -> tuple[list[PlacedCard], float, float]:
     """Place one tableau in its player's frame, centred on the origin; returns (cards, w, h).
 
     ``piles`` lays each column loosely, as hands do at a real table: thinner and uneven
     strips (an eighth to a third of a card), each card a little turned and shifted.
-    ``thin`` shows a twelfth to a sixth of each covered card: the strips the detector
-    misses most on independent photos are this thin.
     """
     columns = _columns(rng, tableau, layout)
     strip = rng.uniform(0.2, 0.27) * CARD_ASPECT
     if piles:  # drawn after the usual draws, so photos without piles stay as they were
         strip = rng.uniform(0.12, 0.3) * CARD_ASPECT
-    if thin:  # drawn last, for the same reason
-        strip = rng.uniform(0.08, 0.17) * CARD_ASPECT
-    # thin strips are laid squarely, a third as far off the column's line: cards laid as
-    # loosely as thicker strips would cover them but for slivers down their sides
-    off_line = 1 / 3 if thin else 1
     per_row = int(rng.integers(3, 9)) if layout == "columns" else int(rng.integers(3, 7))
     gap = rng.uniform(0.05, 0.4)
     placed: list[PlacedCard] = []
@@ -155,18 +148,18 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
             column_angle = rng.normal(0, 0.035)
             y = row_top + CARD_ASPECT / 2 + rng.uniform(-0.05, 0.05)
             for j, slug in enumerate(column):
-                sideways, turn = rng.normal(0, 0.015) * off_line, rng.normal(0, 0.012) * off_line
+                sideways, turn = rng.normal(0, 0.015), rng.normal(0, 0.012)
                 card = PlacedCard(slug, seat, x + sideways, y, column_angle + turn)
                 card.variant = int(rng.integers(0, 1 << 16))
                 if piles:
-                    card.cx += rng.normal(0, 0.05) * off_line
-                    card.angle += rng.normal(0, 0.07) * off_line
+                    card.cx += rng.normal(0, 0.05)
+                    card.angle += rng.normal(0, 0.07)
                 if j > 0:
                     placed[-1].covered_by = len(placed)
                     card.covers = len(placed) - 1
                 placed.append(card)
                 y += strip * (rng.uniform(0.75, 1.3) if piles else rng.uniform(0.9, 1.1))
-                x += rng.normal(0, 0.02) * off_line
+                x += rng.normal(0, 0.02)
             row_height = max(row_height, y - strip - row_top + CARD_ASPECT / 2)
             width = max(width, x + 0.5)
         row_top += row_height + rng.uniform(0.1, 0.5)
@@ -178,17 +171,17 @@ def layout_tableau(rng: np.random.Generator, tableau: list[Entry], seat: int,
 
 
 def build_scene(rng: np.random.Generator, tableaux: list[list[Entry]], layout: str | None,
-                piles: bool = False, thin: bool = False) -> Scene:
+                piles: bool = False) -> Scene:
     """Lay out every seat and turn each tableau to face its player around the table.
 
     Seat 0 sits at the bottom of the photo and seats follow clockwise. ``piles``: the
-    columns laid loosely; ``thin``: their strips thin (``layout_tableau``).
+    columns laid loosely (``layout_tableau``).
     """
     scene = Scene()
     laid = []
     for seat, tableau in enumerate(tableaux):
         seat_layout = layout or str(rng.choice(LAYOUTS, p=[0.8, 0.2]))
-        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout, piles, thin)
+        cards, w, h = layout_tableau(rng, tableau, seat, seat_layout, piles)
         laid.append((cards, w, h, seat_layout))
     n = len(tableaux)
     w_max = max(w for _, w, _, _ in laid)
@@ -302,7 +295,7 @@ def _visible_box(zbuffer: np.ndarray, index: int, roi, area: float, opening: flo
     A covering card that sits a little askew leaves thin slivers of the card below it
     visible down its sides; nobody sees those as "the visible card", so an opening
     (``opening`` of a card's width, about half a strip's height) removes them before the box
-    is taken. Thin strips want a narrower one, or the opening removes the strips themselves.
+    is taken.
     """
     x1, y1, x2, y2 = roi
     if x2 <= x1 or y2 <= y1:
@@ -362,15 +355,45 @@ def _entry_list(tableau) -> list[Entry]:
     return entries
 
 
+@dataclass(frozen=True)
+class SceneConditions:
+    """How a photo's cards, table and camera differ from the plain render, each on or off.
+
+    Each condition that is on draws from a random stream of its own (the photo's seed and a
+    number of its own), so switching one on leaves every other draw of the photo, and every
+    photo with it off, exactly as it was.
+    """
+
+    #: every card printed its own way (``textures.print_style``: colour profile, halftone,
+    #: gloss, wear, sleeve), as the copies of a physical deck differ
+    print_styles: bool = False
+    #: the photo taken from the table's near edge (``textures.far_side``): the far side
+    #: smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow
+    far_camera: bool = False
+    #: the columns laid loosely (``layout_tableau``): thin, uneven strips, cards turned and
+    #: shifted, as hands lay them
+    piles: bool = False
+    #: the camera held at any angle to the table (a phone raised from any seat, or turned in
+    #: the hand): a column may run across the photo or diagonally, its strips boxed askew;
+    #: else the table's seat 0 stays at the bottom, give or take a few degrees
+    turned: bool = False
+    #: the camera tilted 15-45 degrees from looking straight down (``_tilted``): cards
+    #: foreshortened along the view, the far side receding
+    tilted: bool = False
+    #: a boldly checked, striped or gingham cloth on the table (``textures.patterned_cloth``),
+    #: seen through the same camera as the cards
+    patterned: bool = False
+
+
+PLAIN = SceneConditions()
+
+
 def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_seats: int | None = None,
                   layout: str | None = None, size: tuple[int, int] = (1280, 960),
                   faces: FaceSet | str | None = None, clutter: bool = True, effects: bool = True,
                   fill: float | None = None, allow_cutoff: bool = False,
                   slug_weights: dict[str, float] | None = None,
-                  print_styles: bool = False, far_camera: bool = False,
-                  piles: bool = False, turned: bool = False, tilted: bool = False,
-                  patterned: bool = False, washed: bool = False,
-                  thin: bool = False) -> tuple[np.ndarray, dict]:
+                  conditions: SceneConditions = PLAIN) -> tuple[np.ndarray, dict]:
     """Render a photo of a table and return ``(image_bgr, truth)``.
 
     ``tableaux`` gives each seat's cards in game-record form (slug or stack list, bottom
@@ -379,21 +402,8 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     (cards side by side; stacks still overlap); left out, it is drawn per seat. ``faces`` is
     ``"digital"`` (training faces) or ``"print"`` (printed scans where they exist). ``fill``
     fixes the share of the frame the table fills; ``effects=False`` gives a clean render.
-    ``print_styles`` gives every card its own print (``textures.print_style``: colour
-    profile, halftone, gloss, wear, sleeve), as the copies of a physical deck differ.
-    ``far_camera`` takes the photo from the table's near edge (``textures.far_side``): the
-    far side smaller and out of focus, maybe a hard glare, a lamp's colour, a hand's shadow.
-    ``piles`` lays the columns loosely: thin, uneven strips, cards turned and shifted.
-    ``thin`` shows only a twelfth to a sixth of each covered card of a column.
-    ``turned`` holds the camera at any angle to the table (a phone raised from any seat, or
-    turned in the hand): a column may run across the photo or diagonally, its strips boxed
-    askew; else the table's seat 0 stays at the bottom, give or take a few degrees.
-    ``tilted`` takes the photo through a camera tilted 15-45 degrees from looking straight
-    down (``_tilted``): cards foreshortened along the view, the far side receding.
-    ``patterned`` lays a boldly checked, striped or gingham cloth on the table
-    (``textures.patterned_cloth``), seen through the same camera as the cards.
-    ``washed`` reflects a lamp in the glossy cards (``textures.gloss_washout``): round a spot
-    of the photo, cards washed toward white, each its own share, the table far less.
+    ``conditions`` says how the cards, table and camera differ from the plain render
+    (:class:`SceneConditions`).
     The same seed and arguments give the same photo; the background, light and clutter
     depend on the seed alone, so frames of a game rendered turn by turn keep their table.
 
@@ -414,20 +424,20 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     if not tableaux or any(not t for t in tableaux):
         raise ValueError("every seat needs at least one card")
     face_set = _resolve_faces(faces)
-    scene = build_scene(plan, tableaux, layout, piles, thin)
+    scene = build_scene(plan, tableaux, layout, conditions.piles)
 
     camera_rng = np.random.default_rng([seed, 2])
     corners = np.concatenate([_card_corners(c) for c in scene.cards])
     n = len(tableaux)
     fill = fill if fill is not None else float(camera_rng.uniform(0.55, 0.97))
     spin = float(camera_rng.normal(0, 0.1))
-    if turned:  # drawn apart, so photos held the usual way stay as they were
+    if conditions.turned:  # drawn apart, so photos held the usual way stay as they were
         spin = float(np.random.default_rng([seed, 8]).uniform(-math.pi, math.pi))
     tilt = float(camera_rng.uniform(0.0, 0.12))
     homography = _camera(camera_rng, corners, size, fill, tilt, spin, allow_cutoff)
-    if tilted:  # drawn apart, so photos taken from straight above stay as they were
+    if conditions.tilted:  # drawn apart, so photos taken from straight above stay as they were
         homography = _tilted(np.random.default_rng([seed, 10]), homography, corners, size, allow_cutoff)
-    if far_camera:
+    if conditions.far_camera:
         # seen across the table: the far (top) edge of the frame shrinks toward its middle
         inset, drop = camera_rng.uniform(0.08, 0.3) * w, camera_rng.uniform(0.0, 0.12) * h
         frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
@@ -435,7 +445,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         homography = cv2.getPerspectiveTransform(frame, seen) @ homography
 
     table_rng = np.random.default_rng([seed, 3])
-    if patterned:  # drawn apart, so the other photos keep their tables
+    if conditions.patterned:  # drawn apart, so the other photos keep their tables
         image = textures.patterned_cloth(np.random.default_rng([seed, 11]), size, np.linalg.inv(homography))
     else:
         image = textures.table_surface(table_rng, size)
@@ -450,7 +460,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         if variants is None:
             raise ValueError(f"no face image for {card.slug!r} in the {face_set.name} face set")
         face = variants[card.variant % len(variants)]
-        if print_styles:
+        if conditions.print_styles:
             face = textures.print_style(style_rng, face)
         matrix = homography @ _face_to_plane(card)
         quad = cv2.perspectiveTransform(
@@ -504,9 +514,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
                 clutter_boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
     if effects:
         image = textures.shade(np.random.default_rng([seed, 5]), image)
-        if washed:  # drawn apart, so the other photos keep their light
-            image = textures.gloss_washout(np.random.default_rng([seed, 12]), image, zbuffer)
-        if far_camera:
+        if conditions.far_camera:
             image = textures.far_side(np.random.default_rng([seed, 8]), image)
         photo = textures.degrade(np.random.default_rng([seed, 6]), image)
     else:
@@ -514,7 +522,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
 
     truth_cards = []
     for index, card in enumerate(scene.cards):
-        box, visible = _visible_box(zbuffer, index, rois[index], card_area[index], 0.06 if thin else 0.15)
+        box, visible = _visible_box(zbuffer, index, rois[index], card_area[index])
         truth_cards.append({
             "label": card.slug,
             "box": box,

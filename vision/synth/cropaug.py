@@ -1,11 +1,10 @@
 """What a phone does to one card's crop, applied where the classifier's crops are written.
 
-The photo renderer already lights, blurs and compresses whole photos; the crops the
-classifier then misnamed on independently made photos (issue 12) were harder than those: a
-card 30-60 px tall read from a handful of pixels, a warm or cold white balance far off
-neutral, a glossy card or sleeve throwing a white glare across its icon, defocus and motion
-of a hand-held phone, cheap JPEG, and cards of a loose pile lying at any angle. Each effect
-here is drawn per crop, so one photo's crops differ from each other.
+The photo renderer already lights, blurs and compresses whole photos; a phone's crops are
+harder than those: a card 30-60 px tall read from a handful of pixels, a warm or cold white
+balance far off neutral, a glossy card or sleeve throwing a white glare across its icon,
+defocus and motion of a hand-held phone, cheap JPEG, and cards of a loose pile lying at any
+angle. Each effect here is drawn per crop, so one photo's crops differ from each other.
 """
 
 from __future__ import annotations
@@ -108,11 +107,10 @@ def turned_box(image: np.ndarray, box, degrees: float) -> tuple[np.ndarray, list
     return turned, [*moved.min(0), *moved.max(0)]
 
 
-# --- harder crops (issue 12, the classifier's light stage) -------------------------------
-# What the camera stage still misnamed on the independent renderer's calibration photos: a
-# print whose inks drifted (a reddish or faded maki read as its neighbour count, salmon as
-# squid), a small hard glare sitting on the icon itself (a wasabi read as a nigiri at 0.9),
-# and far cards defocused more than ``shake`` blurs them.
+# --- harder crops (``Recipe.crop_hard``) ------------------------------------------------
+# A print whose inks drifted (a reddish or faded maki looks like its neighbour count, salmon
+# like squid), a small hard glare sitting on the icon itself, and far cards defocused more
+# than ``shake`` blurs them.
 
 
 def print_cast(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
@@ -168,10 +166,9 @@ def hard_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return jpeg_pass(image, int(rng.integers(35, 90)))
 
 
-# --- a glossy card's sheen (issue 12, the classifier's sheen stage) ----------------------
-# What the light stage still misnamed on independently rendered webcam films (one crop in a
-# hundred, dev seeds only): look-alikes (maki-2 as maki-3, squid nigiri as tempura, wasabi as
-# sashimi) under a broad band of light across a glossy card. ``glare`` adds light to the
+# --- a glossy card's sheen (``Recipe.crop_sheen``) --------------------------------------
+# A broad band of light across a glossy card, under which look-alikes (maki-2 and maki-3,
+# squid nigiri and tempura, wasabi and sashimi) come close. ``glare`` adds light to the
 # ink; a card's gloss reflects the lamp instead of the ink beneath, so within the band the
 # print fades toward the lamp's colour and its contrast goes, darks as much as lights.
 
@@ -202,39 +199,5 @@ def sheen_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
 
 
 def _lit_crop(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    """A float crop under a lamp's reflection (``sheen``, ``washout``) back to uint8, then a
-    JPEG pass."""
+    """A float crop under a lamp's reflection (``sheen``) back to uint8, then a JPEG pass."""
     return jpeg_pass(np.clip(image, 0, 255).astype(np.uint8), int(rng.integers(40, 92)))
-
-
-# --- a card washed out whole (issue 12, the classifier's washout stage) ------------------
-# On the independent renderer's development tables nine whole cards in ten the recogniser
-# lost were washed out to near white (mean brightness above 200 where a card found has 125):
-# a lamp's reflection covering the whole card, not a band across it (``sheen``). The detector
-# boxed most of them; the classifier named them nothing surely enough to keep.
-
-
-def washout(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    """A glossy card turned toward a lamp or a window: a broad reflection over the whole
-    card replacing 0.55-0.95 of the print with the lamp's near white where it is strongest,
-    up to a third less across the card from there; what is left of the ink is a faint
-    picture. Float BGR in (0-255), float BGR out, never darker than the print.
-
-    >>> card = np.zeros((10, 10, 3), np.float32)
-    >>> card[:, 5:] = 200.0
-    >>> out = washout(np.random.default_rng(1), card)
-    >>> bool((out >= card).all()), bool(out[:, :5].min() > 80)
-    (True, True)
-    """
-    h, w = image.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-    away = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / math.hypot(w, h)  # 0-1 across the card
-    share = rng.uniform(0.55, 0.95) * (1 - rng.uniform(0, 0.35) * away)
-    lamp = rng.uniform(228, 255, 3).astype(np.float32)
-    return np.maximum(image, image * (1 - share[..., None]) + lamp * share[..., None])
-
-
-def washout_crop(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
-    """One crop (uint8 BGR) washed out by a reflection over the whole card, then a JPEG pass."""
-    return _lit_crop(rng, washout(rng, crop.astype(np.float32)))

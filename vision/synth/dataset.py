@@ -26,9 +26,57 @@ from vision.boxes import coverage_matrix
 from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth import cropaug
-from vision.synth.compose import compose_table, printed_weights, random_tableau
+from vision.synth.compose import SceneConditions, compose_table, printed_weights, random_tableau
 
 DETECTOR_CLASSES = ("card",)
+
+
+@dataclass(frozen=True)
+class ConditionShares:
+    """The share of a recipe's photos under each :class:`SceneConditions` condition, and of
+    them rendered as a 640x480 webcam frame; each photo draws its own (:meth:`draw`)."""
+
+    #: every card printed its own way (``SceneConditions.print_styles``)
+    print_styles: float = 0.0
+    #: taken from the table's near edge (``SceneConditions.far_camera``)
+    far_cameras: float = 0.0
+    #: rendered as a 640x480 webcam frame instead of the recipe's ``size``
+    small_frames: float = 0.0
+    #: the columns laid loosely (``SceneConditions.piles``)
+    piles: float = 0.0
+    #: the camera held at any angle to the table (``SceneConditions.turned``)
+    turned: float = 0.0
+    #: the camera tilted 15-45 degrees from straight down (``SceneConditions.tilted``)
+    tilted: float = 0.0
+    #: on a boldly checked, striped or gingham cloth (``SceneConditions.patterned``)
+    patterned: float = 0.0
+
+    def draw(self, seed: int) -> SceneConditions:
+        """The conditions of photo ``seed``: each drawn from a stream of its own (the far
+        camera's shared with the webcam frame's, drawn first), so a share of 0 draws the
+        condition off and a recipe's photos keep their conditions when another share changes.
+
+        >>> ConditionShares(tilted=1.0).draw(5)
+        SceneConditions(print_styles=False, far_camera=False, piles=False, turned=False, tilted=True, patterned=False)
+        """
+        def drawn(share: float, stream: int) -> bool:
+            return bool(share) and np.random.default_rng([seed, stream]).random() < share
+
+        return SceneConditions(print_styles=drawn(self.print_styles, 95),
+                               far_camera=bool(_camera_rolls(seed)[0] < self.far_cameras),
+                               piles=drawn(self.piles, 92), turned=drawn(self.turned, 91),
+                               tilted=drawn(self.tilted, 90), patterned=drawn(self.patterned, 89))
+
+    def frame(self, seed: int, size: tuple[int, int]) -> tuple[int, int]:
+        """The size photo ``seed`` is rendered at: a 640x480 webcam frame for the share
+        ``small_frames`` of photos, else ``size``."""
+        return (640, 480) if _camera_rolls(seed)[1] < self.small_frames else size
+
+
+def _camera_rolls(seed: int) -> tuple[float, float]:
+    """Photo ``seed``'s two camera draws: the far camera's, then the webcam frame's."""
+    rng = np.random.default_rng([seed, 93])
+    return float(rng.random()), float(rng.random())
 
 
 @dataclass(frozen=True)
@@ -63,11 +111,10 @@ class Recipe:
     #: the recipe whose folder these photos or crops join (they write no data.yaml or
     #: recipe.json of their own)
     adds_to: str = ""
-    #: share of photos whose every card is printed its own way (``textures.print_style``), as
-    #: a physical deck's copies differ; the other photos show the faces as they are
-    print_styles: float = 0.0
     #: share of photos that are close-ups: one to three cards filling most of the frame
     closeups: float = 0.0
+    #: how the photos' cards, table and camera vary: the share of them under each condition
+    scene: ConditionShares = ConditionShares()
     #: share of card crops seen by a phone's camera (``cropaug.camera_crop``: small cards,
     #: white balance, glare, shake, JPEG), each drawn per crop
     crop_camera: float = 0.0
@@ -80,37 +127,10 @@ class Recipe:
     #: share of card crops then seen under a glossy card's sheen (``cropaug.sheen_crop``: a
     #: band where the lamp's reflection fades the print), each drawn per crop
     crop_sheen: float = 0.0
-    #: share of card crops then washed out whole by a lamp's reflection over the card
-    #: (``cropaug.washout_crop``), each drawn per crop
-    crop_washout: float = 0.0
-    #: share of photos taken from the table's near edge (``compose_table(far_camera=True)``:
-    #: the far side smaller and out of focus, hard glare, a lamp's colour, a hand's shadow)
-    far_cameras: float = 0.0
-    #: share of photos rendered as a 640x480 webcam frame instead of ``size``
-    small_frames: float = 0.0
-    #: share of photos whose columns are laid loosely (``compose_table(piles=True)``: thin,
-    #: uneven strips, each card a little turned and shifted)
-    piles: float = 0.0
-    #: share of photos whose camera is held at any angle to the table
-    #: (``compose_table(turned=True)``: columns across the photo or diagonal)
-    turned: float = 0.0
-    #: share of photos taken through a camera tilted 15-45 degrees from straight down
-    #: (``compose_table(tilted=True)``: cards foreshortened, strips thinner, the far side receding)
-    tilted: float = 0.0
-    #: share of photos on a boldly checked, striped or gingham cloth
-    #: (``compose_table(patterned=True)``: seen through the camera, as the cards are)
-    patterned: float = 0.0
-    #: share of photos with a lamp reflected in the glossy cards
-    #: (``compose_table(washed=True)``: cards round a spot washed toward white)
-    washed: float = 0.0
-    #: share of photos whose columns show thin strips, a twelfth to a sixth of each covered
-    #: card (``compose_table(thin=True)``)
-    thin: float = 0.0
 
 
-#: the look-alikes the classifier's sheen and wide stages draw twice as often: those still
-#: confused on independent webcam films, and those the whole tables confuse (miso soup and
-#: spoon, temaki, menu)
+#: the look-alikes the classifier's sheen and wide stages draw twice as often: count faces
+#: and nigiri, and what the whole tables confuse (miso soup and spoon, temaki, menu)
 SHEEN_LOOK_ALIKES = ("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri", "squid-nigiri",
                      "egg-nigiri", "wasabi", "tempura", "sashimi", "dumpling", "pudding", "takeout-box",
                      "miso-soup", "spoon", "temaki", "menu")
@@ -118,6 +138,9 @@ SHEEN_LOOK_ALIKES = ("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "sa
 #: the faces told apart only by their count of rolls, the count classifier's classes in its
 #: outputs' order (ultralytics numbers classes by their folders' sorted names)
 COUNT_FACES = tuple(sorted(face for family in COUNT_FAMILIES for face in family))
+
+#: the tables of the detector's and classifier's later stages: 1-8 seats (2 in 9 one tableau)
+ANY_SEATS = (1, 1, 2, 3, 4, 5, 6, 7, 8)
 
 RECIPES = {
     # the models' training data: digital faces only, the printed scans never appear
@@ -127,17 +150,16 @@ RECIPES = {
                          print_weighted=True),
     "test-digital": Recipe("test-digital", train=0, val=200, seed=8, crops=False),
     "tiny": Recipe("tiny", train=8, val=4, seed=3, size=(640, 480)),
-    # crowded tables: 6-8 seats round the table, cards small (issue 12); never trained on
+    # crowded tables: 6-8 seats round the table, cards small; never trained on
     "test-crowded": Recipe("test-crowded", train=0, val=100, seed=10, faces="print", crops=False,
                            print_weighted=True, seats=(6, 7, 8)),
-    # more classifier crops, written beside the train recipe's; the classes the first
-    # classifier confused most (icon counts, look-alike strips) are drawn twice as often
+    # more classifier crops, written beside the train recipe's; the classes told apart by
+    # small marks (icon counts, look-alike strips) drawn twice as often
     "train-crops": Recipe("train-crops", train=1000, val=0, seed=2, det=False, prefix="x", adds_to="train",
                           boost=("uramaki-3", "uramaki-4", "uramaki-5", "maki-1", "maki-2", "maki-3",
                                  "menu", "pudding", "fruit-pineapple-orange", "fruit-watermelon-orange",
                                  "fruit-orange-orange", "fruit-watermelon-pineapple", "onigiri-rectangle",
                                  "onigiri-square", "onigiri-circle", "spoon", "wasabi")),
-    # "not a card" crops for the classifier: clutter and bare table, written beside the rest
     # whole-table photos only (2-5 seats): the detector's second fine-tuning, where the small
     # strips of covered cards are hardest; written beside train's photos as t*.jpg
     "train-tables": Recipe("train-tables", train=600, val=0, seed=5, prefix="t", crops=False, seats=(2, 3, 4, 5),
@@ -147,212 +169,116 @@ RECIPES = {
     "train-tables-hires": Recipe("train-tables-hires", train=1800, val=0, seed=6, prefix="u", crops=False,
                                  seats=(2, 3, 4, 5), adds_to="train"),
     # crops of those 2400 whole-table photos (the same photos: same seeds), for the classifier's
-    # last stage; no photo files (their truth goes to truth/train-<name>)
+    # whole-table stage; no photo files (their truth goes to truth/train-<name>)
     "train-tables-crops": Recipe("train-tables-crops", train=600, val=0, seed=5, prefix="t", det=False,
                                  seats=(2, 3, 4, 5), adds_to="train"),
     "train-tables-hires-crops": Recipe("train-tables-hires-crops", train=1800, val=0, seed=6, prefix="u", det=False,
                                        seats=(2, 3, 4, 5), adds_to="train"),
+    # "not a card" crops for the classifier: clutter and bare table, written beside the rest
     "train-negatives": Recipe("train-negatives", train=700, val=60, seed=4, det=False, prefix="n",
                               negatives=3, card_crops=False, adds_to="train"),
-    # crops for the classifier's print-style stage (issue 12): every card printed its own way
-    # (colour profile, halftone, gloss, wear, sleeve), 1-8 seats, one photo in six a close-up
-    # of one to three cards; bare table and clutter too, so ``not-a-card`` is kept. Its own
-    # folder (``datasets/build/print-crops``), with a validation split
-    "train-print-crops": Recipe("train-print-crops", train=800, val=60, seed=9, det=False, prefix="s",
-                                negatives=2, print_styles=0.75, closeups=1 / 6,
-                                seats=(1, 1, 1, 2, 3, 4, 5, 6, 7, 8)),
-    # the same kind of photos, other seeds, and half their card crops then seen by a phone
-    # (small, off white balance, glare, shake, cheap JPEG; ``cropaug``), a quarter turned as
-    # in a loose pile; the look-alikes the classifier confused on independent photos drawn
-    # twice as often. Its own folder (``datasets/build/camera-crops``), with a validation split
+    # the classifier's camera stage: every card printed its own way in three photos of four,
+    # 1-8 seats, one photo in six a close-up of one to three cards, bare table and clutter
+    # too (so ``not-a-card`` is kept); half the card crops then seen by a phone (small, off
+    # white balance, glare, shake, cheap JPEG; ``cropaug``), a quarter turned as in a loose
+    # pile; the look-alikes drawn twice as often. Its own folder
+    # (``datasets/build/camera-crops``), with a validation split
     "train-camera-crops": Recipe("train-camera-crops", train=600, val=40, seed=11, det=False, prefix="c",
-                                 negatives=2, print_styles=0.75, closeups=1 / 6,
-                                 seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.5, crop_turns=0.25,
+                                 negatives=2, closeups=1 / 6, scene=ConditionShares(print_styles=0.75),
+                                 seats=ANY_SEATS, crop_camera=0.5, crop_turns=0.25,
                                  boost=("maki-1", "maki-2", "maki-3", "uramaki-3", "uramaki-4", "uramaki-5",
                                         "salmon-nigiri", "squid-nigiri", "egg-nigiri", "wasabi",
                                         "onigiri-circle", "onigiri-rectangle", "takeout-box", "dumpling",
                                         "edamame", "sashimi", "pudding")),
-    # the classifier's light stage (issue 12, after the camera stage): other seeds, and
-    # besides the phone, two card crops in five with a print off its colours, a hard glare on
-    # the icon or a strong defocus (``cropaug.hard_crop``); the look-alikes still confused on
-    # independent photos drawn twice as often. Its own folder (``datasets/build/light-crops``)
+    # the classifier's light stage, after the camera stage: other seeds, and besides the
+    # phone, two card crops in five with a print off its colours, a hard glare on the icon or
+    # a strong defocus (``cropaug.hard_crop``); the look-alikes drawn twice as often. Its own
+    # folder (``datasets/build/light-crops``)
     "train-light-crops": Recipe("train-light-crops", train=400, val=30, seed=12, det=False, prefix="l",
-                                negatives=2, print_styles=0.75, closeups=1 / 6,
-                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
-                                crop_hard=0.4,
+                                negatives=2, closeups=1 / 6, scene=ConditionShares(print_styles=0.75),
+                                seats=ANY_SEATS, crop_camera=0.4, crop_turns=0.25, crop_hard=0.4,
                                 boost=("maki-1", "maki-2", "maki-3", "uramaki-4", "uramaki-5", "salmon-nigiri",
                                        "squid-nigiri", "egg-nigiri", "wasabi", "takeout-box", "dumpling")),
-    # the classifier's sheen stage (issue 12, after the light stage): other seeds, as the light
-    # stage's crops, every photo's cards printed their own way, and besides, half the card
-    # crops under a glossy card's sheen (``cropaug.sheen_crop``); the look-alikes still
-    # confused on independent webcam films drawn twice as often, and those the whole tables
-    # confuse (miso soup and spoon, temaki, menu). Its own folder (``datasets/build/sheen-crops``)
+    # the classifier's sheen stage, after the light stage: other seeds, as the light stage's
+    # crops, nine photos in ten printed their own way, and besides, half the card crops under
+    # a glossy card's sheen (``cropaug.sheen_crop``); the look-alikes drawn twice as often.
+    # Its own folder (``datasets/build/sheen-crops``)
     "train-sheen-crops": Recipe("train-sheen-crops", train=400, val=30, seed=17, det=False, prefix="g",
-                                negatives=2, print_styles=0.9, closeups=1 / 6,
-                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
-                                crop_hard=0.3, crop_sheen=0.5,
-                                boost=SHEEN_LOOK_ALIKES),
-    # the classifier's washout stage (issue 12; 2 CPU cores, from the committed classifier): the sheen
-    # stage's crops, other seeds, and besides, a third of the card crops washed out whole by a
-    # lamp's reflection over the card (``cropaug.washout_crop``): on the independent renderer's
-    # development tables nine whole cards in ten the recogniser lost were such, and the
-    # nigiri and wasabi read one for another most often under glare. The look-alikes drawn
-    # twice as often. Its own folder (``datasets/build/washout-crops``). Tried, not kept: it
-    # found no more cards and named fewer right on four development sets of five
-    #
-    "train-washout-crops": Recipe("train-washout-crops", train=400, val=30, seed=25, det=False, prefix="k",
-                                  negatives=2, print_styles=0.9, closeups=1 / 6,
-                                  seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.4, crop_turns=0.25,
-                                  crop_hard=0.25, crop_sheen=0.3, crop_washout=0.35, far_cameras=0.3,
-                                  piles=0.4, tilted=0.4, boost=SHEEN_LOOK_ALIKES),
-    # the classifier's wide stage (issue 12, after the sheen stage; a GPU's work): crops cut
-    # from every table the detector's recipes lay, not only our renderer's neat rows: columns
-    # laid loosely in four photos of ten, the camera held at any angle in three, from the
-    # table's near edge (far side small, out of focus, a lamp's colour) in four, webcam frames;
-    # on fewer crops than before the phone, the hard prints and the sheen of the stages before
-    # (the far seats are small and blurred already: the two together left many crops past
-    # reading, 30 crops in 80 of a first try by eye); seven times the sheen stage's photos, so
-    # that it can train longer before it learns them by heart. Its own folder
-    # (``datasets/build/wide-crops``)
+                                negatives=2, closeups=1 / 6, scene=ConditionShares(print_styles=0.9),
+                                seats=ANY_SEATS, crop_camera=0.4, crop_turns=0.25, crop_hard=0.3,
+                                crop_sheen=0.5, boost=SHEEN_LOOK_ALIKES),
+    # the classifier's wide stage, after the sheen stage (a GPU's work): crops cut from every
+    # table the detector's recipes lay, not only neat rows: columns laid loosely in four
+    # photos of ten, the camera held at any angle in three, from the table's near edge (far
+    # side small, out of focus, a lamp's colour) in four, webcam frames; on fewer crops than
+    # the sheen stage the phone, the hard prints and the sheen (the far seats are small and
+    # blurred already: the two together leave many crops past reading); seven times the sheen
+    # stage's photos, so that it can train longer before it learns them by heart. Its own
+    # folder (``datasets/build/wide-crops``)
     "train-wide-crops": Recipe("train-wide-crops", train=3000, val=80, seed=18, det=False, prefix="w",
-                               negatives=2, print_styles=0.9, closeups=1 / 6,
-                               seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
-                               crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
-                               turned=0.3,
+                               negatives=2, closeups=1 / 6, seats=ANY_SEATS,
+                               scene=ConditionShares(print_styles=0.9, far_cameras=0.4, small_frames=0.1,
+                                                     piles=0.4, turned=0.3),
+                               crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
                                boost=SHEEN_LOOK_ALIKES),
-    # the classifier's wide washout stage (issue 12; 2 CPU cores, from the committed classifier):
-    # the wide stage's tables, other seeds, with one card crop in eight washed out whole by a
-    # lamp's reflection (``cropaug.washout_crop``) and a camera tilted 15-45 degrees in three
-    # photos of ten. The washout stage's few hundred photos of one kind pulled the classifier
-    # off what the wide stage taught it; here the washout is a share of the wide stage's own
-    # mix, a few epochs at the print stage's low rate. Its own folder
-    # (``datasets/build/wide-washout-crops``). Tried, not kept: no more development seats read
-    # exactly, averaged half and half or a quarter its own
-    "train-wide-washout-crops": Recipe("train-wide-washout-crops", train=1200, val=40, seed=28, det=False,
-                                       prefix="o", negatives=2, print_styles=0.9, closeups=1 / 6,
-                                       seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
-                                       crop_hard=0.2, crop_sheen=0.25, crop_washout=0.12, far_cameras=0.4,
-                                       small_frames=0.1, piles=0.4, turned=0.3, tilted=0.3,
-                                       boost=SHEEN_LOOK_ALIKES),
-    # the classifier's tilted stage (issue 12, after the wide stage; 2 CPU cores): crops cut
-    # from tables seen through a camera tilted 15-45 degrees from straight down in eight photos
-    # of ten, as the detector's tilted stage lays them (cards foreshortened, a glossy print's
-    # sheen across them): on the independent renderer's webcam films (a camera from one side)
-    # the classifier read a printed maki-2 as maki-3 at 0.99, turn after turn, though it names
-    # that print right flat and upright at any size. The look-alikes drawn twice as often. Its
-    # own folder (``datasets/build/tilted-crops``). Tried, not kept: it did not mend that read,
-    # and read no more development seats exactly (models/README.md)
-    "train-tilted-crops": Recipe("train-tilted-crops", train=500, val=30, seed=20, det=False, prefix="y",
-                                 negatives=2, print_styles=0.9, closeups=1 / 8,
-                                 seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.3, crop_turns=0.2,
-                                 crop_hard=0.25, crop_sheen=0.35, far_cameras=0.3, small_frames=0.1, piles=0.4,
-                                 turned=0.3, tilted=0.8,
-                                 boost=SHEEN_LOOK_ALIKES),
-    # the classifier's fine stage (issues 12 and 13, a GPU's work): the wide stage's crops, other
-    # seeds, a camera tilted 15-45 degrees in four photos of ten, written at 128 px instead of
-    # 96: a card's count of maki rolls or uramaki is a row of icons a few pixels wide, and on
-    # the independent renderer's development tables a third of the names read wrong were a
-    # count read one off (maki-2 as maki-3, maki-1 as maki-2, uramaki-4 as uramaki-5), on whole
-    # cards lying in plain view. Its own folder (``datasets/build/wide-crops-128``). Tried, not
-    # kept: it read counts better and washed-out salmon nigiri as squid
-    "train-wide-crops-128": Recipe("train-wide-crops-128", train=1400, val=60, seed=22, det=False, prefix="f",
-                                   crop_size=128, negatives=2, print_styles=0.9, closeups=1 / 6,
-                                   seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
-                                   crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
-                                   turned=0.3, tilted=0.4, boost=SHEEN_LOOK_ALIKES),
-    # the count classifier (issues 12 and 13; 2 CPU cores): the fine stage's crops at 128 px,
-    # tables laid mostly of maki and uramaki (each count ten times as likely as another face),
-    # for :class:`vision.recognizer.Recognizer`'s second look at a count card. On the
-    # independent renderer's development tables most names read wrong among these were a
-    # count one off, on whole cards in plain view; a classifier of 39 faces at 96 px learns
-    # the faces and barely the row of icons. Only its count crops are trained on
-    # (``datasets/build/count-crops``)
+    # the count classifier's crops, written at 128 px (a card's count of maki rolls or
+    # uramaki is a row of icons a few pixels wide): the wide stage's tables, a camera tilted
+    # 15-45 degrees in four photos of ten, laid mostly of maki and uramaki (each count ten
+    # times as likely as another face), for :class:`vision.recognizer.Recognizer`'s second
+    # look at a count card. Only its count crops are trained on (``datasets/build/count-crops``)
     "train-count-crops": Recipe("train-count-crops", train=1000, val=60, seed=23, det=False, prefix="c",
-                                crop_size=128, print_styles=0.9, closeups=1 / 6,
-                                seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), crop_camera=0.25, crop_turns=0.25,
-                                crop_hard=0.2, crop_sheen=0.25, far_cameras=0.4, small_frames=0.1, piles=0.4,
-                                turned=0.3, tilted=0.4, boost=COUNT_FACES, boost_weight=10.0),
-    # the detector's camera stage (issue 12): whole photos as phones and webcams take them
-    # across a real table, 1-8 seats, cards printed their own way; six photos in ten from the
-    # table's near edge (far side small and out of focus, glare, lamp colour, a hand's shadow),
-    # one in seven a 640x480 webcam frame, a few close-ups. The other photos, as the detector's
+                                crop_size=128, closeups=1 / 6, seats=ANY_SEATS,
+                                scene=ConditionShares(print_styles=0.9, far_cameras=0.4, small_frames=0.1,
+                                                      piles=0.4, turned=0.3, tilted=0.4),
+                                crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
+                                boost=COUNT_FACES, boost_weight=10.0),
+    # the detector's camera stage: whole photos as phones and webcams take them across a real
+    # table, 1-8 seats, cards printed their own way; six photos in ten from the table's near
+    # edge (far side small and out of focus, glare, lamp colour, a hand's shadow), one in
+    # seven a 640x480 webcam frame, a few close-ups. The other photos, as the detector's
     # earlier data, keep what it knew. Its own folder (``datasets/build/camera-tables``)
     "train-camera-tables": Recipe("train-camera-tables", train=700, val=40, seed=13, prefix="k", crops=False,
-                                  seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6, closeups=0.08,
-                                  far_cameras=0.6, small_frames=0.15),
-    # the detector's pile stage (issue 12): columns laid loosely, as hands lay them (thin and
-    # uneven strips, cards turned and shifted), 1-5 seats, mostly one tableau seen close, half
-    # the photos from the table's near edge. Trained together with ``train-camera-tables``
+                                  seats=ANY_SEATS, closeups=0.08,
+                                  scene=ConditionShares(print_styles=0.6, far_cameras=0.6, small_frames=0.15)),
+    # the detector's pile stage: columns laid loosely, as hands lay them (thin and uneven
+    # strips, cards turned and shifted), 1-5 seats, mostly one tableau seen close, half the
+    # photos from the table's near edge. Trained together with ``train-camera-tables``
     # (``datasets/build/pile-tables``)
     "train-pile-tables": Recipe("train-pile-tables", train=500, val=40, seed=14, prefix="q", crops=False,
-                                seats=(1, 1, 1, 2, 3, 4, 5), print_styles=0.6, closeups=0.05,
-                                far_cameras=0.5, small_frames=0.1, piles=0.7),
-    # the detector's turned-pile stage (issue 12): as ``train-pile-tables``, but the camera held
-    # at any angle to the table in seven photos of ten, so that columns run across the photo
-    # or diagonally: strips of a column lying diagonally were the regions the pile stage's
-    # detector lost most often on the independent renderer's development tables (seed 302:
-    # 23 of 40 strips with a near-square box over 30 px on its input, against 81 of 229 other
-    # strips), and our renderer laid columns only at its seats' even angles. 1-8 seats
-    # (``datasets/build/turned-piles``; its detector stage is not in the committed models:
-    # models/README.md, step 12)
+                                seats=(1, 1, 1, 2, 3, 4, 5), closeups=0.05,
+                                scene=ConditionShares(print_styles=0.6, far_cameras=0.5, small_frames=0.1,
+                                                      piles=0.7)),
+    # the detector's turned-pile tables: as ``train-pile-tables``, but the camera held at any
+    # angle to the table in seven photos of ten, so that columns run across the photo or
+    # diagonally (without it every column runs along one of its seat's even angles), 1-8
+    # seats; trained with the mixed tables (``datasets/build/turned-piles``)
     "train-turned-piles": Recipe("train-turned-piles", train=500, val=40, seed=15, prefix="r", crops=False,
-                                 seats=(1, 1, 1, 2, 3, 4, 5, 6, 8), print_styles=0.6, closeups=0.06,
-                                 far_cameras=0.5, small_frames=0.1, piles=0.6, turned=0.7),
-    # the detector's stage on a lent GPU (issue 12): every table the three recipes above lay,
-    # drawn together and four times as many: 1-8 seats, loose columns in half the photos, the
-    # camera held at any angle in half, from the near edge in half, webcam frames, close-ups.
-    # Trained together with those three (``datasets/build/mixed-tables``)
+                                 seats=(1, 1, 1, 2, 3, 4, 5, 6, 8), closeups=0.06,
+                                 scene=ConditionShares(print_styles=0.6, far_cameras=0.5, small_frames=0.1,
+                                                       piles=0.6, turned=0.7)),
+    # the detector's mixed-table stage (a GPU's work): every table the three recipes above
+    # lay, drawn together and four times as many: 1-8 seats, loose columns in half the
+    # photos, the camera held at any angle in half, from the near edge in half, webcam
+    # frames, close-ups. Trained together with those three (``datasets/build/mixed-tables``)
     "train-mixed-tables": Recipe("train-mixed-tables", train=2000, val=60, seed=16, prefix="m", crops=False,
-                                 seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6, closeups=0.06,
-                                 far_cameras=0.5, small_frames=0.15, piles=0.5, turned=0.5),
-    # the detector's tilted stage (issue 12, a GPU's work): as ``train-mixed-tables``, but
-    # eight photos in ten taken through a camera tilted 15-45 degrees from straight down, as
-    # phones are held over a table: cards foreshortened along the view and strips thinner.
-    # Every table before kept a card's proportions (a keystone, no foreshortening), and on
-    # the independent renderer's development tables (seed 302) a fifth of the covered cards'
-    # strips were not boxed, most of them squat or thin (``datasets/build/tilted-tables``)
+                                 seats=ANY_SEATS, closeups=0.06,
+                                 scene=ConditionShares(print_styles=0.6, far_cameras=0.5, small_frames=0.15,
+                                                       piles=0.5, turned=0.5)),
+    # the detector's tilted stage (a GPU's work): as ``train-mixed-tables``, but eight photos
+    # in ten taken through a camera tilted 15-45 degrees from straight down, as phones are
+    # held over a table: cards foreshortened along the view and strips thinner, where the
+    # other recipes' keystone keeps a card's proportions (``datasets/build/tilted-tables``)
     "train-tilted-tables": Recipe("train-tilted-tables", train=2400, val=60, seed=19, prefix="v", crops=False,
-                                  seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6, closeups=0.06,
-                                  far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5, tilted=0.8),
-    # the detector's second tilted stage (issue 12, a GPU's work, after step 17): a fresh draw
-    # of the tilted tables (step 17 had seen its 2400 photos 36 times), with a few more
-    # close-ups (step 17 read two more development close-ups wrong than step 13), crowded
-    # tables and webcam frames (``datasets/build/tilted-tables-2``). Tried, not kept: it
-    # boxed more cards but read no more development seats exactly
-    "train-tilted-tables-2": Recipe("train-tilted-tables-2", train=3000, val=60, seed=21, prefix="z", crops=False,
-                                    seats=(1, 1, 2, 3, 4, 5, 6, 7, 8, 8), print_styles=0.7, closeups=0.1,
-                                    far_cameras=0.45, small_frames=0.2, piles=0.6, turned=0.5, tilted=0.85),
-    # the detector's patterned-cloth stage (issue 12): the tilted tables, two in three on a
-    # boldly checked, striped or gingham cloth seen through the camera; the independent
-    # films' tables the detector missed cards on were such (``datasets/build/patterned-tables``)
+                                  seats=ANY_SEATS, closeups=0.06,
+                                  scene=ConditionShares(print_styles=0.6, far_cameras=0.4, small_frames=0.15,
+                                                        piles=0.6, turned=0.5, tilted=0.8)),
+    # the detector's patterned-cloth stage: the tilted tables, two in three on a boldly
+    # checked, striped or gingham cloth seen through the camera, whose edges look like a
+    # card's (``datasets/build/patterned-tables``)
     "train-patterned-tables": Recipe("train-patterned-tables", train=1200, val=60, seed=24, prefix="h",
-                                     crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
-                                     closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
-                                     tilted=0.8, patterned=0.65),
-    # the detector's glossy-card stage (issue 12, after step 21; 2 CPU cores): the patterned
-    # stage's tables, other seeds, and in half the photos a lamp reflected in the glossy cards,
-    # washing those round a spot toward white (``compose_table(washed=True)``); patterned
-    # cloths in a fifth, so that stage's cards are not forgotten. On the independent
-    # renderer's development tables most whole cards never boxed were washed out so, and a
-    # quarter of the strips missed (``datasets/build/glossy-tables``). Tried, not kept: seven
-    # more development seats exact, none more on the independent test sets and seven fewer on
-    # ours
-    "train-glossy-tables": Recipe("train-glossy-tables", train=1200, val=60, seed=26, prefix="e",
-                                  crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
-                                  closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
-                                  tilted=0.8, patterned=0.2, washed=0.5),
-    # the detector's thin-strip stage (issue 12, after step 21; 2 CPU cores): the patterned
-    # stage's tables, other seeds, with the columns of two photos in three showing a twelfth
-    # to a sixth of each covered card (``compose_table(thin=True)``); patterned cloths in a
-    # fifth, so that stage's cards are not forgotten. On the independent renderer's
-    # development photos the strips missed, unboxed or boxed askew, show a tenth of their
-    # card or less where those found show a sixth (``datasets/build/thin-tables``). Tried,
-    # not kept: averaged half and half or a quarter its own, it read fewer development seats
-    # exactly
-    "train-thin-tables": Recipe("train-thin-tables", train=1200, val=60, seed=27, prefix="j",
-                                crops=False, seats=(1, 1, 2, 3, 4, 5, 6, 7, 8), print_styles=0.6,
-                                closeups=0.06, far_cameras=0.4, small_frames=0.15, piles=0.6, turned=0.5,
-                                tilted=0.8, patterned=0.2, thin=0.65),
+                                     crops=False, seats=ANY_SEATS, closeups=0.06,
+                                     scene=ConditionShares(print_styles=0.6, far_cameras=0.4, small_frames=0.15,
+                                                           piles=0.6, turned=0.5, tilted=0.8, patterned=0.65)),
 }
 
 
@@ -445,8 +371,8 @@ def write_negative_crops(image: np.ndarray, truth: dict, folder: Path, name: str
 
 def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) -> np.ndarray:
     """The classifier's crop of one card's ``box``: turned, seen by a phone's camera, made
-    harder, seen under a sheen and washed out for the recipe's shares of crops (``crop_turns``,
-    ``crop_camera``, ``crop_hard``, ``crop_sheen``, ``crop_washout``), else as it is."""
+    harder and seen under a sheen for the recipe's shares of crops (``crop_turns``,
+    ``crop_camera``, ``crop_hard``, ``crop_sheen``), else as it is."""
     if recipe.crop_turns and rng.random() < recipe.crop_turns:
         image, box = cropaug.turned_box(image, box, rng.uniform(12, 45) * rng.choice([-1, 1]))
     crop = square_crop(image, box, recipe.crop_size)
@@ -456,8 +382,6 @@ def card_crop(rng: np.random.Generator, image: np.ndarray, box, recipe: Recipe) 
         crop = cropaug.hard_crop(rng, crop)
     if recipe.crop_sheen and rng.random() < recipe.crop_sheen:
         crop = cropaug.sheen_crop(rng, crop)
-    if recipe.crop_washout and rng.random() < recipe.crop_washout:
-        crop = cropaug.washout_crop(rng, crop)
     return crop
 
 
@@ -479,20 +403,10 @@ def _make_one(job) -> int:
         if closeup_rng.random() < recipe.closeups:
             tableaux = [random_tableau(closeup_rng, int(closeup_rng.integers(1, 4)), weights=weights)]
             fill = float(closeup_rng.uniform(0.8, 0.99))
-    styled = bool(recipe.print_styles) and np.random.default_rng([seed, 95]).random() < recipe.print_styles
-    camera_rng = np.random.default_rng([seed, 93])
-    far = camera_rng.random() < recipe.far_cameras
-    size = (640, 480) if camera_rng.random() < recipe.small_frames else recipe.size
-    piles = bool(recipe.piles) and np.random.default_rng([seed, 92]).random() < recipe.piles
-    turned = bool(recipe.turned) and np.random.default_rng([seed, 91]).random() < recipe.turned
-    tilted = bool(recipe.tilted) and np.random.default_rng([seed, 90]).random() < recipe.tilted
-    patterned = bool(recipe.patterned) and np.random.default_rng([seed, 89]).random() < recipe.patterned
-    washed = bool(recipe.washed) and np.random.default_rng([seed, 88]).random() < recipe.washed
-    thin = bool(recipe.thin) and np.random.default_rng([seed, 87]).random() < recipe.thin
+    conditions = recipe.scene.draw(seed)
     image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=recipe.faces,
-                                 size=size, slug_weights=weights, print_styles=styled,
-                                 fill=fill, far_camera=far, piles=piles, turned=turned, tilted=tilted,
-                                 patterned=patterned, washed=washed, thin=thin)
+                                 size=recipe.scene.frame(seed, recipe.size), slug_weights=weights, fill=fill,
+                                 conditions=conditions)
     name = f"{recipe.prefix}{index:06d}"
     if recipe.det:
         truth["image"] = f"det/images/{split}/{name}.jpg"

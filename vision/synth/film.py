@@ -330,14 +330,14 @@ class Film:
             face = variants[card.uid % len(variants)]
             fh, fw = face.shape[:2]
             quad = self._card_quad(card, t).astype(np.float32)
-            src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+            src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
             x1, y1 = np.floor(quad.min(0)).astype(int) - 2
             x2, y2 = np.ceil(quad.max(0)).astype(int) + 2
             x1, y1 = max(x1, 0), max(y1, 0)
             x2, y2 = min(x2, self.size[0]), min(y2, self.size[1])
             if x2 <= x1 or y2 <= y1:
                 continue
-            matrix = cv2.getPerspectiveTransform(src, quad - np.float32([x1, y1]))
+            matrix = cv2.getPerspectiveTransform(src, quad - np.array([x1, y1], np.float32))
             roi = (x2 - x1, y2 - y1)
             warped = cv2.warpPerspective(face, matrix, roi, flags=cv2.INTER_AREA).astype(np.float32)
             alpha = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), matrix, roi)
@@ -493,8 +493,8 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
                 # another player's cards
                 seat = int(rng.integers(n))
                 if slide and rng.random() < 0.5:
-                    other = film.seat_edge((seat + 1 + int(rng.integers(n - 1))) % n) * 0.55
-                    aim = (float(other[0]), float(other[1]))
+                    edge = film.seat_edge((seat + 1 + int(rng.integers(n - 1))) % n) * 0.55
+                    aim = (float(edge[0]), float(edge[1]))
                 else:
                     aim = (float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)))
                 hands.append(HandPass(seat, t + 3.4, t + 4.6, aim))
@@ -569,19 +569,19 @@ def _camera(film: Film, size: tuple[int, int], rng: np.random.Generator, side_vi
     tilted; with ``side_view``, from one side: the far (top) edge is narrower."""
     n = len(film.script.players)
     width = COLUMNS_PER_SEAT * (1 + GAP)
-    corners = []
+    points = []
     for seat in range(n):
         rot, origin = film._seat_frame(seat)
         for x, y in ((-width / 2, -1.8), (width / 2, -1.8), (width / 2, 2.0), (-width / 2, 2.0)):
-            corners.append(rot @ np.array([x, y]) + origin)
-    corners = np.array(corners)
+            points.append(rot @ np.array([x, y]) + origin)
+    corners = np.array(points)
     lo, hi = corners.min(0), corners.max(0)
     w, h = size
     scale = 0.96 * min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
     similarity = np.array([[scale, 0, w / 2 - scale * (lo[0] + hi[0]) / 2],
                            [0, scale, h / 2 - scale * (lo[1] + hi[1]) / 2], [0, 0, 1]])
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = src + np.float32(rng.uniform(-0.02, 0.02, (4, 2)) * [w, h])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + (rng.uniform(-0.02, 0.02, (4, 2)) * [w, h]).astype(np.float32)
     if side_view:
         # the far side narrower, and seen from a little left or right of the middle
         shift = float(rng.uniform(-0.5, 0.5)) * side_view * w / 2

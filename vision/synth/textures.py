@@ -96,9 +96,9 @@ def patterned_cloth(rng: np.random.Generator, size: tuple[int, int], to_table: n
     the homography from the photo to the table plane, whose unit is a card's width), so its
     squares shrink toward the far side as the cards do.
 
-    The independent films' detector misses were on such tables (field films 352, 361, 388:
-    cards on a checkerboard or stripes not boxed at all); our other surfaces are mostly
-    plain, and their checks are square to the photo.
+    A detector that learnt only plain surfaces misses cards lying on a checkerboard or
+    stripes, whose edges look like a card's; the other surfaces here are mostly plain, and
+    their checks are square to the photo.
     """
     w, h = size
     sw, sh = max(16, w // 2), max(16, h // 2)  # drawn at half size, scaled up: cheaper and softer
@@ -276,8 +276,8 @@ def far_side(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     far side: the far side out of focus (the blur grows toward the top), and each with its own
     chance a hard glare burnt out to white, a warm or cool lamp, the soft shadow of a hand.
 
-    The detector learnt from sharp, evenly lit photos taken from above; photos taken across a
-    table lose their far cards to defocus and glare (issue 12's independent photos)."""
+    Photos taken from above are sharp and evenly lit; photos taken across a table lose their
+    far cards to defocus and glare, and a detector that never saw such photos misses them."""
     h, w = image.shape[:2]
     # defocus: blend a sharp and two blurred copies by height, blurrier toward the far side
     far_sigma = rng.uniform(0.6, 3.0) * max(w, h) / 1280
@@ -302,37 +302,6 @@ def far_side(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
         blob = np.exp(-(((xx - cx) / ax) ** 2 + ((yy - cy) / ay) ** 2))
         image = image * (1 - rng.uniform(0.3, 0.6) * blob)[..., None]
     return image
-
-
-def gloss_washout(rng: np.random.Generator, image: np.ndarray, zbuffer: np.ndarray) -> np.ndarray:
-    """A lamp reflected in glossy cards, on a float32 BGR image whose ``zbuffer`` holds the
-    index of the card seen at each pixel (negative: table or clutter): round a spot of the
-    photo the cards there are washed toward the lamp's near white, each by its own share
-    (each card is tilted its own way toward the lamp), and the matte table far less.
-
-    ``far_side``'s hard glare adds light to cards and table alike; a card's gloss replaces
-    its print with the lamp's reflection instead (``cropaug.washout`` is the same light on one
-    crop). On the independent renderer's development tables most whole cards lost were
-    washed out so, to near white, beside a table lit as usual (issue 12).
-
-    >>> grey = np.full((40, 40, 3), 90, np.float32)
-    >>> table = gloss_washout(np.random.default_rng(3), grey, np.full((40, 40), -1, np.int32))
-    >>> card = gloss_washout(np.random.default_rng(3), grey, np.zeros((40, 40), np.int32))
-    >>> bool((card >= grey).all()), bool(card.mean() - 90 > 3 * (table.mean() - 90))
-    (True, True)
-    """
-    h, w = image.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    gx, gy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
-    radius = rng.uniform(0.08, 0.3) * max(w, h)
-    # the reflection is burnt out round its centre, then fades
-    spot = np.clip(np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * radius**2)) * rng.uniform(1.0, 1.8), 0, 1)
-    n_cards = int(zbuffer.max()) + 1
-    gloss = rng.uniform(0.35, 1.0, max(n_cards, 1)).astype(np.float32) * rng.uniform(0.6, 0.97)
-    table = np.float32(rng.uniform(0.0, 0.15))
-    share = np.where(zbuffer >= 0, gloss[np.maximum(zbuffer, 0)], table) * spot
-    lamp = rng.uniform(228, 255, 3).astype(np.float32)
-    return np.maximum(image, image * (1 - share[..., None]) + lamp * share[..., None])
 
 
 # --- print styles: how one physical copy of a card differs from the digital face ----------

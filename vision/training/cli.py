@@ -16,9 +16,10 @@ from vision.training import require_training_stack
 #: the recipes of the classifier's print-style stage, each in its own folder (named here, not
 #: read from ``vision.synth.dataset.RECIPES``, so that every command starts without OpenCV;
 #: tests/vision/test_training.py keeps the two the same)
-PRINT_STAGE_RECIPES = ("train-print-crops", "train-camera-crops", "train-light-crops", "train-sheen-crops",
-                       "train-wide-crops", "train-tilted-crops", "train-wide-crops-128", "train-washout-crops",
-                       "train-wide-washout-crops")
+PRINT_STAGE_RECIPES = ("train-camera-crops", "train-light-crops", "train-sheen-crops", "train-wide-crops")
+#: the recipes of the detector's camera stage, named here for the same reason
+CAMERA_STAGE_RECIPES = ("train-camera-tables", "train-pile-tables", "train-turned-piles", "train-mixed-tables",
+                        "train-tilted-tables", "train-patterned-tables")
 
 
 def register(subparsers) -> None:
@@ -76,10 +77,7 @@ def register(subparsers) -> None:
                             "small, off white balance, glare, shake, turned; train-light-crops: besides, prints off their "
                             "colours, hard glare on the icon, strong defocus; train-sheen-crops: besides, half under a glossy "
                             "card's sheen; train-wide-crops: all of those, cut from loose columns, turned cameras and "
-                            "far seats too, 3000 photos, for a GPU; train-tilted-crops: as wide, from cameras tilted "
-                            "15-45 degrees in eight photos of ten, 500 photos; train-washout-crops, train-wide-washout-crops: "
-                            "cards washed out by a lamp, alone or a share of the wide mix, tried and not kept; "
-                            "train-print-crops: printed only)")
+                            "far seats too, 3000 photos, for a GPU)")
     train.add_argument("--print-cls-batch", type=int, default=None,
                        help="that stage's batch (default 64, as on 2 CPU cores; 256 on a GPU)")
     train.add_argument("--print-cls-hours", type=float, default=None,
@@ -91,19 +89,14 @@ def register(subparsers) -> None:
     train.add_argument("--camera-det-epochs", type=int, default=None,
                        help="epochs of the detector's camera stage (default 4, as the committed detector; 0: off)")
     train.add_argument("--camera-det-recipes", nargs="+", default=None,
-                       choices=["train-camera-tables", "train-pile-tables", "train-turned-piles", "train-mixed-tables",
-                                "train-tilted-tables", "train-tilted-tables-2", "train-patterned-tables",
-                                "train-glossy-tables", "train-thin-tables"],
+                       choices=CAMERA_STAGE_RECIPES,
                        help="that stage's photos, trained on together (default both: train-camera-tables, "
                             "photos across real tables; train-pile-tables, columns laid loosely; "
                             "train-turned-piles: loose columns, the camera held at any angle; train-mixed-tables: "
                             "all of those drawn together, 2000 photos, for a GPU; train-tilted-tables: as mixed, most "
-                            "photos through a camera tilted 15-45 degrees, 2400 photos, for a GPU; train-tilted-tables-2: "
-                            "a fresh draw of those, more close-ups and crowded tables, 3000 photos; "
+                            "photos through a camera tilted 15-45 degrees, 2400 photos, for a GPU; "
                             "train-patterned-tables: tilted tables, two in three on a checked, striped or gingham "
-                            "cloth, 1200 photos; train-glossy-tables: tilted tables, half with a lamp reflected in "
-                            "the glossy cards, 1200 photos; train-thin-tables: tilted tables, two in three with thin "
-                            "strips, a twelfth to a sixth of each covered card, 1200 photos)")
+                            "cloth, 1200 photos)")
     train.add_argument("--camera-det-batch", type=int, default=None,
                        help="that stage's batch (default 8, as on 2 CPU cores; 32 on a GPU)")
     train.add_argument("--camera-det-hours", type=float, default=None,

@@ -257,9 +257,9 @@ def format_unsure(report: dict) -> str:
 
 def bench_read(model_dir: Path, photos: int = 6, threads: int = 2) -> list[dict]:
     """Milliseconds per photo (recognition, seat split and tableau reading) at 1280x960 (one
-    tableau) and 4032x3024 (a 2-5-seat table), the issue's two budgets, and for a 6-8-seat
-    table at 2016x1512 (small cards: the detector's second, closer look), on photos of the
-    independent renderer (rendered in memory)."""
+    tableau) and 4032x3024 (a 2-5-seat table), the two sizes a reading time is promised for,
+    and for a 6-8-seat table at 2016x1512 (small cards: the detector's second, closer look),
+    on photos of the independent renderer (rendered in memory)."""
     from vision.fieldtest.render import render_photo
     from vision.recognizer import Recognizer
 

@@ -66,12 +66,10 @@ class TrainPlan:
     #: the long side photos are fed to the detector at (its graph takes any size): trained at
     #: 960, it read the unseen-print photos as well at 832 and 20 % faster
     det_feed_imgsz: int = 832
-    #: and live frames at (a webcam's 10 frames a second). At first 640 (16.7 frames/s where
-    #: 832 gave 11.7, before the live pipeline read only the frames where the table changed);
-    #: since the mixed-table stage (step 13 of models/README.md), 832: that detector, trained
-    #: at 832 alone, boxes a card lying still several pixels apart at 640 and at 832 (where a
-    #: still table is read again), and the tracker took such a card, seen whole again after a
-    #: hand passed, for a new one (our scripted columns film: 8 turns read for 7)
+    #: and live frames at (a webcam's 10 frames a second): the size the detector's later
+    #: stages train at. A detector trained at 832 boxes a card lying still several pixels
+    #: apart at 640 and at 832 (where a still table is read again), and the tracker would take
+    #: such a card, seen whole again after a hand passed, for a new one
     det_live_imgsz: int = 832
     #: fourth classifier stage: fine-tuned on crops of the 2400 whole-table photos too (their
     #: small strips were where it still named cards wrong); 0 skips it
@@ -81,30 +79,27 @@ class TrainPlan:
     #: many epochs as the time allows in place of the epochs above (how the GPU run was bounded)
     det_hires_hours: float = 0.0
     cls_tables_hours: float = 0.0
-    #: fifth classifier stage (issue 12): fine-tuned on crops where every card is printed its
-    #: own way (colour profile, halftone, gloss, wear, sleeve), close-ups and 6-8 seats among
-    #: them, and (``train-camera-crops``, step 9) half the crops seen by a phone
-    #: as well (small, off white balance, glare, shake, turned: ``vision.synth.cropaug``).
-    #: Step 9's run was bounded to one hour (``--print-cls-hours 1``) on the
-    #: team's shared 2 cores, where ultralytics fitted 39 epochs, which the plan now names
-    #: (models/README.md). With ``train-print-crops`` alone (no phone) 3 epochs read our own
-    #: sets a little worse and stayed out
+    #: fifth classifier stage: fine-tuned on crops where every card is printed its own way
+    #: (colour profile, halftone, gloss, wear, sleeve), close-ups and 6-8 seats among them,
+    #: and (``train-camera-crops``) half the crops seen by a phone as well (small, off white
+    #: balance, glare, shake, turned: ``vision.synth.cropaug``). The committed run was bounded
+    #: to one hour (``--print-cls-hours 1``) on 2 CPU cores, where ultralytics fitted 39
+    #: epochs, which the plan names
     cls_print_epochs: int = 39
     cls_print_batch: int = 64
     #: that stage's weights are averaged with those it started from, this share its own (1:
-    #: its own alone): fine-tuned alone it read the styled crops better but our own printed
-    #: sets worse; the average kept those and most of the gain (models/README.md)
+    #: its own alone): fine-tuned alone, a stage reads its own kind of crops better and the
+    #: printed test sets worse; the average keeps those and most of the gain
     cls_print_share: float = 0.5
-    #: that stage's crops: ``train-camera-crops``, ``train-print-crops`` or, run once more
-    #: from the weights before (steps 10, 14 and 15 of models/README.md; step 15's is the
-    #: committed classifier), ``train-light-crops``, ``train-sheen-crops`` and
-    #: ``train-wide-crops`` (on a GPU, with ``cls_print_batch`` 256), each in its own folder
-    #: beside ``train`` (the recipe's name without ``train-``) and its own run
+    #: that stage's crops: ``train-camera-crops`` or, run once more from the weights before
+    #: (the committed classifier's later stages, models/README.md), ``train-light-crops``,
+    #: ``train-sheen-crops`` and ``train-wide-crops`` (on a GPU, with ``cls_print_batch``
+    #: 256), each in its own folder beside ``train`` (the recipe's name without ``train-``)
+    #: and its own run
     cls_print_recipe: str = "train-camera-crops"
     #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
     cls_print_hours: float = 0.0
-    #: the detector's camera stage (issue 12, "The detector's pile stage" in models/README.md):
-    #: fine-tuned from the 960-px stage on ``train-camera-tables`` (whole photos as phones and
+    #: the detector's camera stage: fine-tuned from the 960-px stage on ``train-camera-tables`` (whole photos as phones and
     #: webcams take them across real tables, 1-8 seats, printed cards) and ``train-pile-tables``
     #: (columns laid loosely: thin, uneven strips, cards turned), fed at ``det_feed_imgsz``; its
     #: last weights averaged with those it started from, ``det_camera_share`` its own. The
@@ -320,7 +315,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
     if only in (None, "classifier", "classifier-print") and plan.cls_print_epochs:
         print_recipe = RECIPES[plan.cls_print_recipe]
         stage = print_recipe.name.removeprefix("train-").removesuffix("-crops")
-        run = runs / ("classifier-print" if stage == "print" else f"classifier-{stage}")
+        run = runs / f"classifier-{stage}"
         data = data_root.parent / print_recipe.name.removeprefix("train-")
         generate(print_recipe, data, workers=workers)
         t = time.time()
@@ -336,9 +331,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
                    classifier_imgsz, plan.cls_print_batch, start_from=start, optimizer="AdamW",
                    lr0=0.0002, warmup_epochs=0, time=plan.cls_print_hours or None, **cls_args, **place)
         # the schedule's last weights, not the "best" epoch: this stage's validation crops are
-        # our renderer's, not what it is for; on the independent renderer's calibration photos
-        # the camera stage's crops were named better after 12 epochs than after its "best" 5th
-        # (models/README.md)
+        # our renderer's, not the photos it is for, so the epoch best on them is not the best
         best = run / "weights" / "last.pt"
         if plan.cls_print_share < 1:
             best = yolo.average_weights(start, best, plan.cls_print_share, run.with_name(f"{run.name}-averaged.pt"))
