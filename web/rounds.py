@@ -29,7 +29,7 @@ from scorer.cards import CARDS
 from web import catalogue, recognition, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
-from web.problems import score_review
+from web.problems import confirm_refusal, over_deck_refusal, score_review
 from web.review import check_review, review_from_detections, round_from_review, training_boxes
 from web.store import (
     Game,
@@ -310,18 +310,28 @@ def confirm(game_id: int, number: int):
     game, photos, review = _posted_review(game_id, number)
     checked = score_review(game, number, review)
     if checked.error or checked.problems:
-        first = checked.error or checked.problems[0].message
-        more = len(checked.problems) - (0 if checked.error else 1)
         return jsonify(
-            error=f"Round {number} cannot be confirmed yet. {first}"
-            + (f" ({more} more card{'s' if more > 1 else ''} to check.)" if more > 0 else ""),
+            error=confirm_refusal(number, checked),
             problems=[p.as_json() for p in checked.problems],
+            warnings=[w.as_json() for w in checked.warnings],
         ), 400
+    # more cards than the deck holds: confirmed only once the players say their deck is like
+    # this (the review's "over_deck"), and the round's record keeps what it exceeds
+    if not set(checked.over_deck) <= set(review.get("over_deck", [])):
+        return jsonify(
+            error=over_deck_refusal(number, checked),
+            warnings=[w.as_json() for w in checked.warnings],
+            confirm_anyway=checked.over_deck,
+        ), 400
+    review = {k: v for k, v in review.items() if k != "over_deck"}
+    if checked.over_deck:
+        review["over_deck"] = checked.over_deck
     round_record = round_from_review(review, game.players)
     previous = game.round(number)
     if previous and previous.record and previous.record.get("tableaux") == round_record["tableaux"]:
         # keep what the page cannot edit (a per-turn log) while the cards stay the same
-        round_record = {**previous.record, **round_record}
+        kept = {k: v for k, v in previous.record.items() if k != "over_deck"}  # judged again above
+        round_record = {**kept, **round_record}
     scoring.check_record(game.record(replace={number: round_record}))
     confirm_round(db, game.id, number, review, round_record)
 

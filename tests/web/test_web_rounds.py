@@ -225,7 +225,7 @@ def test_rounds_entered_by_hand_when_there_is_no_photo(client, make_game):
         ([{"id": "a", "label": "tempura", "seat": 0}, {"id": "b", "label": "egg-nigiri", "seat": 0, "on": "a"}],
          "Egg Nigiri lies on Tempura"),
         # too many copies for the deck
-        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "5 Chopsticks cards"),
+        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "of these 5 Chopsticks cards"),
     ],
 )
 def test_a_review_that_cannot_be_a_round_is_refused(client, make_game, cards, message):
