@@ -50,13 +50,12 @@ MESSAGES: dict[str, str] = {
     "second-dessert": "One kind of dessert per game, and {card} is a second one: pick the card it really is.",
     "off-edition": "{card} is not a card of {edition}: pick the card it really is.",
     "card-other": "{card}: {detail}.",
-    "deck-count-one": "{extra} of these {count} {card} cards is more than the {edition} deck's {limit}: "
-                      "check them, or confirm anyway if your deck is like this.",
-    "deck-count": "{extra} of these {count} {card} cards are more than the {edition} deck's {limit}: "
-                  "check them, or confirm anyway if your deck is like this.",
+    "deck-count-one": "{extra} of these {count} {card} cards is more than the {edition} deck's {limit}: {then}.",
+    "deck-count": "{extra} of these {count} {card} cards are more than the {edition} deck's {limit}: {then}.",
     "desserts-added": "{count} desserts are on the table by round {round}, but with {players} players "
-                      "only {limit} are shuffled in by then: check them, or confirm anyway if your deck "
-                      "is like this.",
+                      "only {limit} are shuffled in by then: {then}.",
+    "deck-then-anyway": "check them, or confirm anyway if your deck is like this",
+    "deck-then-check": "check them",
     "uramaki-left": "{player}'s uramaki show {icons} icons, but reaching 10 scores at once and the cards "
                     "leave the table: enter {player}'s uramaki points under \u201cScored during the "
                     "round\u201d, or check these cards.",
@@ -70,6 +69,9 @@ MESSAGES: dict[str, str] = {
     "strawberry-none": "Scored during the round: {player} has no strawberry pudding to lead with.",
     "strawberry-held": "Scored during the round: {player} already holds the strawberry pudding lead, "
                        "so it scores nothing again.",
+    "unread-kinds": "Photos cannot name {count} kinds of {edition} yet: {kinds}. The bundled model was "
+                    "never shown them: teach them first (a few photos of each card), and until then add "
+                    "those cards by hand on the review page.",
     "in-round": "Round {round}: {detail}.",
     "in-round-player": "Round {round}, {player}'s cards: {detail}.",
     "too-many-faults": "More than {limit} cards cannot be scored: check this round's cards.",
@@ -218,17 +220,18 @@ def _of_round(review: dict[str, Any], slugs: Sequence[str]) -> list[dict]:
     return [c for c in review["cards"] if c["label"] in wanted]
 
 
-def deck_words(exc: DeckCountError, game: Game) -> str:
+def deck_words(exc: DeckCountError, edition: str, players: int, anyway: bool = True) -> str:
     """A deck count exceeded, counting cards: "7 of these 10 Wasabi cards are more than..."."""
     facts = exc.facts
     count, limit = int(facts.get("count", 0)), int(facts.get("limit", 0))
+    then = say("deck-then-anyway" if anyway else "deck-then-check")
     if facts.get("cause") == "desserts-added":
         return say("desserts-added", count=count, limit=limit, round=facts.get("round", 1),
-                   players=len(game.players))
-    card = facts.get("family") or (name(exc.cards[0], game.edition) if exc.cards else "")
+                   players=players, then=then)
+    card = facts.get("family") or (name(exc.cards[0], edition) if exc.cards else "")
     extra = count - limit
     return say("deck-count-one" if extra == 1 else "deck-count", extra=extra, count=count, card=card,
-               limit=limit, edition=EDITIONS[game.edition].name)
+               limit=limit, edition=EDITIONS[edition].name if edition in EDITIONS else edition, then=then)
 
 
 def _round_number(path: str) -> int | None:
@@ -236,14 +239,25 @@ def _round_number(path: str) -> int | None:
     return int(found.group(1)) + 1 if found else None
 
 
-def record_words(exc: RecordError, game: Game | None = None, edition: str | None = None) -> str:
+def record_words(
+    exc: RecordError, edition: str | None, players: Sequence[str] = (), anyway: bool = True
+) -> str:
     """Any scorer fault in the players' words: the round and player it is about named, cards by
-    their names, no record syntax (``rounds[1].tableaux.Ann[2]``)."""
-    edition = game.edition if game is not None else edition
+    their names, no record syntax (``rounds[1].tableaux.Ann[2]``); ``anyway``: the page offers
+    to confirm a round over its deck counts.
+
+    >>> from scorer import score_record
+    >>> try:
+    ...     score_record({"edition": "party", "players": ["Ann", "Ben"], "rounds": [
+    ...         {"tableaux": {"Ann": ["soy-sauce"] * 4, "Ben": []}}]})
+    ... except RecordError as exc:
+    ...     print(record_words(exc, "party", ["Ann", "Ben"], anyway=False))
+    Round 1: 1 of these 4 Soy Sauce cards is more than the Sushi Go Party! deck's 3: check them.
+    """
     facts = exc.facts
     cause = facts.get("cause")
-    if isinstance(exc, DeckCountError) and cause in ("deck-count", "desserts-added") and game is not None:
-        detail = deck_words(exc, game)
+    if isinstance(exc, DeckCountError) and cause in ("deck-count", "desserts-added") and edition:
+        detail = deck_words(exc, edition, len(players), anyway)
     elif cause == "uramaki-left":
         detail = say("uramaki-left", player=facts["player"], icons=facts["icons"])
     elif cause in ("uramaki-place", "uramaki-place-none", "strawberry-points", "strawberry-none",
@@ -256,7 +270,7 @@ def record_words(exc: RecordError, game: Game | None = None, edition: str | None
     if number is None:
         return f"{detail[:1].upper()}{detail[1:]}."
     player = re.match(r"rounds\[\d+\]\.tableaux\.(.+?)(\[\d+\])*$", exc.path)
-    if player and (game is None or player.group(1) in game.players) and cause != "uramaki-left":
+    if player and player.group(1) in players and cause != "uramaki-left":
         return say("in-round-player", round=number, player=player.group(1), detail=detail)
     return say("in-round", round=number, detail=detail)
 
@@ -338,15 +352,15 @@ def score_review(game: Game, number: int, review: dict[str, Any]) -> ScoredRevie
             result = score_record(game.record(replace={number: this_round}))
         except DeckCountError as exc:
             if exc.path != f"rounds[{index}]" or not exc.cards or set(exc.cards) <= over_deck:
-                return ScoredReview(None, index, problems, record_words(exc, game), warnings)
+                return ScoredReview(None, index, problems, record_words(exc, game.edition, game.players), warnings)
             over_deck.update(exc.cards)
             ids = [c["id"] for c in _of_round(current, exc.cards)]
-            warnings.append(DeckWarning(ids, deck_words(exc, game), sorted(exc.cards)))
+            warnings.append(DeckWarning(ids, deck_words(exc, game.edition, len(game.players)), sorted(exc.cards)))
             continue
         except RecordError as exc:
             problem = explain(exc, current, game, index)
             if problem is None or not problem.left_out:
-                return ScoredReview(None, index, problems, record_words(exc, game), warnings)
+                return ScoredReview(None, index, problems, record_words(exc, game.edition, game.players), warnings)
             if len(problems) == MAX_PROBLEMS:
                 break
             problems.append(problem)

@@ -123,6 +123,7 @@ class LiveGame:
         self._scores: tuple[dict | None, str | None] = (None, None)
         self._scored_version = -1
         self._version = 0
+        self.score_fault: Exception | None = None  # the scorer's RecordError behind score_error
 
     def update(self, detections: Detections, timestamp: float) -> LiveState:
         started = time.perf_counter()
@@ -198,10 +199,12 @@ class LiveGame:
         if self._scored_version != self._version:
             from scorer import RecordError, score_record
 
+            self.score_fault = None
             try:
                 self._scores = (score_record(self.record()), None)
             except RecordError as exc:
                 self._scores = (None, str(exc))
+                self.score_fault = exc  # its cause and facts, for a page to word it for players
             self._scored_version = self._version
         return self._scores
 
