@@ -75,7 +75,6 @@ def _unread_kinds() -> dict[str, str]:
     """Per edition, the sentence naming its kinds of card the model in use cannot name in a
     photo (none of their faces known: the bundled model was never shown them), if any."""
     from vision.teach.models import edition_status
-
     from web.problems import say
 
     out = {}

@@ -11,11 +11,14 @@ Uploading a photo (the file input opens the camera) works on plain HTTP too.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import ipaddress
 import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 from web.cli import CommandError
@@ -176,6 +179,18 @@ def server_config(hosts: list[str | None], https: bool, exposed: bool) -> dict:
     }
 
 
+@contextlib.contextmanager
+def _port_free(port: int) -> Iterator[None]:
+    """A port another program holds (AirPlay takes 5000 on macOS) is one line naming --port."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise CommandError(f"port {port} is already in use by another program: "
+                           f"start with another, e.g. --port {port + 1 if port < 65535 else 8000}") from None
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"--port must be 1-65535, not {args.port}")
@@ -200,8 +215,9 @@ def serve(args: argparse.Namespace) -> int:
 
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
-        server = make_server(host, args.port, app, threaded=True, request_handler=TimedHandler,
-                             ssl_context=(str(cert), str(key)))
+        with _port_free(args.port):
+            server = make_server(host, args.port, app, threaded=True, request_handler=TimedHandler,
+                                 ssl_context=(str(cert), str(key)))
         run, close = server.serve_forever, server.server_close
     else:
         import logging
@@ -209,8 +225,9 @@ def serve(args: argparse.Namespace) -> int:
         import waitress.server
 
         logging.basicConfig()  # waitress's warnings (queue depth, bad requests), as waitress.serve does
-        server = waitress.server.create_server(app, host=host, port=args.port, threads=args.threads,
-                                               **WAITRESS_OPTIONS)
+        with _port_free(args.port):
+            server = waitress.server.create_server(app, host=host, port=args.port, threads=args.threads,
+                                                   **WAITRESS_OPTIONS)
         run, close = server.run, server.close
     warm_up(app)
     print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)
