@@ -85,10 +85,14 @@ def capture(game_id: int, number: int):
 def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
     """(seat, display name, file) for each photo sent in the chosen mode."""
     sent: list[tuple[int | None, str, Any]]
+    def sent_as(name: str) -> Any:
+        # each photo has two inputs (take one, choose one already taken): the one filled in
+        return next((f for f in request.files.getlist(name) if f.filename), None)
+
     if mode == "table":
-        sent = [(None, "table photo", request.files.get("table"))]
+        sent = [(None, "table photo", sent_as("table"))]
     else:
-        sent = [(seat, f"{player}'s photo", request.files.get(f"seat-{seat}"))
+        sent = [(seat, f"{player}'s photo", sent_as(f"seat-{seat}"))
                 for seat, player in enumerate(game.players)]
     sent = [(seat, name, f) for seat, name, f in sent if f is not None and f.filename]
     if not sent:

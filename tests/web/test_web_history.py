@@ -103,3 +103,18 @@ def test_a_game_the_scorer_no_longer_accepts_still_lists(app, client, make_game)
     page = client.get(f"/games/{game_id}")
     assert page.status_code == 200
     assert "cannot be scored" in page.data.decode()
+
+
+def test_games_of_the_same_players_are_told_apart_by_edition_and_menu(client, make_game):
+    import re
+
+    make_game("party", ["Ann", "Ben", "Cid"], menu="points-platter")
+    make_game("party", ["Ann", "Ben", "Cid"], menu="custom", menu_kind=[
+        "nigiri", "uramaki", "tempura", "sashimi", "eel", "wasabi", "special-order", "pudding"])
+    make_game("original", ["Ann", "Ben", "Cid"])
+    html = unescape(client.get("/").data.decode())
+    metas = [re.sub(r"\s+", " ", m) for m in re.findall(r'<span class="game-meta">(.*?)</span>', html, re.S)]
+    assert any(m.startswith("Sushi Go Party! · Points Platter ·") for m in metas)
+    assert any(m.startswith("Sushi Go Party! · Custom menu: uramaki, tempura, sashimi, eel, wasabi, "
+                            "special order, pudding ·") for m in metas)
+    assert any(m.startswith("Sushi Go! · started") for m in metas)
