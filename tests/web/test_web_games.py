@@ -178,3 +178,19 @@ def test_the_anniversary_edition_says_which_kinds_photos_cannot_name_and_leads_t
     state = json.loads(html_lib.unescape(re.search(r'id="review-state">(.*?)</script>', review, re.S).group(1)))
     offered = {c["slug"] for c in state["cards"] if c.get("in_game", True)}
     assert {"futomaki-2", "gyoza", "mochi", "bubble-tea-3", "frozen-yogurt-0", "strawberry-pudding-2"} <= offered
+
+
+def test_mid_game_the_desserts_column_says_it_counts_cards_in_words(client, make_game):
+    import html as html_lib
+    import re
+
+    game_id = make_game("original", ["Ann", "Ben"])
+    cards = [{"id": "p", "label": "pudding", "seat": 0}, {"id": "q", "label": "pudding", "seat": 0},
+             {"id": "t", "label": "tempura", "seat": 1}]
+    assert client.post(f"/games/{game_id}/rounds/1/confirm", json={"cards": cards}).status_code == 200
+    page = html_lib.unescape(client.get(f"/games/{game_id}").data.decode())
+    [head] = re.findall(r'<th scope="col" class="num" data-col="dessert">(.*?)</th>', page, re.S)
+    # a text header (no icon-only header on a phone), saying it is no points column yet
+    assert "Dessert cards" in head and "game end" in head and "<svg" not in head
+    [ann] = re.findall(r'data-player="Ann".*?data-col="dessert">(.*?)</td>', page, re.S)
+    assert re.sub(r"<[^>]+>", "", ann).strip() == "2 cards"
