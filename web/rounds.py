@@ -86,8 +86,10 @@ def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
     """(seat, display name, file) for each photo sent in the chosen mode."""
     sent: list[tuple[int | None, str, Any]]
     def sent_as(name: str) -> Any:
-        # each photo has two inputs (take one, choose one already taken): the one filled in
-        return next((f for f in request.files.getlist(name) if f.filename), None)
+        # each photo has two inputs, ``name`` (take one: the camera) and ``name-chosen`` (choose
+        # one already taken): the one filled in
+        files = request.files.getlist(name) + request.files.getlist(f"{name}-chosen")
+        return next((f for f in files if f.filename), None)
 
     if mode == "table":
         sent = [(None, "table photo", sent_as("table"))]
