@@ -58,7 +58,7 @@ MESSAGES: dict[str, str] = {
     "deck-then-check": "check them",
     "uramaki-left": "{player}'s uramaki show {icons} icons, but reaching 10 scores at once and the cards "
                     "leave the table: enter {player}'s uramaki points under \u201cScored during the "
-                    "round\u201d, or check these cards.",
+                    "round\u201d and take these cards off, or check them.",
     "uramaki-fix": "Enter: {player} scored {points} for uramaki",
     "uramaki-place": "Scored during the round: uramaki place {place} scores {points} (or the points of "
                      "a tie with the place before): correct its points.",
@@ -95,7 +95,8 @@ class Problem:
     cards: list[str]
     message: str
     left_out: list[str] = field(default_factory=list)  # the ones the live scores do without
-    fix: dict[str, Any] | None = None  # one action that mends it: {"label": ..., "during": entry}
+    # one action that mends it: {"label": ..., "during": an entry to add, "remove": card ids}
+    fix: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cards": self.cards, "message": self.message, "left_out": self.left_out}
@@ -293,7 +294,7 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
         return Problem(
             ids, say("uramaki-left", player=player, icons=exc.facts["icons"]), ids,
             {"label": say("uramaki-fix", player=player, points=points),
-             "during": {"player": player, "for": "uramaki", "points": points}},
+             "during": {"player": player, "for": "uramaki", "points": points}, "remove": ids},
         )
     if isinstance(exc, MenuError | PlayerCountError | DessertError) and exc.cards:
         cards = _of_round(review, exc.cards)

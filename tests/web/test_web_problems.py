@@ -115,6 +115,7 @@ def test_uramaki_left_on_the_table_names_the_player_and_offers_the_entry(client,
     assert problem["message"].startswith("Ann's uramaki show 15 icons")
     assert "Scored during the round" in problem["message"] and "scored_during_round" not in problem["message"]
     assert problem["fix"]["during"] == {"player": "Ann", "for": "uramaki", "points": 8}
+    assert problem["fix"]["remove"] == ["u1", "u2", "u3"]  # discarded on reaching 10 icons
     assert answer["result"] is not None  # the rest scores meanwhile
 
     # the fix, as offered: the first place in the uramaki race scores 8 (rulebook)

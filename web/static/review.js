@@ -550,7 +550,15 @@
   }
 
   function applyFix(fix) {
-    change(() => { review.scored_during_round.push({ ...fix.during }); });
+    // e.g. uramaki that reached 10 icons: their place scored, and the cards gone from the table
+    change(() => {
+      review.scored_during_round.push({ ...fix.during });
+      const gone = new Set(fix.remove || []);
+      for (const card of review.cards) {
+        while (card.on && gone.has(card.on)) card.on = byId(card.on).on;
+      }
+      review.cards = review.cards.filter((c) => !gone.has(c.id));
+    });
     const section = $("#during-round");
     section.hidden = false;
     section.scrollIntoView({ block: "center" });
