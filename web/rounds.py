@@ -336,8 +336,8 @@ def confirm(game_id: int, number: int):
     previous = game.round(number)
     if previous and previous.record and previous.record.get("tableaux") == round_record["tableaux"]:
         # keep what the page cannot edit (a per-turn log) while the cards stay the same
-        kept = {k: v for k, v in previous.record.items() if k != "over_deck"}  # judged again above
-        round_record = {**kept, **round_record}
+        unjudged = {k: v for k, v in previous.record.items() if k != "over_deck"}  # judged again above
+        round_record = {**unjudged, **round_record}
     scoring.check_record(game.record(replace={number: round_record}))
     confirm_round(db, game.id, number, review, round_record)
 
