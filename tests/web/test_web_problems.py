@@ -183,3 +183,21 @@ def test_a_round_of_nonsense_stops_after_a_few_dozen_faults(client, platter):
     answer = live(client, platter, cards)
     assert answer["result"] is None and len(answer["problems"]) == MAX_PROBLEMS
     assert answer["error"].startswith(f"More than {MAX_PROBLEMS} cards cannot be scored")
+
+
+def test_the_live_page_says_a_fault_in_the_players_words():
+    """The live page's "Not scorable yet" names the round and the cards, not the record path."""
+    from types import SimpleNamespace
+
+    from scorer import RecordError
+    from web.live import with_score_words
+
+    record = {"edition": "party", "players": ["Ann", "Ben"],
+              "rounds": [{"tableaux": {"Ann": ["soy-sauce"] * 4, "Ben": []}}]}
+    with pytest.raises(RecordError) as caught:
+        score_record(record)
+    game = SimpleNamespace(score_fault=caught.value, edition="party", players=["Ann", "Ben"])
+    state = with_score_words({"score_error": str(caught.value)}, game)
+    # the Party deck holds 3 soy sauce (rulebook): 1 of the 4 is more
+    assert state["score_error"] == ("Round 1: 1 of these 4 Soy Sauce cards is more than the Sushi Go Party! "
+                                    "deck's 3: check them.")
