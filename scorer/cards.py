@@ -17,13 +17,14 @@ one of the Party card they replace (futomaki as maki, gyoza as dumpling...).
 >>> card("tempora")
 Traceback (most recent call last):
 ...
-KeyError: "unknown card 'tempora'"
+KeyError: "unknown card 'tempora' (did you mean 'tempura'?)"
 >>> [slug for slug in CARDS if is_nigiri(slug)]
 ['egg-nigiri', 'salmon-nigiri', 'squid-nigiri']
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 ORIGINAL, ANNIVERSARY, PARTY = "original", "anniversary", "party"
@@ -175,7 +176,23 @@ def card(slug: str) -> Card:
     try:
         return CARDS[slug]
     except (KeyError, TypeError):
-        raise KeyError(f"unknown card {slug!r}") from None
+        raise KeyError(unknown_card(slug)) from None
+
+
+def unknown_card(slug: object) -> str:
+    """The message for a slug not in the catalogue, with the nearest slug where one is close.
+
+    >>> unknown_card("tempra")
+    "unknown card 'tempra' (did you mean 'tempura'?)"
+    >>> unknown_card("pizza")
+    "unknown card 'pizza'"
+    """
+    message = f"unknown card {slug!r}"
+    if isinstance(slug, str):
+        close = difflib.get_close_matches(slug.strip().lower(), list(CARDS), n=1, cutoff=0.75)
+        if close:
+            message += f" (did you mean {close[0]!r}?)"
+    return message
 
 
 def is_nigiri(slug: str) -> bool:

@@ -54,12 +54,19 @@ class RecordError(ValueError):
     ``cards`` names the card slugs at fault where the path alone cannot (a deck count is about
     every copy of a card in a round; a menu error about every card of a kind), so a program can
     point at them; the message stays the one line the CLI prints.
+
+    ``facts`` holds the numbers and names the message is made of, under a ``cause`` that tells
+    one fault from another of the same class (``{"cause": "uramaki-left", "player": "Ann",
+    "icons": 15, "points": 8}``), so a program can say it in other words without parsing it.
     """
 
-    def __init__(self, path: str, message: str, *, cards: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, path: str, message: str, *, cards: tuple[str, ...] = (), facts: dict | None = None
+    ) -> None:
         self.path = path  # whole: a program finds the place by it
         self.message = shorten(message)
         self.cards = tuple(cards)
+        self.facts = dict(facts or {})
         super().__init__(shorten(f"{path}: {message}") if path else self.message)
 
 

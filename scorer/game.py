@@ -14,7 +14,7 @@ True
 ...     "rounds": [{"tableaux": {"Ann": ["tempora"], "Ben": []}}]})
 Traceback (most recent call last):
 ...
-scorer.errors.UnknownCardError: rounds[0].tableaux.Ann[0]: unknown card 'tempora'
+scorer.errors.UnknownCardError: rounds[0].tableaux.Ann[0]: unknown card 'tempora' (did you mean 'tempura'?)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER, slugs_of_kind
+from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER, slugs_of_kind, unknown_card
 from scorer.editions import EDITIONS, Edition, Variant
 from scorer.errors import (
     DeckCountError,
@@ -35,6 +35,7 @@ from scorer.errors import (
     MenuError,
     PlayerCountError,
     TurnLogError,
+    UnknownCardError,
     UnknownPlayerError,
     VariantError,
 )
@@ -62,6 +63,9 @@ class Round:
     scored_during_round: tuple[DuringRoundScore, ...] = ()
     turns: TurnLog | None = None
     notes: tuple[Text, ...] = ()
+    # cards the players confirmed beyond their edition's deck count ("our deck is like this":
+    # two decks mixed, a house rule, a misprint): their deck counts are not checked this round
+    over_deck: tuple[str, ...] = ()
 
     def tableau(self, player: str) -> Tableau:
         return dict(self.tableaux)[player]
@@ -72,6 +76,8 @@ class Round:
             out["scored_during_round"] = [s.to_json() for s in self.scored_during_round]
         if self.turns is not None:
             out["turns"] = self.turns.to_json()
+        if self.over_deck:
+            out["over_deck"] = list(self.over_deck)
         return out
 
 
@@ -209,7 +215,7 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
         path = f"rounds[{r}]"
         if not isinstance(raw, dict):
             raise FormatError(path, "expected an object with tableaux")
-        unknown = sorted(set(raw) - {"tableaux", "scored_during_round", "turns"})
+        unknown = sorted(set(raw) - {"tableaux", "scored_during_round", "turns", "over_deck"})
         if unknown:
             raise FormatError(f"{path}.{unknown[0]}", "unexpected key")
         tableaux = _tableaux(raw, edition, players, path) if "tableaux" in raw or "turns" not in raw else None
@@ -236,8 +242,20 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
             holder = _check_during(during, tableaux, strawberry, holder, path)
         for player, tableau in tableaux:
             strawberry[player] += sum(c.card.icons for c in tableau.cards if c.card.kind == "strawberry-pudding")
-        rounds.append(Round(tableaux, during, turns, notes))
+        rounds.append(Round(tableaux, during, turns, notes, _over_deck(raw, path)))
     return tuple(rounds)
+
+
+def _over_deck(raw: Mapping, path: str) -> tuple[str, ...]:
+    """The round's ``over_deck``: card slugs whose deck count the players overruled."""
+    value = raw.get("over_deck", [])
+    where = f"{path}.over_deck"
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise FormatError(where, "expected a list of card slugs")
+    for i, slug in enumerate(value):
+        if slug not in CARDS:
+            raise UnknownCardError(f"{where}[{i}]", unknown_card(slug))
+    return tuple(sorted(set(value)))
 
 
 def _tableaux(raw: Mapping, edition: Edition, players: tuple[str, ...], path: str):
@@ -288,6 +306,8 @@ def _check_during(during, tableaux, strawberry_before, holder, path: str) -> str
             raise DuringRoundError(
                 f"{where}[{i}].points",
                 f"uramaki place {place + 1} scores {wanted}, or the points of a tie with the place before",
+                facts={"cause": "uramaki-place", "place": place + 1, "points": expected}
+                if expected is not None else {"cause": "uramaki-place-none"},
             )
     if len(race) < len(URAMAKI_PLACES):
         for player, tableau in tableaux:
@@ -297,6 +317,9 @@ def _check_during(during, tableaux, strawberry_before, holder, path: str) -> str
                     f"{path}.tableaux.{player}",
                     f"{icons} uramaki icons left on the table, but reaching {URAMAKI_GOAL} scores "
                     "and discards them at once (list it in scored_during_round)",
+                    cards=slugs_of_kind("uramaki"),
+                    facts={"cause": "uramaki-left", "player": player, "icons": icons,
+                           "points": URAMAKI_PLACES[len(race)]},
                 )
     have = Counter(strawberry_before)
     for player, tableau in tableaux:
@@ -305,12 +328,15 @@ def _check_during(during, tableaux, strawberry_before, holder, path: str) -> str
         if score.reason != "strawberry-pudding":
             continue
         if score.points != 2:
-            raise DuringRoundError(f"{where}[{i}].points", "taking the strawberry pudding lead scores 2")
+            raise DuringRoundError(f"{where}[{i}].points", "taking the strawberry pudding lead scores 2",
+                                  facts={"cause": "strawberry-points"})
         if not have[score.player]:
-            raise DuringRoundError(f"{where}[{i}]", f"{score.player} has no strawberry pudding to lead with")
+            raise DuringRoundError(f"{where}[{i}]", f"{score.player} has no strawberry pudding to lead with",
+                                  facts={"cause": "strawberry-none", "player": score.player})
         if score.player == holder:
             raise DuringRoundError(
-                f"{where}[{i}]", f"{score.player} already holds the strawberry pudding lead: no 2 points"
+                f"{where}[{i}]", f"{score.player} already holds the strawberry pudding lead: no 2 points",
+                facts={"cause": "strawberry-held", "player": score.player},
             )
         holder = score.player
     return holder
@@ -354,48 +380,76 @@ def _mochi(record: Mapping, edition: Edition, players, rounds) -> tuple[tuple[st
     return tuple((p, dice[p]) for p in players if p in dice)
 
 
-def _check_cards(game: Game) -> None:
-    """Deck counts, desserts and menus: what the edition's box can hold."""
+def deck_faults(game: Game) -> list[DeckCountError]:
+    """Every deck count the game's rounds exceed, round by round, including those the players
+    confirmed anyway (a round's ``over_deck``): each error's ``cards`` are the slugs it counts
+    and its ``facts`` the numbers (``count``, ``limit``)."""
+    return _deck_counts(game, strict=False)
+
+
+def _deck_counts(game: Game, strict: bool) -> list[DeckCountError]:
+    """The deck counts exceeded; with ``strict``, the first not confirmed anyway is raised."""
     rules = game.rules
     players = len(game.players)
     desserts_so_far: Counter[str] = Counter()
-    kinds_seen: dict[str, str] = {}
+    faults: list[DeckCountError] = []
+
+    def fault(rnd: Round, error: DeckCountError) -> None:
+        if strict and not set(error.cards) <= set(rnd.over_deck):
+            raise error
+        faults.append(error)
+
     for r, rnd in enumerate(game.rounds):
         path = f"rounds[{r}]"
         printed: Counter[str] = Counter()
-        for player, tableau in rnd.tableaux:
-            for s, stack in enumerate(tableau.stacks):
+        for _, tableau in rnd.tableaux:
+            for stack in tableau.stacks:
                 for played in stack.cards:
                     printed[played.printed] += 1
-                    kinds_seen.setdefault(played.card.kind, f"{path}.tableaux.{player}[{s}]")
-                    if played.is_copy:
-                        kinds_seen.setdefault(CARDS[SPECIAL_ORDER].kind, f"{path}.tableaux.{player}[{s}]")
         round_desserts = Counter({s: n for s, n in printed.items() if CARDS[s].family == "desserts"})
         desserts_so_far += round_desserts
         in_play = printed - round_desserts + desserts_so_far
         for slug, count in sorted(in_play.items()):
             limit = CARDS[slug].deck_count(game.edition)
             if limit is not None and count > limit:
-                raise DeckCountError(
+                fault(rnd, DeckCountError(
                     path, f"{count} {slug!r} cards on the table, but the {game.edition} deck holds {limit}",
-                    cards=(slug,),
-                )
+                    cards=(slug,), facts={"cause": "deck-count", "count": count, "limit": limit},
+                ))
         for pool in rules.pools:
             count = sum(in_play[s] for s in pool.slugs)
             if count > pool.count:
-                raise DeckCountError(
+                fault(rnd, DeckCountError(
                     path, f"{count} {pool.name} cards on the table, but the {game.edition} deck holds {pool.count}",
                     cards=tuple(pool.slugs),
-                )
+                    facts={"cause": "deck-count", "count": count, "limit": pool.count, "family": pool.name},
+                ))
         allowed = rules.dessert_cards_added(players, r + 1)
         total = sum(desserts_so_far.values())
         if allowed is not None and total > allowed:
-            raise DeckCountError(
+            fault(rnd, DeckCountError(
                 path, f"{total} dessert cards played by round {r + 1}, but only {allowed} are "
                 f"shuffled in by then with {players} players",
                 cards=tuple(desserts_so_far),
-            )
+                facts={"cause": "desserts-added", "count": total, "limit": allowed, "round": r + 1},
+            ))
+    return faults
 
+
+def _check_cards(game: Game) -> None:
+    """Deck counts, desserts and menus: what the edition's box can hold."""
+    rules = game.rules
+    players = len(game.players)
+    _deck_counts(game, strict=True)
+    kinds_seen: dict[str, str] = {}
+    for r, rnd in enumerate(game.rounds):
+        path = f"rounds[{r}]"
+        for player, tableau in rnd.tableaux:
+            for s, stack in enumerate(tableau.stacks):
+                for played in stack.cards:
+                    kinds_seen.setdefault(played.card.kind, f"{path}.tableaux.{player}[{s}]")
+                    if played.is_copy:
+                        kinds_seen.setdefault(CARDS[SPECIAL_ORDER].kind, f"{path}.tableaux.{player}[{s}]")
     dessert_kinds = [k for k in kinds_seen if k in rules.desserts]  # in the order first seen
     if game.edition == ANNIVERSARY and len(dessert_kinds) > 1:
         raise DessertError(

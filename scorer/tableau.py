@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.cards import CARD_BACK, CARDS, SPECIAL_ORDER, is_nigiri
+from scorer.cards import CARD_BACK, CARDS, SPECIAL_ORDER, is_nigiri, unknown_card
 from scorer.errors import EditionError, FormatError, StackError, UnknownCardError
 
 # Copies that no game can hold: these cards leave the table the moment they are played.
@@ -76,7 +76,7 @@ class Played:
 
 def _check_card(slug: str, edition: str, path: str) -> None:
     if slug not in CARDS:
-        raise UnknownCardError(path, f"unknown card {slug!r}")
+        raise UnknownCardError(path, unknown_card(slug))
     if edition not in CARDS[slug].editions:
         hint = ""
         if slug == "dumpling" and edition == "anniversary":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import (
@@ -17,6 +18,7 @@ from flask import (
 )
 
 from scorer import RecordError
+from scorer.cards import CARDS
 from scorer.editions import EDITIONS
 from scorer.game import unprintable
 from web import catalogue, scoring
@@ -69,6 +71,31 @@ def parse_setup(form) -> tuple[str, list[str], Any, list[str] | None]:
     return edition, players, menu, variants
 
 
+def _unread_kinds() -> dict[str, str]:
+    """Per edition, the sentence naming its kinds of card the model in use cannot name in a
+    photo (none of their faces known: the bundled model was never shown them), if any."""
+    from vision.teach.models import edition_status
+    from web.problems import say
+
+    out = {}
+    for edition in catalogue.editions():
+        try:
+            rows = edition_status(current_app.config["DATA_DIR"], edition["key"], current_app.config["MODEL_DIR"])
+        except (OSError, ValueError, KeyError):
+            continue
+        known: dict[str, bool] = {}
+        names: dict[str, str] = {}
+        for row in rows:
+            kind = CARDS[row["slug"]].kind
+            known[kind] = known.get(kind, False) or row["state"] == "known"
+            names.setdefault(kind, re.sub(r" \(\d+\)$", "", row["name"]))
+        unread = [names[k] for k, is_known in known.items() if not is_known]
+        if unread:
+            out[edition["key"]] = say("unread-kinds", count=len(unread), kinds=", ".join(unread),
+                                      edition=edition["name"])
+    return out
+
+
 def _setup_page(form: dict[str, Any] | None = None, error: str | None = None, status: int = 200):
     return (
         render_template(
@@ -76,6 +103,7 @@ def _setup_page(form: dict[str, Any] | None = None, error: str | None = None, st
             editions=catalogue.editions(),
             menus=catalogue.menus(),
             kinds_by_family=catalogue.kinds_by_family(),
+            unread=_unread_kinds(),
             form=form or {},
             error=error,
         ),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from scorer import RecordError
-from web import scoring
+from scorer.editions import EDITIONS
+from web import catalogue, scoring
 from web.db import get_db
 from web.errors import parse_json
 from web.review import review_from_round
@@ -19,7 +20,17 @@ MAX_RECORD_BYTES = 1_000_000
 @bp.get("/")
 def index():
     games = [(game, scoring.summary(game)) for game in list_games(get_db())]
-    return render_template("history.html", games=games)
+    return render_template("history.html", games=games, setup_words=setup_words)
+
+
+def setup_words(game) -> str:
+    """What tells a game from another of the same players: its edition, and its menu (a
+    custom one by its dishes)."""
+    words = EDITIONS[game.edition].name if game.edition in EDITIONS else str(game.edition)
+    menu = catalogue.menu_name(game.menu)
+    if menu and isinstance(game.menu, list):
+        menu = f"{menu}: {', '.join(k.replace('-', ' ') for k in game.menu if k != 'nigiri')}"
+    return f"{words} · {menu}" if menu else words
 
 
 class RecordFileError(ValueError):
@@ -79,4 +90,4 @@ def import_game():
 def import_failed(exc: ValueError):
     """A refused import: the home page again, with the reason beside the import form."""
     games = [(game, scoring.summary(game)) for game in list_games(get_db())]
-    return render_template("history.html", games=games, import_error=str(exc)), 400
+    return render_template("history.html", games=games, setup_words=setup_words, import_error=str(exc)), 400

@@ -100,13 +100,25 @@ class LiveSession:
 
         from vision.live.pipeline import annotate
 
-        self.state = state.to_json()
+        self.state = with_score_words(state.to_json(), self.game)
         self.frames += 1
         self.touched = time.monotonic()
         if frame is not None:
             ok, encoded = cv2.imencode(".jpg", annotate(frame, state), [cv2.IMWRITE_JPEG_QUALITY, 80])
             if ok:
                 self.jpeg = encoded.tobytes()
+
+
+def with_score_words(state: dict, game: Any) -> dict:
+    """The state with its ``score_error`` said in the players' words (no record syntax), from
+    the scorer's fault the game kept; ``sushicam live`` prints the scorer's own line."""
+    from web.problems import record_words
+
+    fault = getattr(game, "score_fault", None)
+    if state.get("score_error") and fault is not None and hasattr(fault, "facts"):
+        state = {**state, "score_error": record_words(fault, getattr(game, "edition", None),
+                                                        list(getattr(game, "players", ())), anyway=False)}
+    return state
 
 
 class LiveSessions:
@@ -494,6 +506,7 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
         state = dict(session.state or {})
         state["record"] = session.game.record()
         state["scores"], state["score_error"] = session.game.scores()
+        state = with_score_words(state, session.game)
         state["names"] = {**state.get("names", {}), **session.game.names(record=state["record"])}
         session.state = state
     return jsonify(state)

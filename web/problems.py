@@ -5,6 +5,12 @@ The scorer refuses a whole record at its first fault and names the place in reco
 stopped every live score over one misread card. Here each fault is traced back to the review's
 cards it is about, said in the player's words ("This special order copies nothing: set what it
 copies."), those cards are left out, and the round is scored again, until what is left scores.
+
+More cards of a kind than the edition's deck holds is no fault but a warning: two decks mixed, a
+house rule or a misprint are the players' to say, and a round confirmed anyway carries the
+kinds it exceeds in its ``over_deck``. Every sentence a player reads is in ``MESSAGES`` (whole
+sentences with named placeholders, to be translated), chosen by the scorer's ``cause`` and
+error class, never by parsing the scorer's one-line message.
 """
 
 from __future__ import annotations
@@ -26,9 +32,60 @@ from scorer import (
 )
 from scorer.cards import CARDS, SPECIAL_ORDER, display_name, is_nigiri
 from scorer.editions import EDITIONS
+from scorer.errors import DuringRoundError
 from web.store import Game
 
 MAX_PROBLEMS = 40
+
+# Every sentence shown to the players, by key; {placeholders} are filled by say().
+MESSAGES: dict[str, str] = {
+    "special-order-alone": "This special order copies nothing: set what it copies.",
+    "special-order-copy": "A special order cannot copy {below}: set what it copies.",
+    "stack-below": "{card} cannot be scored as it lies: check the cards below it.",
+    "nigiri-on": "{card} lies on {below}, but a nigiri lies only on a wasabi: take it off.",
+    "cannot-lie-on": "{card} cannot lie on {below}: only a nigiri (on a wasabi) or a special order does. "
+                     "Take it off.",
+    "off-menu": "{card} is not on this game's menu: pick the card it really is.",
+    "player-count": "{card} is not played with {players} players: pick the card it really is.",
+    "second-dessert": "One kind of dessert per game, and {card} is a second one: pick the card it really is.",
+    "off-edition": "{card} is not a card of {edition}: pick the card it really is.",
+    "card-other": "{card}: {detail}.",
+    "deck-count-one": "{extra} of these {count} {card} cards is more than the {edition} deck's {limit}: {then}.",
+    "deck-count": "{extra} of these {count} {card} cards are more than the {edition} deck's {limit}: {then}.",
+    "desserts-added": "{count} desserts are on the table by round {round}, but with {players} players "
+                      "only {limit} are shuffled in by then: {then}.",
+    "deck-then-anyway": "check them, or confirm anyway if your deck is like this",
+    "deck-then-check": "check them",
+    "uramaki-left": "{player}'s uramaki show {icons} icons, but reaching 10 scores at once and the cards "
+                    "leave the table: enter {player}'s uramaki points under \u201cScored during the "
+                    "round\u201d and take these cards off, or check them.",
+    "uramaki-fix": "Enter: {player} scored {points} for uramaki",
+    "uramaki-place": "Scored during the round: uramaki place {place} scores {points} (or the points of "
+                     "a tie with the place before): correct its points.",
+    "uramaki-place-none": "Scored during the round: the uramaki race has 3 places, and this is a fourth: "
+                          "remove it.",
+    "strawberry-points": "Scored during the round: taking the strawberry pudding lead scores 2: correct "
+                         "its points.",
+    "strawberry-none": "Scored during the round: {player} has no strawberry pudding to lead with.",
+    "strawberry-held": "Scored during the round: {player} already holds the strawberry pudding lead, "
+                       "so it scores nothing again.",
+    "unread-kinds": "Photos cannot name {count} kinds of {edition} yet: {kinds}. The bundled model was "
+                    "never shown them: teach them first (a few photos of each card), and until then add "
+                    "those cards by hand on the review page.",
+    "in-round": "Round {round}: {detail}.",
+    "in-round-player": "Round {round}, {player}'s cards: {detail}.",
+    "too-many-faults": "More than {limit} cards cannot be scored: check this round's cards.",
+    "confirm-refused": "Round {round} cannot be confirmed yet. {first}",
+    "confirm-more-one": "(1 more card to check.)",
+    "confirm-more": "({count} more cards to check.)",
+    "confirm-over-deck": "Round {round} has more cards than your deck holds. {first} Press \u201cConfirm "
+                         "anyway\u201d if your deck is like this.",
+}
+
+
+def say(key: str, **values: Any) -> str:
+    """The player's sentence ``key`` with its placeholders filled."""
+    return MESSAGES[key].format(**values)
 
 
 @dataclass
@@ -38,9 +95,26 @@ class Problem:
     cards: list[str]
     message: str
     left_out: list[str] = field(default_factory=list)  # the ones the live scores do without
+    # one action that mends it: {"label": ..., "during": an entry to add, "remove": card ids}
+    fix: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {"cards": self.cards, "message": self.message, "left_out": self.left_out}
+        out: dict[str, Any] = {"cards": self.cards, "message": self.message, "left_out": self.left_out}
+        if self.fix is not None:
+            out["fix"] = self.fix
+        return out
+
+
+@dataclass
+class DeckWarning:
+    """More cards of a kind than the deck holds: scored as they are, confirmed if the players say."""
+
+    cards: list[str]  # the review's cards of that kind in this round
+    message: str
+    slugs: list[str]  # what the round's ``over_deck`` lists when confirmed anyway
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cards": self.cards, "message": self.message, "slugs": self.slugs}
 
 
 @dataclass
@@ -51,6 +125,12 @@ class ScoredReview:
     index: int  # the round's place in the record's rounds
     problems: list[Problem]
     error: str | None = None  # a fault no card of this round explains (another round, the setup)
+    warnings: list[DeckWarning] = field(default_factory=list)
+
+    @property
+    def over_deck(self) -> list[str]:
+        """The slugs this round exceeds its deck in: its ``over_deck`` when confirmed anyway."""
+        return sorted({s for w in self.warnings for s in w.slugs})
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +138,8 @@ class ScoredReview:
             "index": self.index,
             "problems": [p.as_json() for p in self.problems],
             "error": self.error,
+            "warnings": [w.as_json() for w in self.warnings],
+            "over_deck": self.over_deck,
         }
 
 
@@ -124,19 +206,74 @@ def _stack_words(card: dict, below: dict | None, edition: str) -> str:
     what = name(card["label"], edition)
     if card["label"] == SPECIAL_ORDER:
         if below is None:
-            return "This special order copies nothing: set what it copies."
-        return f"A special order cannot copy {name(below['label'], edition)}: set what it copies."
+            return say("special-order-alone")
+        return say("special-order-copy", below=name(below["label"], edition))
     if below is None:
-        return f"{what} cannot be scored as it lies: check the cards below it."
+        return say("stack-below", card=what)
     under = name(below["label"], edition)
     if is_nigiri(card["label"]):
-        return f"{what} lies on {under}, but a nigiri lies only on a wasabi: take it off."
-    return f"{what} cannot lie on {under}: only a nigiri (on a wasabi) or a special order does. Take it off."
+        return say("nigiri-on", card=what, below=under)
+    return say("cannot-lie-on", card=what, below=under)
 
 
 def _of_round(review: dict[str, Any], slugs: Sequence[str]) -> list[dict]:
     wanted = set(slugs)
     return [c for c in review["cards"] if c["label"] in wanted]
+
+
+def deck_words(exc: DeckCountError, edition: str, players: int, anyway: bool = True) -> str:
+    """A deck count exceeded, counting cards: "7 of these 10 Wasabi cards are more than..."."""
+    facts = exc.facts
+    count, limit = int(facts.get("count", 0)), int(facts.get("limit", 0))
+    then = say("deck-then-anyway" if anyway else "deck-then-check")
+    if facts.get("cause") == "desserts-added":
+        return say("desserts-added", count=count, limit=limit, round=facts.get("round", 1),
+                   players=players, then=then)
+    card = facts.get("family") or (name(exc.cards[0], edition) if exc.cards else "")
+    extra = count - limit
+    return say("deck-count-one" if extra == 1 else "deck-count", extra=extra, count=count, card=card,
+               limit=limit, edition=EDITIONS[edition].name if edition in EDITIONS else edition, then=then)
+
+
+def _round_number(path: str) -> int | None:
+    found = re.match(r"rounds\[(\d+)\]", path)
+    return int(found.group(1)) + 1 if found else None
+
+
+def record_words(
+    exc: RecordError, edition: str | None, players: Sequence[str] = (), anyway: bool = True
+) -> str:
+    """Any scorer fault in the players' words: the round and player it is about named, cards by
+    their names, no record syntax (``rounds[1].tableaux.Ann[2]``); ``anyway``: the page offers
+    to confirm a round over its deck counts.
+
+    >>> from scorer import score_record
+    >>> try:
+    ...     score_record({"edition": "party", "players": ["Ann", "Ben"], "rounds": [
+    ...         {"tableaux": {"Ann": ["soy-sauce"] * 4, "Ben": []}}]})
+    ... except RecordError as exc:
+    ...     print(record_words(exc, "party", ["Ann", "Ben"], anyway=False))
+    Round 1: 1 of these 4 Soy Sauce cards is more than the Sushi Go Party! deck's 3: check them.
+    """
+    facts = exc.facts
+    cause = facts.get("cause")
+    if isinstance(exc, DeckCountError) and cause in ("deck-count", "desserts-added") and edition:
+        detail = deck_words(exc, edition, len(players), anyway)
+    elif cause == "uramaki-left":
+        detail = say("uramaki-left", player=facts["player"], icons=facts["icons"])
+    elif cause in ("uramaki-place", "uramaki-place-none", "strawberry-points", "strawberry-none",
+                   "strawberry-held"):
+        detail = say(cause, **facts)
+    else:
+        detail = in_words(exc.message, edition)
+    detail = detail.rstrip(".")
+    number = _round_number(exc.path)
+    if number is None:
+        return f"{detail[:1].upper()}{detail[1:]}."
+    player = re.match(r"rounds\[\d+\]\.tableaux\.(.+?)(\[\d+\])*$", exc.path)
+    if player and player.group(1) in players and cause != "uramaki-left":
+        return say("in-round-player", round=number, player=player.group(1), detail=detail)
+    return say("in-round", round=number, detail=detail)
 
 
 def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) -> Problem | None:
@@ -145,19 +282,19 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
     edition = game.edition
     stacks = stacks_by_player(review, game.players)
     found = _card_at(exc.path, index, stacks)
-    if isinstance(exc, DeckCountError):
-        if exc.path != f"rounds[{index}]":
+    if isinstance(exc, DuringRoundError) and exc.facts.get("cause") == "uramaki-left":
+        player = exc.facts["player"]
+        if exc.path != f"rounds[{index}].tableaux.{player}" or player not in game.players:
             return None
-        cards = _of_round(review, exc.cards)
-        if not cards:
+        seat = game.players.index(player)
+        ids = [c["id"] for c in _of_round(review, exc.cards) if c["seat"] == seat]
+        if not ids:
             return None
-        numbers = [int(n) for n in re.findall(r"\d+", exc.message)]
-        extra = numbers[0] - numbers[-1] if len(numbers) >= 2 else len(cards)
-        left_out = cards[-extra:] if 0 < extra < len(cards) else cards
+        points = exc.facts["points"]
         return Problem(
-            [c["id"] for c in cards],
-            f"{in_words(exc.message, edition)}: one of these is misread. Check them.",
-            [c["id"] for c in left_out],
+            ids, say("uramaki-left", player=player, icons=exc.facts["icons"]), ids,
+            {"label": say("uramaki-fix", player=player, points=points),
+             "during": {"player": player, "for": "uramaki", "points": points}, "remove": ids},
         )
     if isinstance(exc, MenuError | PlayerCountError | DessertError) and exc.cards:
         cards = _of_round(review, exc.cards)
@@ -165,11 +302,11 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
             return None
         what = name(cards[0]["label"], edition)
         if isinstance(exc, MenuError):
-            words = f"{what} is not on this game's menu: pick the card it really is."
+            words = say("off-menu", card=what)
         elif isinstance(exc, PlayerCountError):
-            words = f"{what} is not played with {len(game.players)} players: pick the card it really is."
+            words = say("player-count", card=what, players=len(game.players))
         else:
-            words = f"One kind of dessert per game, and {what} is a second one: pick the card it really is."
+            words = say("second-dessert", card=what)
         ids = [c["id"] for c in cards]
         return Problem(ids, words, ids)
     if found is None:
@@ -178,10 +315,9 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
     if isinstance(exc, StackError):
         words = _stack_words(card, below, edition)
     elif isinstance(exc, EditionError):
-        words = (f"{name(card['label'], edition)} is not a card of {EDITIONS[edition].name}: "
-                 "pick the card it really is.")
+        words = say("off-edition", card=name(card["label"], edition), edition=EDITIONS[edition].name)
     else:
-        words = f"{name(card['label'], edition)}: {in_words(exc.message, edition)}."
+        words = say("card-other", card=name(card["label"], edition), detail=in_words(exc.message, edition))
     return Problem([card["id"]], words, [card["id"]])
 
 
@@ -201,24 +337,53 @@ def _without(review: dict[str, Any], ids: set[str]) -> dict[str, Any]:
 
 def score_review(game: Game, number: int, review: dict[str, Any]) -> ScoredReview:
     """The game's scores with round ``number`` as ``review`` says (a checked review), leaving
-    out, one fault at a time, the cards the scorer cannot take."""
+    out, one fault at a time, the cards the scorer cannot take; a deck count exceeded in this
+    round is a warning, and the round is scored with those cards as they are."""
     index = sum(1 for r in game.confirmed_rounds if r.number < number)
     problems: list[Problem] = []
+    warnings: list[DeckWarning] = []
+    over_deck: set[str] = set()
     current = review
     # each fault costs one scoring of the game: a page of nonsense stops after a few dozen
-    for _ in range(min(len(review["cards"]), MAX_PROBLEMS) + 1):
+    for _ in range(min(len(review["cards"]), MAX_PROBLEMS) + len(CARDS) + 1):
+        this_round = _round(current, game.players)
+        if over_deck:
+            this_round["over_deck"] = sorted(over_deck)
         try:
-            result = score_record(game.record(replace={number: _round(current, game.players)}))
+            result = score_record(game.record(replace={number: this_round}))
+        except DeckCountError as exc:
+            if exc.path != f"rounds[{index}]" or not exc.cards or set(exc.cards) <= over_deck:
+                return ScoredReview(None, index, problems, record_words(exc, game.edition, game.players), warnings)
+            over_deck.update(exc.cards)
+            ids = [c["id"] for c in _of_round(current, exc.cards)]
+            warnings.append(DeckWarning(ids, deck_words(exc, game.edition, len(game.players)), sorted(exc.cards)))
+            continue
         except RecordError as exc:
             problem = explain(exc, current, game, index)
             if problem is None or not problem.left_out:
-                return ScoredReview(None, index, problems, in_words(str(exc), game.edition))
+                return ScoredReview(None, index, problems, record_words(exc, game.edition, game.players), warnings)
             if len(problems) == MAX_PROBLEMS:
                 break
             problems.append(problem)
             current = _without(current, set(problem.left_out))
             continue
-        return ScoredReview(result, index, problems)
-    return ScoredReview(
-        None, index, problems, f"more than {MAX_PROBLEMS} cards cannot be scored: check this round's cards"
-    )
+        return ScoredReview(result, index, problems, warnings=warnings)
+    return ScoredReview(None, index, problems, say("too-many-faults", limit=MAX_PROBLEMS), warnings)
+
+
+def confirm_refusal(number: int, checked: ScoredReview) -> str:
+    """Why a round is not confirmed, counting the cards still to check (not the problems)."""
+    first = checked.error or checked.problems[0].message
+    rest = {i for p in checked.problems[0 if checked.error else 1:] for i in p.cards}
+    rest -= set() if checked.error else set(checked.problems[0].cards)
+    words = say("confirm-refused", round=number, first=first)
+    if len(rest) == 1:
+        words += " " + say("confirm-more-one")
+    elif rest:
+        words += " " + say("confirm-more", count=len(rest))
+    return words
+
+
+def over_deck_refusal(number: int, checked: ScoredReview) -> str:
+    """A round over its deck counts, not yet confirmed anyway."""
+    return say("confirm-over-deck", round=number, first=" ".join(w.message for w in checked.warnings))

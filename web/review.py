@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from scorer.cards import unknown_card
+
 MAX_CARDS = 400  # 8 players x 3 rounds' worth of cards is far below this
 MAX_ID_LENGTH = 40
 DURING_ROUND_KEYS = ("player", "for", "points")
@@ -109,7 +111,10 @@ def review_from_round(round_record: dict[str, Any], players: Sequence[str]) -> d
                 )
                 below = card_id
     during = round_record.get("scored_during_round", [])
-    return {"cards": cards, "scored_during_round": list(during)}
+    review: dict[str, Any] = {"cards": cards, "scored_during_round": list(during)}
+    if round_record.get("over_deck"):
+        review["over_deck"] = list(round_record["over_deck"])
+    return review
 
 
 def _number(value: Any) -> bool:
@@ -147,7 +152,7 @@ def check_review(
             raise ReviewError(f"{where}: id {card_id!r} is used twice")
         label = card.get("label")
         if not isinstance(label, str) or not is_card(label):
-            raise ReviewError(f"{where}: unknown card {label!r}")
+            raise ReviewError(f"{where}: {unknown_card(label)}")
         seat = card.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
             raise ReviewError(f"{where} ({label}): seat {seat!r} is not a player of this game")
@@ -207,10 +212,17 @@ def check_review(
             raise ReviewError(f"scored during round, entry {index + 1}: unknown player {entry.get('player')!r}")
         if not _number(entry.get("points")):
             raise ReviewError(f"scored during round, entry {index + 1}: 'points' must be a number")
-    return {
+    checked: dict[str, Any] = {
         "cards": clean,
         "scored_during_round": [{k: d[k] for k in DURING_ROUND_KEYS if k in d} for d in during],
     }
+    # the kinds the players confirmed beyond the deck's count ("our deck is like this")
+    over_deck = review.get("over_deck", [])
+    if not isinstance(over_deck, list) or not all(isinstance(s, str) and is_card(s) for s in over_deck):
+        raise ReviewError("'over_deck' must be a list of card slugs")
+    if over_deck:
+        checked["over_deck"] = sorted(set(over_deck))
+    return checked
 
 
 def round_from_review(review: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
@@ -241,6 +253,8 @@ def round_from_review(review: dict[str, Any], players: Sequence[str]) -> dict[st
     round_record: dict[str, Any] = {"tableaux": tableaux}
     if review.get("scored_during_round"):
         round_record["scored_during_round"] = review["scored_during_round"]
+    if review.get("over_deck"):
+        round_record["over_deck"] = list(review["over_deck"])
     return round_record
 
 

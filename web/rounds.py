@@ -30,7 +30,7 @@ from scorer.cards import CARDS
 from web import catalogue, pictures, recognition, scoring
 from web.db import get_db
 from web.errors import is_full_disk, json_body, json_view
-from web.problems import score_review
+from web.problems import confirm_refusal, over_deck_refusal, score_review
 from web.review import (
     ReviewError,
     check_review,
@@ -94,10 +94,16 @@ def capture(game_id: int, number: int):
 def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
     """(seat, display name, file) for each photo sent in the chosen mode."""
     sent: list[tuple[int | None, str, Any]]
+    def sent_as(name: str) -> Any:
+        # each photo has two inputs, ``name`` (take one: the camera) and ``name-chosen`` (choose
+        # one already taken): the one filled in
+        files = request.files.getlist(name) + request.files.getlist(f"{name}-chosen")
+        return next((f for f in files if f.filename), None)
+
     if mode == "table":
-        sent = [(None, "table photo", request.files.get("table"))]
+        sent = [(None, "table photo", sent_as("table"))]
     else:
-        sent = [(seat, f"{player}'s photo", request.files.get(f"seat-{seat}"))
+        sent = [(seat, f"{player}'s photo", sent_as(f"seat-{seat}"))
                 for seat, player in enumerate(game.players)]
     sent = [(seat, name, f) for seat, name, f in sent if f is not None and f.filename]
     if not sent:
@@ -331,18 +337,28 @@ def confirm(game_id: int, number: int):
         raise
     checked = score_review(game, number, review)
     if checked.error or checked.problems:
-        first = checked.error or checked.problems[0].message
-        more = len(checked.problems) - (0 if checked.error else 1)
         return jsonify(
-            error=f"Round {number} cannot be confirmed yet. {first}"
-            + (f" ({more} more card{'s' if more > 1 else ''} to check.)" if more > 0 else ""),
+            error=confirm_refusal(number, checked),
             problems=[p.as_json() for p in checked.problems],
+            warnings=[w.as_json() for w in checked.warnings],
         ), 400
+    # more cards than the deck holds: confirmed only once the players say their deck is like
+    # this (the review's "over_deck"), and the round's record keeps what it exceeds
+    if not set(checked.over_deck) <= set(review.get("over_deck", [])):
+        return jsonify(
+            error=over_deck_refusal(number, checked),
+            warnings=[w.as_json() for w in checked.warnings],
+            confirm_anyway=checked.over_deck,
+        ), 400
+    review = {k: v for k, v in review.items() if k != "over_deck"}
+    if checked.over_deck:
+        review["over_deck"] = checked.over_deck
     round_record = round_from_review(review, game.players)
     previous = game.round(number)
     if previous and previous.record and previous.record.get("tableaux") == round_record["tableaux"]:
         # keep what the page cannot edit (a per-turn log) while the cards stay the same
-        round_record = {**previous.record, **round_record}
+        unjudged = {k: v for k, v in previous.record.items() if k != "over_deck"}  # judged again above
+        round_record = {**unjudged, **round_record}
     scoring.check_record(game.record(replace={number: round_record}))
     data_dir = current_app.config["DATA_DIR"]
     try:

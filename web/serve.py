@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import ipaddress
 import os
 import shutil
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 from web.cli import CommandError
@@ -304,6 +306,19 @@ def configure(app, host: str, https: bool, allow_hosts: list[str] | tuple[str, .
     return lan
 
 
+@contextlib.contextmanager
+def _port_free(port: int) -> Iterator[None]:
+    """A port another program holds (AirPlay takes 5000 on macOS) is one line naming --port."""
+    try:
+        yield
+    except OSError as exc:
+        # cheroot reports a failed bind as a plain OSError naming the cause, without its errno
+        if exc.errno != errno.EADDRINUSE and "already in use" not in str(exc):
+            raise
+        raise CommandError(f"port {port} is already in use by another program: "
+                           f"start with another, e.g. --port {port + 1 if port < 65535 else 8000}") from None
+
+
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise CommandError(f"--port must be 1-65535, not {args.port}")
@@ -321,13 +336,15 @@ def serve(args: argparse.Namespace) -> int:
     if args.https:
         hosts = [h for h in (args.host, lan) if h and h not in ("0.0.0.0", "::")]
         cert, key = certificate(Path(app.config["DATA_DIR"]) / "tls", hosts)
-        tls = https_server(app, host, args.port, args.threads, cert, key)
+        with _port_free(args.port):
+            tls = https_server(app, host, args.port, args.threads, cert, key)
         run, close = tls.serve, tls.stop
     else:
         import logging
 
         logging.basicConfig()  # waitress's warnings (queue depth, bad requests), as waitress.serve does
-        plain = waitress_server(app, host, args.port, args.threads)
+        with _port_free(args.port):
+            plain = waitress_server(app, host, args.port, args.threads)
         run, close = plain.run, plain.close
     warm_up(app)
     print(f"sushicam: data in {app.config['DATA_DIR']}", flush=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,46 @@ def test_seat_areas_need_json(client, make_game):
     assert response.status_code == 400
     assert "not valid JSON" in response.get_json()["error"]
     assert client.post("/games/9/seats", json={"areas": None}).status_code == 404
+
+
+def test_the_anniversary_edition_says_which_kinds_photos_cannot_name_and_leads_to_teaching(client, make_game):
+    import html as html_lib
+    import re
+
+    from scorer.cards import CARDS
+
+    page = html_lib.unescape(client.get("/games/new").data.decode())
+    [note] = re.findall(r'<p class="panel hint unread-kinds[^"]*" data-edition="anniversary".*?</p>', page, re.S)
+    # the bundled model's classes (its meta.json) against the anniversary-only cards of the catalogue
+    meta = json.loads((Path(__file__).resolve().parents[2] / "models" / "meta.json").read_text())
+    unread = {re.sub(r"-\d+$", "", s) for s, c in CARDS.items() if c.in_edition("anniversary")
+              and s not in meta["classes"]}
+    assert len(unread) == 6
+    for name in ("Futomaki", "Gyoza", "Strawberry Pudding", "Frozen Yogurt", "Bubble Tea", "Mochi"):
+        assert name in note
+    assert "6 kinds" in note and "by hand" in note
+    assert 'href="/teach?edition=anniversary"' in note or "/teach" in note
+    assert 'data-edition="original"' not in "".join(re.findall(r'<p class="panel hint unread-kinds.*?>', page))
+
+    # until taught, the picker of an anniversary game offers those cards to add by hand
+    game_id = make_game("anniversary", ["Ann", "Ben"])
+    review = client.get(f"/games/{game_id}/rounds/1/review").data.decode()
+    state = json.loads(html_lib.unescape(re.search(r'id="review-state">(.*?)</script>', review, re.S).group(1)))
+    offered = {c["slug"] for c in state["cards"] if c.get("in_game", True)}
+    assert {"futomaki-2", "gyoza", "mochi", "bubble-tea-3", "frozen-yogurt-0", "strawberry-pudding-2"} <= offered
+
+
+def test_mid_game_the_desserts_column_says_it_counts_cards_in_words(client, make_game):
+    import html as html_lib
+    import re
+
+    game_id = make_game("original", ["Ann", "Ben"])
+    cards = [{"id": "p", "label": "pudding", "seat": 0}, {"id": "q", "label": "pudding", "seat": 0},
+             {"id": "t", "label": "tempura", "seat": 1}]
+    assert client.post(f"/games/{game_id}/rounds/1/confirm", json={"cards": cards}).status_code == 200
+    page = html_lib.unescape(client.get(f"/games/{game_id}").data.decode())
+    [head] = re.findall(r'<th scope="col" class="num" data-col="dessert">(.*?)</th>', page, re.S)
+    # a text header (no icon-only header on a phone), saying it is no points column yet
+    assert "Dessert cards" in head and "game end" in head and "<svg" not in head
+    [ann] = re.findall(r'data-player="Ann".*?data-col="dessert">(.*?)</td>', page, re.S)
+    assert re.sub(r"<[^>]+>", "", ann).strip() == "2 cards"

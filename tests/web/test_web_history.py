@@ -143,3 +143,18 @@ def test_no_record_body_makes_the_import_fail_with_a_5xx(client, record):
     """Whatever JSON is imported, the answer is the game (302) or the reason (400), never a 500."""
     response = client.post("/games/import", data={"record_text": json.dumps(record)})
     assert response.status_code in (302, 400), (response.status_code, record)
+
+
+def test_games_of_the_same_players_are_told_apart_by_edition_and_menu(client, make_game):
+    import re
+
+    make_game("party", ["Ann", "Ben", "Cid"], menu="points-platter")
+    make_game("party", ["Ann", "Ben", "Cid"], menu="custom", menu_kind=[
+        "nigiri", "uramaki", "tempura", "sashimi", "eel", "wasabi", "special-order", "pudding"])
+    make_game("original", ["Ann", "Ben", "Cid"])
+    html = unescape(client.get("/").data.decode())
+    metas = [re.sub(r"\s+", " ", m) for m in re.findall(r'<span class="game-meta">(.*?)</span>', html, re.S)]
+    assert any(m.startswith("Sushi Go Party! · Points Platter ·") for m in metas)
+    assert any(m.startswith("Sushi Go Party! · Custom menu: uramaki, tempura, sashimi, eel, wasabi, "
+                            "special order, pudding ·") for m in metas)
+    assert any(m.startswith("Sushi Go! · started") for m in metas)

@@ -52,6 +52,30 @@ def test_capture_page_opens_the_phone_camera(client, make_game):
     assert 'enctype="multipart/form-data"' in html
 
 
+def test_capture_page_offers_a_photo_already_taken_beside_the_camera(client, make_game):
+    """capture="environment" may open only the camera on a phone: each photo also has an input
+    without it, which opens the photos already taken."""
+    import re
+
+    game_id = make_game()
+    html = client.get(f"/games/{game_id}/rounds/1/capture").data.decode()
+    inputs = dict(re.findall(r'<input type="file" name="([^"]+)"([^>]*)>', html))
+    for name in ["table"] + [f"seat-{i}" for i in range(len(PLAYERS))]:
+        assert 'capture="environment"' in inputs[name], name
+        assert "capture" not in inputs[f"{name}-chosen"], name
+
+
+def test_a_photo_chosen_in_the_second_input_is_read(client, make_game, recognizer, images):
+    game_id = make_game("original", ["Ann", "Ben"])
+    recognizer.cards = [("tempura", [10, 10, 60, 60], 0.9)]
+    # a browser sends the untouched camera input as an empty file part
+    response = client.post(f"/games/{game_id}/rounds/1/capture", data={
+        "mode": "table", "table": (io.BytesIO(b""), ""),
+        "table-chosen": (io.BytesIO(images.png(200, 100)), "chosen.png")})
+    assert response.status_code == 302, response.data
+    assert [c["label"] for c in review_state(client, game_id, 1)["review"]["cards"]] == ["tempura"]
+
+
 @pytest.mark.parametrize("number", [2, 3, 4, 0])
 def test_rounds_are_played_in_order(client, make_game, number):
     game_id = make_game()
@@ -225,7 +249,7 @@ def test_rounds_entered_by_hand_when_there_is_no_photo(client, make_game):
         ([{"id": "a", "label": "tempura", "seat": 0}, {"id": "b", "label": "egg-nigiri", "seat": 0, "on": "a"}],
          "Egg Nigiri lies on Tempura"),
         # too many copies for the deck
-        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "5 Chopsticks cards"),
+        ([{"id": str(i), "label": "chopsticks", "seat": 0} for i in range(5)], "of these 5 Chopsticks cards"),
     ],
 )
 def test_a_review_that_cannot_be_a_round_is_refused(client, make_game, cards, message):

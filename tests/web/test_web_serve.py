@@ -130,6 +130,9 @@ def test_a_port_in_use_exits_2_with_one_line(tmp_path):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("sushicam serve: error:")
+    # the way out, not only the errno: name the port and the option that picks another
+    assert f"port {port} is already in use" in lines[0] and "--port" in lines[0]
+    assert "Errno" not in lines[0]
 
 
 @pytest.mark.parametrize(("make", "message"), [

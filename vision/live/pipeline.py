@@ -125,6 +125,7 @@ class LiveGame:
         self._version = 0
         # the last frame's cards in play, the others, its time
         self._last: tuple[Detections, Detections, float] = (Detections.empty(), Detections.empty(), 0.0)
+        self.score_fault: Exception | None = None  # the scorer's RecordError behind score_error
 
     def update(self, detections: Detections, timestamp: float) -> LiveState:
         started = time.perf_counter()
@@ -217,10 +218,12 @@ class LiveGame:
         if self._scored_version != self._version:
             from scorer import RecordError, score_record
 
+            self.score_fault = None
             try:
                 self._scores = (score_record(self.record()), None)
             except RecordError as exc:
                 self._scores = (None, str(exc))
+                self.score_fault = exc  # its cause and facts, for a page to word it for players
             self._scored_version = self._version
         return self._scores
 

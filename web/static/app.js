@@ -61,12 +61,15 @@ function setupCapture(form) {
   form.addEventListener("change", (event) => {
     const input = event.target;
     if (input.classList.contains("photo-input")) {
-      const preview = input.closest("label").querySelector(".preview");
+      // a photo taken or a photo chosen: one of the two inputs of the same name is sent
+      const pick = input.closest(".photo-pick") || input.closest("label");
+      for (const other of pick.querySelectorAll(".photo-input")) if (other !== input) other.value = "";
+      const preview = pick.querySelector(".preview");
       const file = input.files && input.files[0];
       if (preview && file) {
         preview.src = URL.createObjectURL(file);
         preview.hidden = false;
-        input.closest("label").classList.add("has-photo");
+        pick.querySelector(".shutter").classList.add("has-photo");
       }
     }
     sync();

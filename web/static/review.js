@@ -71,7 +71,10 @@
       unsure: c.unsure ?? null,
       on: c.on ?? null,
     }));
-    return { cards, scored_during_round: (value.scored_during_round || []).map((d) => ({ ...d })) };
+    const normal = { cards, scored_during_round: (value.scored_during_round || []).map((d) => ({ ...d })) };
+    // the kinds the players confirmed beyond the deck's count ("our deck is like this")
+    if (Array.isArray(value.over_deck) && value.over_deck.length) normal.over_deck = [...value.over_deck];
+    return normal;
   }
 
   const byId = (id) => review.cards.find((c) => c.id === id);
@@ -639,10 +642,30 @@
       if (message && !seen.has(message)) seen.set(message, card);
     }
     if (!seen.size) return null;
-    return el("ul", { class: "card-problems" }, [...seen].map(([message, card]) =>
-      el("li", { "data-id": card.id },
+    return el("ul", { class: "card-problems" }, [...seen].map(([message, card]) => {
+      const fix = lastScores && lastScores.fixes ? lastScores.fixes.get(message) : null;
+      return el("li", { "data-id": card.id },
         el("span", { class: "problem-text", text: message }),
-        el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"))));
+        // a fault one action mends (an uramaki place to enter): that action, else the card
+        fix && fix.during
+          ? el("button", { type: "button", class: "btn btn-small btn-ghost problem-fix", onclick: () => applyFix(fix) }, fix.label)
+          : el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"));
+    }));
+  }
+
+  function applyFix(fix) {
+    // e.g. uramaki that reached 10 icons: their place scored, and the cards gone from the table
+    change(() => {
+      review.scored_during_round.push({ ...fix.during });
+      const gone = new Set(fix.remove || []);
+      for (const card of review.cards) {
+        while (card.on && gone.has(card.on)) card.on = byId(card.on).on;
+      }
+      review.cards = review.cards.filter((c) => !gone.has(c.id));
+    });
+    const section = $("#during-round");
+    section.hidden = false;
+    section.scrollIntoView({ block: "center" });
   }
 
   function noCardsText(seat) {
@@ -1147,9 +1170,15 @@
     return byCard;
   }
 
+  function fixesFrom(list) {
+    return new Map((list || []).filter((p) => p.fix).map((p) => [p.message, p.fix]));
+  }
+
   function showProblems() {
     const count = lastScores && lastScores.problems ? lastScores.problems.size : 0;
+    const warnings = lastScores && lastScores.warnings ? lastScores.warnings : [];
     if (lastScores && lastScores.error) showError(lastScores.error);
+    else if (!count && warnings.length) showError(warnings.map((w) => w.message).join(" "));
     else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until fixed.`);
     else showError(null);
   }
@@ -1160,7 +1189,7 @@
     if (seq !== scoreSeq) return; // a newer change is being scored
     if (response.ok) {
       const data = response.data;
-      lastScores = { data: data.result, index: data.index, stale: !data.result, problems: problemsFrom(data.problems), error: data.error };
+      lastScores = { data: data.result, index: data.index, stale: !data.result, problems: problemsFrom(data.problems), fixes: fixesFrom(data.problems), warnings: data.warnings || [], error: data.error };
     } else {
       lastScores = { ...(lastScores || {}), stale: true, problems: new Map(), error: response.data.error || "The round cannot be scored." };
     }
@@ -1209,6 +1238,7 @@
     }
     if (response.data.problems && lastScores) {
       lastScores.problems = problemsFrom(response.data.problems);
+      lastScores.fixes = fixesFrom(response.data.problems);
       renderSeats();
       drawAllOverlays();
     }
@@ -1220,6 +1250,14 @@
       return;
     }
     showError(response.data.error || "The round was not saved.");
+    if (response.data.confirm_anyway && response.data.confirm_anyway.length) {
+      // more cards than the deck holds: the players may know their deck is like this
+      const kinds = response.data.confirm_anyway;
+      $("#review-error").append(" ", el("button", {
+        type: "button", class: "btn btn-small btn-salmon", id: "confirm-anyway",
+        onclick: () => { change(() => { review.over_deck = [...kinds]; }); confirmRound(); },
+      }, "Confirm anyway: our deck is like this"));
+    }
   }
 
   // Two phones (or tabs) on one round: the second to confirm is shown the first one's version
