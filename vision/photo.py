@@ -9,12 +9,20 @@ it is decoded.
 
 What phones send is read: JPEG (and MPO, the JPEG with a second image in its MPF segment that
 many phone cameras write: its first image), PNG (16-bit too), WebP and HEIC/HEIF (the
-iPhone's default, through pillow-heif). A JPEG of any size up to :data:`MAX_PHOTO_PIXELS` is
-decoded at 1/2, 1/4 or 1/8 scale straight from its DCT (libjpeg's scaled decode), so a 200 MP
-phone photo costs what a 12 MP one does. The other formats (and progressive JPEGs, whose
-decoder holds every coefficient of the photo) can only be decoded whole, then shrunk: they
-are read up to :data:`MAX_WHOLE_PIXELS` (HEIC to :data:`MAX_HEIF_PIXELS`), which keeps one
-upload under 200 MB of memory.
+iPhone's default, through pillow-heif). Every photo larger than the recogniser needs is read
+at a reduced size, so one upload stays under 200 MB of memory whatever its pixel count, up to
+:data:`MAX_PHOTO_PIXELS`:
+
+- a JPEG is decoded at 1/2, 1/4 or 1/8 scale straight from its DCT (libjpeg's scaled decode),
+  so a 200 MP phone photo costs what a 12 MP one does. A progressive JPEG is decoded the same
+  way, but libjpeg holds every DCT coefficient of it (2 bytes a sample) until its last scan,
+  so it is read up to :data:`MAX_COEFFICIENT_BYTES` of those (50 MP in 4:2:0);
+- a PNG or WebP is streamed through libvips (pyvips), which shrinks it a few rows at a time
+  (a 100 MP PNG costs about 90 MB), except an interlaced PNG, whose passes need the whole
+  image: that, and every PNG or WebP when pyvips is missing, is decoded whole up to
+  :data:`MAX_WHOLE_PIXELS`;
+- a HEIC is decoded whole by libheif, which holds its YCbCr planes beside the RGB it makes of
+  them, up to :data:`MAX_HEIF_PIXELS`.
 
 >>> decode_photo(b"", 1000)
 Traceback (most recent call last):
@@ -38,6 +46,11 @@ import numpy as np
 import pillow_heif
 from PIL import Image, ImageOps
 
+try:  # libvips streams a large PNG or WebP through its shrink; without it they are read whole
+    import pyvips
+except (ImportError, OSError):  # no wheel for this platform, or libvips itself missing
+    pyvips = None
+
 #: The formats phones and browsers produce; others (TIFF, PSD, ICO...) widen the attack surface
 #: of the decoders for no gain. An MPO is taken as the JPEG it starts with.
 ACCEPTED_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
@@ -45,19 +58,26 @@ MIN_SIDE = 32
 #: The most pixels a photo may have: only a decompression bomb has more (a 200 MP phone
 #: camera is 16320x12240). A JPEG this large is decoded at 1/8 scale: 16 MP, about 50 MB.
 MAX_PHOTO_PIXELS = 1_000_000_000
-#: The most pixels of a photo that can only be decoded whole (PNG, WebP, HEIC, a progressive
-#: JPEG): 3 bytes a pixel while decoded, 150 MB here, with the upload and the shrunk copy
+#: The most pixels of a photo decoded whole (an interlaced PNG; a PNG or WebP when pyvips is
+#: missing): 3 bytes a pixel while decoded, 150 MB here, with the upload and the shrunk copy
 #: under 200 MB. 8160x6120 (a 50 MP phone camera) fits.
 MAX_WHOLE_PIXELS = 50_000_000
 #: The same for HEIC: libheif holds its YCbCr planes beside the RGB it makes of them (about
-#: 4.7 bytes a pixel at the peak: a 49 MP HEIC measured +234 MB).
+#: 4.5 bytes a pixel at the peak: a 48 MP HEIC measured +210 MB, a 49 MP one +234 MB). The
+#: libvips of pyvips-binary has no HEVC decoder to stream it.
 MAX_HEIF_PIXELS = 40_000_000
+#: The most DCT coefficients (2 bytes each, one a sample of each colour plane) a progressive
+#: JPEG may hold while decoded: 150 MB, 50 MP in 4:2:0 (1.5 samples a pixel), 25 MP in 4:4:4.
+MAX_COEFFICIENT_BYTES = 150_000_000
 #: Photos larger than this are shrunk while decoding: 16 MP keeps a 4608x3456 phone photo whole,
 #: far more than the recogniser needs, while a 48 MP one would cost ~600 MB in copies at full size.
 WORKING_PIXELS = 16_000_000
 EXIF_ORIENTATION = 0x0112
 
 pillow_heif.register_heif_opener()
+if pyvips is not None:
+    # the operation cache would keep the last uploads' images (and their pixels) alive
+    pyvips.cache_set_max(0)
 # Pillow refuses past twice this (and warns past it) on open, before decode_photo can read the
 # size from the header and refuse itself; a JPEG up to MAX_PHOTO_PIXELS is read scaled down.
 Image.MAX_IMAGE_PIXELS = max(Image.MAX_IMAGE_PIXELS or 0, MAX_PHOTO_PIXELS // 2)
@@ -132,23 +152,33 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
         )
     if min(width, height) < MIN_SIDE:
         raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card")
-    scaled = source_format == "JPEG" and not image.info.get("progressive")
+    factor = math.ceil(math.sqrt(width * height / working_pixels))
+    progressive = source_format == "JPEG" and bool(image.info.get("progressive"))
+    if progressive and _coefficient_bytes(image) > MAX_COEFFICIENT_BYTES:
+        cap = int(width * height * MAX_COEFFICIENT_BYTES / _coefficient_bytes(image))
+        raise PhotoTooLargeError(
+            f"{name}: {width}x{height} is more than {_megapixels(cap)} megapixels, the most a "
+            "progressive JPEG is read at; send it smaller, or as a baseline JPEG")
+    streamed = (source_format in ("PNG", "WEBP") and factor > 1 and pyvips is not None
+                and not image.info.get("interlace"))
     if source_format == "HEIF":
         whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
-    if not scaled and width * height > whole_pixels:
+    if source_format != "JPEG" and not streamed and width * height > whole_pixels:
+        kind = "an interlaced PNG" if image.info.get("interlace") else f"a {_listed((source_format,))}"
         raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most a "
-            f"{'progressive JPEG' if source_format == 'JPEG' else _listed((source_format,))} is read at; "
-            "send it smaller, or as a JPEG")
-    factor = math.ceil(math.sqrt(width * height / working_pixels))
+            f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most "
+            f"{kind} is read at; send it smaller, or as a JPEG")
     if source_format == "HEIF":
         del image
         return Photo(_decode_heif(data, factor, name), source_format)
+    if streamed:
+        del image
+        return Photo(_decode_with_vips(data, factor, name, source_format, (width, height)), source_format)
     if source_format == "JPEG" or factor > 1:
         # OpenCV decodes once, straight to BGR, applying the EXIF turn (four times faster than
         # Pillow's decode and copies for a live frame; 16-bit PNGs to 8 bits); a JPEG at 1/2,
         # 1/4 or 1/8 size from its DCT, so it is never whole in memory; a large PNG or WebP
-        # whole at 3 bytes a pixel (Pillow's RGB takes 4), then shrunk
+        # (without pyvips) whole at 3 bytes a pixel (Pillow's RGB takes 4), then shrunk
         del image
         return Photo(_decode_with_opencv(data, factor, name, source_format), source_format)
     try:
@@ -174,6 +204,57 @@ def _megapixels(pixels: int) -> str:
     ('50', '1000', '0')
     """
     return f"{pixels // 1_000_000}"
+
+
+def _coefficient_bytes(image: Image.Image) -> int:
+    """The bytes libjpeg holds for a progressive JPEG's DCT coefficients: 2 a sample of each
+    colour plane, each plane padded to whole 8x8 blocks of its own sampling.
+
+    >>> _coefficient_bytes(Image.open(io.BytesIO(_sample_jpeg(subsampling=2))))  # 4:2:0
+    1536
+    >>> _coefficient_bytes(Image.open(io.BytesIO(_sample_jpeg(subsampling=0))))  # 4:4:4
+    3072
+    """
+    width, height = image.size
+    layers = getattr(image, "layer", None) or [("?", 1, 1, 0)] * 3
+    most_h, most_v = max(layer[1] for layer in layers), max(layer[2] for layer in layers)
+    samples = 0
+    for _, h, v, _ in layers:
+        plane_w, plane_h = math.ceil(width * h / most_h), math.ceil(height * v / most_v)
+        samples += math.ceil(plane_w / 8) * 8 * math.ceil(plane_h / 8) * 8
+    return 2 * samples
+
+
+def _sample_jpeg(**options) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 16)).save(buffer, format="JPEG", progressive=True, **options)
+    return buffer.getvalue()
+
+
+def _decode_with_vips(data: bytes, factor: int, name: str, source_format: str,
+                      size: tuple[int, int]) -> np.ndarray:
+    """A PNG or WebP streamed through libvips' shrink to about ``1 / factor`` of ``size`` a
+    side, as BGR: only the rows being shrunk are ever decoded at full size.
+
+    libvips applies the EXIF orientation (the photo comes out upright, turned once: nothing
+    else turns it); the box is square so it fits the long side however the photo turns.
+    """
+    assert pyvips is not None
+    side = max(1, max(size) // factor)
+    try:
+        image = pyvips.Image.thumbnail_buffer(data, side, height=side, size="down",
+                                              option_string="fail_on=error")
+        if image.format != "uchar" or image.interpretation not in ("srgb", "b-w"):
+            image = image.colourspace("srgb" if image.bands >= 3 else "b-w")  # 16-bit to 8
+        if image.hasalpha():
+            image = image.extract_band(0, n=image.bands - 1)  # dropped, as Pillow's RGB does
+        if image.bands == 1:
+            image = image.bandjoin([image, image])
+        image = image[2].bandjoin([image[1], image[0]])  # BGR, made in the same pass
+        pixels = np.frombuffer(image.write_to_memory(), np.uint8)
+    except pyvips.Error as exc:
+        raise CorruptPhotoError(f"{name}: the {_listed((source_format,))} data is damaged") from exc
+    return pixels.reshape(image.height, image.width, 3)
 
 
 def _decode_heif(data: bytes, factor: int, name: str) -> np.ndarray:
