@@ -21,8 +21,10 @@ at a reduced size, so one upload stays under 200 MB of memory whatever its pixel
   (a 100 MP PNG costs about 90 MB), except an interlaced PNG, whose passes need the whole
   image: that, and every PNG or WebP when pyvips is missing, is decoded whole up to
   :data:`MAX_WHOLE_PIXELS`;
-- a HEIC is decoded whole by libheif, which holds its YCbCr planes beside the RGB it makes of
-  them, up to :data:`MAX_HEIF_PIXELS`.
+- a HEIC made of a grid of tiles (as phone cameras write it) is decoded a row of tiles at a
+  time through libheif's tile API and shrunk as it comes (a 48 MP one costs about 105 MB);
+  one not tiled is decoded whole by libheif, which holds its YCbCr planes beside the RGB it
+  makes of them, up to :data:`MAX_HEIF_PIXELS`.
 
 >>> decode_photo(b"", 1000)
 Traceback (most recent call last):
@@ -36,10 +38,15 @@ vision.photo.UnsupportedPhotoError: image: not a JPEG, PNG, WebP or HEIC image
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import io
 import math
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -62,9 +69,9 @@ MAX_PHOTO_PIXELS = 1_000_000_000
 #: missing): 3 bytes a pixel while decoded, 150 MB here, with the upload and the shrunk copy
 #: under 200 MB. 8160x6120 (a 50 MP phone camera) fits.
 MAX_WHOLE_PIXELS = 50_000_000
-#: The same for HEIC: libheif holds its YCbCr planes beside the RGB it makes of them (about
-#: 4.5 bytes a pixel at the peak: a 48 MP HEIC measured +210 MB, a 49 MP one +234 MB). The
-#: libvips of pyvips-binary has no HEVC decoder to stream it.
+#: The same for a HEIC decoded whole (one not tiled, or one tile of it): libheif holds its
+#: YCbCr planes beside the RGB it makes of them (about 4.5 bytes a pixel at the peak: a 48 MP
+#: HEIC measured +210 MB). The libvips of pyvips-binary has no HEVC decoder to stream it.
 MAX_HEIF_PIXELS = 40_000_000
 #: The most DCT coefficients (2 bytes each, one a sample of each colour plane) a progressive
 #: JPEG may hold while decoded: 150 MB, 50 MP in 4:2:0 (1.5 samples a pixel), 25 MP in 4:4:4.
@@ -161,7 +168,10 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
             "progressive JPEG is read at; send it smaller, or as a baseline JPEG")
     streamed = (source_format in ("PNG", "WEBP") and factor > 1 and pyvips is not None
                 and not image.info.get("interlace"))
-    if source_format == "HEIF":
+    if source_format == "HEIF" and factor > 1:  # a grid of tiles small enough is decoded by rows
+        tile_pixels = heif_tile_pixels(data)
+        streamed = tile_pixels is not None and tile_pixels < width * height and tile_pixels <= MAX_HEIF_PIXELS
+    if source_format == "HEIF" and not streamed:
         whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
     if source_format != "JPEG" and not streamed and width * height > whole_pixels:
         kind = "an interlaced PNG" if image.info.get("interlace") else f"a {_listed((source_format,))}"
@@ -261,9 +271,18 @@ def _decode_heif(data: bytes, factor: int, name: str) -> np.ndarray:
     """A HEIC/HEIF photo's primary image as BGR, shrunk by ``factor`` when over the working size.
 
     libheif applies the container's turn and mirror (the photo comes out upright; its EXIF
-    orientation describes the stored pixels and is not applied again). Its 8-bit RGB buffer is
-    read in place, so a photo costs 3 bytes a pixel while decoded.
+    orientation describes the stored pixels and is not applied again). A photo made of a grid
+    of tiles (as phone cameras write them) shrunk is decoded one tile at a time
+    (:func:`_decode_heif_tiles`); otherwise libheif decodes it whole and its 8-bit RGB buffer
+    is read in place.
     """
+    if factor > 1 and _LIBHEIF is not None:
+        try:
+            tiled = _decode_heif_tiles(_LIBHEIF, data, factor)
+        except RuntimeError as exc:
+            raise CorruptPhotoError(f"{name}: the HEIC data is damaged ({exc})") from exc
+        if tiled is not None:
+            return tiled
     try:
         heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
         pixels = np.asarray(heif)
@@ -275,6 +294,162 @@ def _decode_heif(data: bytes, factor: int, name: str) -> np.ndarray:
                             interpolation=cv2.INTER_AREA)
     channels = 1 if pixels.ndim == 2 else pixels.shape[2]
     return cv2.cvtColor(pixels, {1: cv2.COLOR_GRAY2BGR, 3: cv2.COLOR_RGB2BGR, 4: cv2.COLOR_RGBA2BGR}[channels])
+
+
+def heif_tile_pixels(data: bytes) -> int | None:
+    """The pixels of one tile of a HEIC's primary image (all of them for an untiled one), or
+    None when libheif's tile API is not at hand (the image is then decoded whole)."""
+    if _LIBHEIF is None:
+        return None
+    try:
+        with _LIBHEIF.primary(data) as (_, tiling):
+            return int(tiling.tile_width * tiling.tile_height)
+    except RuntimeError:
+        return None  # damaged: named so when decoded
+
+
+def _decode_heif_tiles(lib: _Libheif, data: bytes, factor: int) -> np.ndarray | None:
+    """The image shrunk by ``factor`` a side (to ``size // factor``), decoded a row of tiles at a
+    time and shrunk by whole boxes of ``factor`` x ``factor`` pixels as it comes, so the photo
+    is never whole in memory at full size; None for an image of one tile."""
+    with lib.primary(data) as (handle, tiling):
+        columns, rows = tiling.num_columns, tiling.num_rows
+        if columns * rows == 1:
+            return None
+        width, height = tiling.image_width, tiling.image_height
+        tile_w, tile_h = tiling.tile_width, tiling.tile_height
+        out_w, out_h = width // factor, height // factor
+        used_w = out_w * factor  # the last columns short of a whole box are left out
+        out = np.empty((out_h, out_w, 3), np.uint8)
+        pending = np.empty((0, used_w, 3), np.uint8)  # rows short of a whole box, for the next
+        done = 0
+        # A turned grid starts part way into its first tile when its padding (the coded tiles
+        # past the image's size) comes first. The padding sits all on one side, so a non-zero
+        # offset means all of it: libheif 1.23 reports the tile's remaining part instead.
+        left = columns * tile_w - width if tiling.left_offset else 0
+        top = rows * tile_h - height if tiling.top_offset else 0
+        for row in range(rows):
+            y0, y1 = max(0, row * tile_h - top), min(height, (row + 1) * tile_h - top)
+            if y1 <= y0:
+                continue
+            band = np.empty((y1 - y0, used_w, 3), np.uint8)
+            for column in range(columns):
+                x0, x1 = max(0, column * tile_w - left), min(used_w, (column + 1) * tile_w - left)
+                if x1 <= x0:
+                    continue
+                with lib.tile(handle, column, row) as tile:
+                    tx, ty = x0 - (column * tile_w - left), y0 - (row * tile_h - top)
+                    band[:, x0:x1] = tile[ty: ty + y1 - y0, tx: tx + x1 - x0]
+            pixels = np.concatenate([pending, band]) if len(pending) else band
+            whole = min(len(pixels) // factor, out_h - done)
+            if whole:
+                out[done: done + whole] = cv2.resize(pixels[: whole * factor], (out_w, whole),
+                                                     interpolation=cv2.INTER_AREA)
+                done += whole
+            pending = pixels[whole * factor:].copy()
+        return cv2.cvtColor(out[:done], cv2.COLOR_RGB2BGR, dst=out[:done])
+
+
+class _HeifError(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("subcode", ctypes.c_int), ("message", ctypes.c_char_p)]
+
+
+class _HeifTiling(ctypes.Structure):
+    """libheif's ``heif_image_tiling`` (heif_tiling.h), with room for fields a later version adds."""
+
+    _fields_ = [("version", ctypes.c_int), ("num_columns", ctypes.c_uint32), ("num_rows", ctypes.c_uint32),
+                ("tile_width", ctypes.c_uint32), ("tile_height", ctypes.c_uint32),
+                ("image_width", ctypes.c_uint32), ("image_height", ctypes.c_uint32),
+                ("top_offset", ctypes.c_uint32), ("left_offset", ctypes.c_uint32),
+                ("number_of_extra_dimensions", ctypes.c_uint8), ("extra_dimensions", ctypes.c_uint32 * 8),
+                ("reserved", ctypes.c_uint8 * 256)]
+
+
+class _Libheif:
+    """The tile API of the libheif that pillow-heif loads (1.19 and later), which pillow-heif
+    does not expose: ``heif_image_handle_decode_image_tile`` decodes one tile of a grid image,
+    turned as the container says."""
+
+    RGB, INTERLEAVED_RGB, INTERLEAVED = 1, 10, 10  # heif_colorspace, heif_chroma, heif_channel
+
+    def __init__(self, lib: ctypes.CDLL):
+        p = ctypes.c_void_p
+        self.lib = lib
+        lib.heif_context_alloc.restype = p
+        lib.heif_context_free.argtypes = [p]
+        lib.heif_context_read_from_memory_without_copy.restype = _HeifError
+        lib.heif_context_read_from_memory_without_copy.argtypes = [p, ctypes.c_char_p, ctypes.c_size_t, p]
+        lib.heif_context_get_primary_image_handle.restype = _HeifError
+        lib.heif_context_get_primary_image_handle.argtypes = [p, ctypes.POINTER(p)]
+        lib.heif_image_handle_release.argtypes = [p]
+        lib.heif_image_handle_get_image_tiling.restype = _HeifError
+        lib.heif_image_handle_get_image_tiling.argtypes = [p, ctypes.c_int, ctypes.POINTER(_HeifTiling)]
+        lib.heif_image_handle_decode_image_tile.restype = _HeifError
+        lib.heif_image_handle_decode_image_tile.argtypes = [p, ctypes.POINTER(p), ctypes.c_int, ctypes.c_int, p,
+                                                            ctypes.c_uint32, ctypes.c_uint32]
+        lib.heif_image_get_plane_readonly.restype = ctypes.POINTER(ctypes.c_uint8)
+        lib.heif_image_get_plane_readonly.argtypes = [p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+        for size in (lib.heif_image_get_width, lib.heif_image_get_height):
+            size.restype, size.argtypes = ctypes.c_int, [p, ctypes.c_int]
+        lib.heif_image_release.argtypes = [p]
+
+    @staticmethod
+    def _check(error: _HeifError) -> None:
+        if error.code:
+            raise RuntimeError((error.message or b"libheif error").decode(errors="replace"))
+
+    @contextmanager
+    def primary(self, data: bytes) -> Iterator[tuple[ctypes.c_void_p, _HeifTiling]]:
+        """The primary image's handle and its tiling after the container's turn and mirror."""
+        lib = self.lib
+        context = lib.heif_context_alloc()
+        handle = ctypes.c_void_p()
+        try:
+            self._check(lib.heif_context_read_from_memory_without_copy(context, data, len(data), None))
+            self._check(lib.heif_context_get_primary_image_handle(context, ctypes.byref(handle)))
+            tiling = _HeifTiling(version=1)
+            self._check(lib.heif_image_handle_get_image_tiling(handle, 1, ctypes.byref(tiling)))
+            yield handle, tiling
+        finally:
+            if handle:
+                lib.heif_image_handle_release(handle)
+            lib.heif_context_free(context)
+
+    @contextmanager
+    def tile(self, handle: ctypes.c_void_p, column: int, row: int) -> Iterator[np.ndarray]:
+        """One tile as 8-bit RGB, a view of libheif's buffer while the block lasts."""
+        lib = self.lib
+        image = ctypes.c_void_p()
+        self._check(lib.heif_image_handle_decode_image_tile(handle, ctypes.byref(image), self.RGB,
+                                                            self.INTERLEAVED_RGB, None, column, row))
+        try:
+            stride = ctypes.c_int()
+            plane = lib.heif_image_get_plane_readonly(image, self.INTERLEAVED, ctypes.byref(stride))
+            width = lib.heif_image_get_width(image, self.INTERLEAVED)
+            height = lib.heif_image_get_height(image, self.INTERLEAVED)
+            if not plane or width <= 0 or height <= 0:
+                raise RuntimeError("a tile decoded to no pixels")
+            rows = np.ctypeslib.as_array(plane, shape=(height, stride.value))
+            yield rows[:, : width * 3].reshape(height, width, 3)
+        finally:
+            lib.heif_image_release(image)
+
+
+def _load_libheif() -> _Libheif | None:
+    """The libheif pillow-heif's wheel carries (or the system's), if it has the tile API."""
+    folder = Path(pillow_heif.__file__).resolve().parent.parent / "pillow_heif.libs"
+    candidates = [str(path) for path in sorted(folder.glob("libheif*.so*"))] + [ctypes.util.find_library("heif")]
+    for candidate in filter(None, candidates):
+        try:
+            lib = ctypes.CDLL(candidate)
+            lib.heif_image_handle_decode_image_tile  # noqa: B018 - 1.19 and later
+            return _Libheif(lib)
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+_LIBHEIF = _load_libheif()
 
 
 def _claimed_format(data: bytes) -> str | None:

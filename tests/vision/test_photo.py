@@ -127,6 +127,51 @@ def test_a_heic_photo_from_an_iphone_is_read():
     assert decode_photo(data, working_pixels=80 * 60 // 4).width == 40  # shrunk as a PNG is
 
 
+def tiled_heic(image: Image.Image, tile: int = 256, orientation: int = 1) -> bytes:
+    """A HEIC made as phone cameras make them: a grid of tiles, the turn in the container."""
+    pytest.importorskip("pillow_heif")  # its opener, registered by vision.photo, saves HEIF
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.save(buffer, format="HEIF", exif=exif.tobytes(), tile_size=tile, quality=30,
+               enc_params={"preset": "ultrafast"})
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("orientation", [1, 2, 3, 6, 8])
+@pytest.mark.parametrize("size", [(1024, 768), (1200, 800)])  # whole tiles of 256, and part ones
+def test_a_tiled_heic_shrunk_by_rows_is_the_whole_decode_shrunk(size, orientation):
+    """Decoded a row of tiles at a time, a HEIC comes out as libheif's whole decode of it does
+    (turned as the container says; a turned grid of part tiles starts part way into its first),
+    at half size."""
+    from vision.photo import heif_tile_pixels
+
+    data = tiled_heic(sensor_shot(*size), orientation=orientation)
+    assert heif_tile_pixels(data) == 256 * 256
+    whole = decode_photo(data).pixels
+    assert whole.shape[:2] == (size[::-1] if orientation in (1, 2, 3) else size)
+    half = decode_photo(data, working_pixels=size[0] * size[1] // 4).pixels
+    assert half.shape == (whole.shape[0] // 2, whole.shape[1] // 2, 3)
+    expected = cv2.resize(whole, half.shape[1::-1], interpolation=cv2.INTER_AREA)
+    assert np.abs(half.astype(int) - expected).mean() < 1.5
+
+
+def test_a_48_megapixel_heic_from_a_phone_is_read_at_a_reduced_size():
+    """An 8000x6000 HEIC in tiles of 512 (as a 48 MP iPhone writes), turned 90 degrees: past
+    the 40 MP that libheif may decode whole, it is read a row of tiles at a time."""
+    from vision.photo import MAX_HEIF_PIXELS
+
+    width, height = 8000, 6000
+    assert width * height > MAX_HEIF_PIXELS
+    data = tiled_heic(sensor_shot(width, height), tile=512, orientation=6)
+    photo = decode_photo(data)
+    assert (photo.width, photo.height, photo.format) == (height // 2, width // 2, "HEIF")
+    w, h = photo.width, photo.height  # the sensor's block at x in [3H/4, 7H/8), y in [W/8, W/4)
+    block = photo.pixels[h // 8 + 4: h // 4 - 4, w * 3 // 4 + 4: w * 7 // 8 - 4].reshape(-1, 3)
+    assert np.abs(block.astype(int) - [230, 40, 20]).max() <= 12
+    assert np.abs(photo.pixels[h // 2, w // 2].astype(int) - [80, 120, 200]).max() <= 12
+
+
 def test_a_16_bit_greyscale_png_keeps_its_tones():
     """Pillow reads it as "I;16" (0-65535); converted as if 0-255, every pixel was white."""
     grey = np.zeros((40, 60), np.uint16)

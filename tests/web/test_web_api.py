@@ -215,3 +215,19 @@ def test_detect_reads_a_60_megapixel_png_or_webp_at_a_reduced_size(tmp_path, rec
     response = app.test_client().post("/api/detect", data={"image": (io.BytesIO(data.tobytes()), "big" + ext)})
     assert response.status_code == 200, response.get_json()
     assert seen and seen[0][0] * seen[0][1] <= 16_000_000 and seen[0][:2] == (3750, 4000)
+
+
+def test_detect_reads_a_48_megapixel_heic_in_tiles(tmp_path, recognizer):
+    """A 48 MP iPhone HEIC (a grid of 512-pixel tiles) was past the 40 MP that libheif may
+    decode whole: 413. It is read a row of tiles at a time."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    pillow_heif.from_pillow(Image.new("RGB", (8000, 6000), (200, 120, 80))).save(
+        buffer, tile_size=512, quality=10, enc_params={"preset": "ultrafast"})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "RECOGNIZER_FACTORY": lambda: recognizer})
+    response = app.test_client().post("/api/detect", data={"image": (io.BytesIO(buffer.getvalue()), "IMG_0002.HEIC")})
+    assert response.status_code == 200, response.get_json()
+    assert recognizer.calls == 1
