@@ -17,8 +17,8 @@ def register(subparsers) -> None:
     detect = subparsers.add_parser(
         "detect", help="name every card in photos; one JSON line per image",
         description="Name every card in each photo and print one JSON object a line. A file that "
-                    "is not a readable image (or has more pixels than any photo: 1000 megapixels, 50 for a "
-                    "PNG, WebP or HEIC) gets an {\"image\", \"error\"} line, and its error on stderr; the others still run; the exit status "
+                    "is not a readable image (or has more pixels than any photo: 1000 megapixels, 40 for a "
+                    "HEIC not in tiles, 50 for a progressive JPEG) gets an {\"image\", \"error\"} line, and its error on stderr; the others still run; the exit status "
                     "is then 2.")
     detect.add_argument("images", nargs="+", metavar="IMG", help="photo files")
     detect.add_argument("--seats", type=int, default=None, metavar="N",

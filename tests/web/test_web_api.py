@@ -192,3 +192,42 @@ def test_detect_takes_a_heic_photo(client, recognizer):
     response = client.post("/api/detect", data={"image": (io.BytesIO(buffer.getvalue()), "IMG_0001.HEIC")})
     assert response.status_code == 200, response.get_json()
     assert recognizer.calls == 1
+
+
+@pytest.mark.parametrize("ext", [".png", ".webp"])
+def test_detect_reads_a_60_megapixel_png_or_webp_at_a_reduced_size(tmp_path, recognizer, monkeypatch, ext):
+    """Beyond 50 MP (what is decoded whole) a PNG or WebP was refused with 413: now it is
+    streamed through a shrink and the recogniser sees at most the working 16 MP."""
+    pytest.importorskip("pyvips")
+    import cv2
+    import numpy as np
+
+    seen = []
+    detect = recognizer.detect
+    monkeypatch.setattr(recognizer, "detect", lambda image, allowed=None: (seen.append(image.shape),
+                                                                           detect(image, allowed))[1])
+    pixels = np.full((7500, 8000, 3), (80, 120, 200), np.uint8)
+    ok, data = cv2.imencode(ext, pixels)
+    del pixels
+    assert ok
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "RECOGNIZER_FACTORY": lambda: recognizer})  # the app's own pixel cap
+    response = app.test_client().post("/api/detect", data={"image": (io.BytesIO(data.tobytes()), "big" + ext)})
+    assert response.status_code == 200, response.get_json()
+    assert seen and seen[0][0] * seen[0][1] <= 16_000_000 and seen[0][:2] == (3750, 4000)
+
+
+def test_detect_reads_a_48_megapixel_heic_in_tiles(tmp_path, recognizer):
+    """A 48 MP iPhone HEIC (a grid of 512-pixel tiles) was past the 40 MP that libheif may
+    decode whole: 413. It is read a row of tiles at a time."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    pillow_heif.from_pillow(Image.new("RGB", (8000, 6000), (200, 120, 80))).save(
+        buffer, tile_size=512, quality=10, enc_params={"preset": "ultrafast"})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test",
+                      "RECOGNIZER_FACTORY": lambda: recognizer})
+    response = app.test_client().post("/api/detect", data={"image": (io.BytesIO(buffer.getvalue()), "IMG_0002.HEIC")})
+    assert response.status_code == 200, response.get_json()
+    assert recognizer.calls == 1
