@@ -38,6 +38,11 @@ SAME_IN = {
     "{n} point": {"fr"},
     "{n} icon": {"pl"},  # "1 symbol" (Polish), like the English of "{n} symbol"
     "{n} symbol": {"pl"},
+    # the page scripts' words (domain "js")
+    "Nigiri": {"pl", "es"},  # the family of nigiri cards
+    "Points": {"fr"},
+    "Desserts": {"fr"},
+    "Del": {"is", "pl"},  # the key as the keyboards of those languages label it
 }
 
 

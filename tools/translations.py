@@ -1,9 +1,12 @@
 """Extract, update, compile and check sushicam's gettext catalogs (Babel).
 
-Two domains, each with its own extraction map at the repository root:
+Three domains, each with its own extraction map at the repository root:
 
-- ``messages`` (``babel.cfg``): the web pages, templates and scripts, read by Flask-Babel from
+- ``messages`` (``babel.cfg``): the web pages' templates and Python, read by Flask-Babel from
   ``web/translations/<lang>/LC_MESSAGES/messages.mo``;
+- ``js`` (``babel-js.cfg``): what the page scripts (``web/static/*.js``) write, from
+  ``web/translations/<lang>/LC_MESSAGES/js.mo``, handed to the scripts as JSON by
+  ``/i18n/js.json`` (``web/i18n.py``, read by ``web/static/i18n.js``);
 - ``scorer`` (``babel-scorer.cfg``): ``sushicam score --explain`` and the scorer's breakdowns,
   read with stdlib gettext from ``scorer/locale/<lang>/LC_MESSAGES/scorer.mo``.
 
@@ -18,6 +21,9 @@ After wrapping strings::
     python tools/translations.py update    # merge them into every language's .po
     # translate the new entries (msgstr) in each .po, then
     python tools/translations.py compile   # write the .mo files
+
+A domain's name after the command (``python tools/translations.py update js``) runs it on that
+domain only.
 """
 
 from __future__ import annotations
@@ -66,6 +72,8 @@ DOMAINS = (
     Domain("messages", ROOT / "babel.cfg", ROOT / "web" / "translations", _GETTEXT),
     Domain("scorer", ROOT / "babel-scorer.cfg", ROOT / "scorer" / "locale",
            {"N_": None, "NP_": (1, 2)}),
+    Domain("js", ROOT / "babel-js.cfg", ROOT / "web" / "translations",
+           {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}),
 )
 
 
@@ -128,11 +136,13 @@ def compile_all(domain: Domain) -> None:
 
 def main(argv: list[str]) -> int:
     commands = {"extract": write_pot, "update": update, "compile": compile_all}
-    if len(argv) != 1 or argv[0] not in commands:
-        print(f"usage: {Path(__file__).name} {{{','.join(commands)}}}", file=sys.stderr)
+    names = [d.name for d in DOMAINS]
+    if not 1 <= len(argv) <= 2 or argv[0] not in commands or not set(argv[1:]) <= set(names):
+        print(f"usage: {Path(__file__).name} {{{','.join(commands)}}} [{'|'.join(names)}]", file=sys.stderr)
         return 2
     for domain in DOMAINS:
-        commands[argv[0]](domain)
+        if len(argv) == 1 or domain.name == argv[1]:
+            commands[argv[0]](domain)
     return 0
 
 

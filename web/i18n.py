@@ -12,14 +12,17 @@ installed as the Jinja filters ``numberformat`` and ``datetimeformat``.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
+from babel.support import Translations
 from flask import Blueprint, Flask, abort, jsonify, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response
 
+from scorer.cards import ALL_EDITIONS, CARDS, KINDS
 from scorer.i18n import ENGLISH, LANGUAGES, render
-from scorer.names import card_name
+from scorer.names import card_name, kind_name
 
 TRANSLATIONS_DIR = Path(__file__).with_name("translations")
 COOKIE = "lang"
@@ -92,6 +95,49 @@ def messages() -> Response:
         elif key:
             catalog[key] = text
     response = jsonify({"lang": lang, "plural_categories": PLURAL_CATEGORIES[lang], "messages": catalog})
+    response.cache_control.max_age = 3600
+    return response
+
+
+def _entries(translations: object) -> dict[str, object]:
+    """A gettext catalog as JSON: ``{msgid: text}``, ``{msgid: [plural forms]}`` for plurals,
+    ``"context\x04msgid"`` for messages with a context (as gettext keys them)."""
+    catalog: dict[str, object] = {}
+    for key, text in getattr(translations, "_catalog", {}).items():
+        if isinstance(key, tuple):
+            forms = catalog.setdefault(key[0], [])
+            if isinstance(forms, list):
+                forms.append(text)
+        elif key:
+            catalog[key] = text
+    return catalog
+
+
+@cache
+def script_catalog(lang: str) -> dict[str, object]:
+    """What ``/i18n/js.json`` answers in ``lang``: the ``js`` domain's messages, the plural
+    categories of its forms, and every card's and kind's name in each edition as that
+    language's rulebook prints it (:mod:`scorer.names`). English has no messages (the scripts'
+    own text is the English) and no names (the pages carry the English names already)."""
+    if lang == ENGLISH or lang not in LANGUAGES:
+        return {"lang": ENGLISH, "plural_categories": PLURAL_CATEGORIES[ENGLISH], "messages": {},
+                "cards": {}, "kinds": {}}
+    translations = Translations.load(str(TRANSLATIONS_DIR), [lang], domain="js")
+    editions = sorted(ALL_EDITIONS)
+    return {
+        "lang": lang,
+        "plural_categories": PLURAL_CATEGORIES[lang],
+        "messages": _entries(translations),
+        "cards": {e: {slug: card_name(slug, lang, e) for slug in CARDS} for e in editions},
+        "kinds": {e: {kind: kind_name(kind, lang, e) for kind in KINDS} for e in editions},
+    }
+
+
+@bp.get("/i18n/js.json")
+def js_catalog() -> Response:
+    """The page scripts' words and the card names in the page's language (``web/static/i18n.js``
+    fetches it once per page, before the scripts write any text)."""
+    response = jsonify(script_catalog(current_language()))
     response.cache_control.max_age = 3600
     return response
 

@@ -68,3 +68,32 @@ def test_page_scripts_get_the_catalog_of_the_page_language(client):
     assert answer["lang"] == "pl" and answer["plural_categories"] == ["one", "few", "many"]
     assert answer["messages"]["New game"] == "Nowa gra"
     assert client.get("/i18n/messages.json").get_json()["messages"] == {}
+
+
+def test_page_scripts_get_their_catalog_and_the_rulebooks_card_names(client):
+    """/i18n/js.json: the js domain's words and each edition's card names in the page language.
+
+    Oracles: the Spanish rulebook (Sushi Go Party!) prints "Pedido especial" and "Bandeja para
+    llevar"; the Polish one calls the anniversary edition's dumpling "Gyoza"; Polish counts
+    one / few / many."""
+    spanish = client.get("/i18n/js.json", headers={"Accept-Language": "es"}).get_json()
+    assert spanish["lang"] == "es"
+    assert spanish["messages"]["Saving…"] == "Guardando…"
+    assert spanish["messages"]["{n} card"] == ["{n} carta", "{n} cartas"]
+    assert spanish["messages"]["card family\x04Desserts"] == "Postres"
+    assert spanish["cards"]["party"]["special-order"] == "Pedido especial"
+    assert spanish["cards"]["party"]["takeout-box"] == "Bandeja para llevar"
+    polish = client.get("/i18n/js.json", headers={"Accept-Language": "pl"}).get_json()
+    assert polish["plural_categories"] == ["one", "few", "many"]
+    assert polish["messages"]["{n} card"] == ["{n} karta", "{n} karty", "{n} kart"]
+    assert polish["kinds"]["anniversary"]["dumpling"] == "Gyoza"
+    english = client.get("/i18n/js.json").get_json()
+    assert english["messages"] == {} and english["cards"] == {}
+
+
+@pytest.mark.parametrize("path", ["/", "/games/new"])
+def test_every_page_loads_the_script_catalog_before_its_scripts(client, path):
+    html = client.get(path).get_data(as_text=True)
+    scripts = re.findall(r'<script src="/static/([\w.]+)', html)
+    assert scripts[0] == "i18n.js", scripts
+    assert 'data-i18n-catalog="/i18n/js.json"' in html

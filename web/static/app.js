@@ -1,7 +1,7 @@
 // Small enhancements for every page; each page works without them (plain forms).
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
   // Forms that ask before doing something that cannot be undone.
   for (const form of document.querySelectorAll("form[data-confirm]")) {
     form.addEventListener("submit", (event) => {
@@ -11,7 +11,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
   setupNewGame(document.getElementById("setup-form"));
   setupCapture(document.getElementById("capture-form"));
-});
+}));
 
 // New game: show the menu and variants of the chosen edition only, and disable the hidden
 // inputs so that they are not sent.
@@ -38,7 +38,9 @@ function setupNewGame(form) {
       const wanted = Number(group.dataset.pick);
       const picked = group.querySelectorAll("input:checked").length;
       const counter = group.querySelector(".pick-count");
-      counter.textContent = picked === wanted ? `${picked} of ${wanted} ✓` : `pick ${wanted} (${picked} picked)`;
+      counter.textContent = picked === wanted
+        ? _("{picked} of {wanted} ✓", { picked, wanted })
+        : _("pick {wanted} ({picked} picked)", { picked, wanted });
       counter.classList.toggle("ok", picked === wanted);
     }
   };
@@ -87,8 +89,10 @@ function setupCapture(form) {
   form.addEventListener("submit", (event) => {
     const mode = form.querySelector('input[name="mode"]:checked')?.value || "table";
     if (mode === "table" && cardsRead > 0) {
-      const question = `Round ${form.dataset.round} already has ${cardsRead} card${cardsRead === 1 ? "" : "s"}. `
-        + "A photo of the whole table replaces them all, with your corrections. Replace them?";
+      const question = ngettext(
+        "Round {round} already has {n} card. A photo of the whole table replaces it, with your corrections. Replace it?",
+        "Round {round} already has {n} cards. A photo of the whole table replaces them all, with your corrections. Replace them?",
+        cardsRead, { round: Number(form.dataset.round) });
       if (!window.confirm(question)) {
         event.preventDefault();
         return;

@@ -6,7 +6,7 @@
 const SEAT_COLOURS = ["#e4572e", "#2a9d8f", "#e9a800", "#6a4c93", "#3a86c8", "#76a832", "#d6457b", "#8a5a33"];
 const MAX_WIDTH = 960; // frames are sent at most this wide: enough to read cards, cheap to send
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
   setupMenu(document.getElementById("live-setup"));
   const root = document.getElementById("live");
   if (!root) return;
@@ -16,7 +16,7 @@ document.addEventListener("DOMContentLoaded", () => {
     view.watchStream(document.getElementById("live-stream"));
     view.poll();
   }
-});
+}));
 
 class LiveView {
   constructor(root) {
@@ -47,8 +47,29 @@ class LiveView {
     return { response, state };
   }
 
-  // a card as players know it (its printed name), from the slug the server reads
-  name(text) { return this.names[text] || text; }
+  // a card as players know it (its name printed in the page's language and the game's
+  // edition), from the text the server reads: a slug, or "special-order:<slug>" for a copy
+  name(text) {
+    const [slug, copied] = String(text).split(":");
+    const own = cardName(slug, this.edition);
+    if (own) return copied ? format("{card} ({copied})", { card: own, copied: cardName(copied, this.edition) || copied }) : own;
+    return this.names[text] || text;
+  }
+
+  // a card as a player writes it in the fix form, by its name in the page's language, as the
+  // text the server reads (the server knows the slugs and the English names)
+  slugOf(written) {
+    const words = written.trim().toLowerCase();
+    const names = i18nCatalog.cards[this.edition] || {};
+    const bySlug = Object.entries(names).find(([, name]) => name.toLowerCase() === words);
+    if (bySlug) return bySlug[0];
+    const copy = /^(.*)\((.*)\)$/.exec(written.trim());
+    if (copy) {
+      const [head, copied] = [this.slugOf(copy[1]), this.slugOf(copy[2])];
+      if (head === "special-order") return `${head}:${copied}`;
+    }
+    return written.trim();
+  }
 
   setupCamera() {
     this.video = document.getElementById("live-video");
@@ -66,21 +87,21 @@ class LiveView {
           await this.video.play();
         }
       } catch (error) {
-        this.say(`The camera did not start: ${error.message}. Allow the camera (HTTPS or localhost is needed).`);
+        this.say(_("The camera did not start: {error}. Allow the camera (HTTPS or localhost is needed).", { error: error.message }));
         return;
       }
       this.running = true;
       this.started = this.started ?? performance.now();
       start.hidden = true;
       stop.hidden = false;
-      this.say("Following the table…");
+      this.say(_("Following the table…"));
       this.loop();
     });
     stop.addEventListener("click", () => {
       this.running = false;
       start.hidden = false;
       stop.hidden = true;
-      this.say("Paused.");
+      this.say(_("Paused."));
     });
     const end = document.getElementById("live-end-round");
     end?.addEventListener("click", () => this.endRound(end));
@@ -96,12 +117,15 @@ class LiveView {
       });
       if (!answer) return;
       const { response, state } = answer;
-      if (!response.ok) { this.say(state.error || `The server answered ${response.status}.`); return; }
+      if (!response.ok) { this.say(state.error || _("The server answered {status}.", { status: response.status })); return; }
       const rounds = state.record?.rounds || [];
-      this.say(`Round ${rounds.length} ended after ${rounds.at(-1)?.turns.length ?? 0} turns: the next card laid starts round ${rounds.length + 1}.`);
+      this.say(ngettext(
+        "Round {round} ended after {n} turn: the next card laid starts round {next}.",
+        "Round {round} ended after {n} turns: the next card laid starts round {next}.",
+        rounds.at(-1)?.turns.length ?? 0, { round: rounds.length, next: rounds.length + 1 }));
       this.show(state);
     } catch (error) {
-      this.say(`Lost the server: ${error.message}`);
+      this.say(_("Lost the server: {error}", { error: error.message }));
     } finally {
       button.disabled = false;
     }
@@ -125,12 +149,12 @@ class LiveView {
         });
         if (!answer) continue;
         const { response, state } = answer;
-        if (!response.ok) { this.say(state.error || `The server answered ${response.status}.`); await sleep(1000); continue; }
+        if (!response.ok) { this.say(state.error || _("The server answered {status}.", { status: response.status })); await sleep(1000); continue; }
         this.tick();
         this.draw(state, this.grab.width, this.grab.height);
         this.show(state);
       } catch (error) {
-        this.say(`Lost the server: ${error.message}`);
+        this.say(_("Lost the server: {error}", { error: error.message }));
         await sleep(1000);
       }
     }
@@ -156,7 +180,7 @@ class LiveView {
         const response = await fetch(this.root.dataset.stateUrl, { headers: { Accept: "application/json" } });
         if (response.ok) this.show(await response.json());
       } catch (error) {
-        this.say(`Lost the server: ${error.message}`);
+        this.say(_("Lost the server: {error}", { error: error.message }));
       }
       await sleep(400);
     }
@@ -168,7 +192,8 @@ class LiveView {
     while (this.times.length > 1 && now - this.times[0] > 3000) this.times.shift();
     if (this.times.length > 1) {
       const rate = (this.times.length - 1) / ((now - this.times[0]) / 1000);
-      this.fps.textContent = `${rate.toFixed(1)} frames/s`;
+      const rateText = new Intl.NumberFormat(i18nLang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
+      this.fps.textContent = _("{rate} frames/s", { rate: rateText });
     }
   }
 
@@ -176,6 +201,7 @@ class LiveView {
 
   // Boxes come in the pixels of the frame sent; the overlay matches the video as shown.
   draw(state, width, height) {
+    this.edition = state.record?.edition ?? this.edition;
     const canvas = this.overlay;
     canvas.width = this.video.clientWidth;
     canvas.height = this.video.clientHeight;
@@ -191,7 +217,7 @@ class LiveView {
       ctx.lineWidth = card.visible ? 3 : 1;
       ctx.setLineDash(card.visible ? [] : [4, 4]);
       ctx.strokeRect(x1 * sx, y1 * sy, (x2 - x1) * sx, (y2 - y1) * sy);
-      const tag = card.status === "pending" ? `${this.name(card.text)} (new)` : this.name(card.text);
+      const tag = card.status === "pending" ? _("{card} (new)", { card: this.name(card.text) }) : this.name(card.text);
       ctx.fillStyle = "rgba(0, 0, 0, .6)";
       ctx.fillRect(x1 * sx, y1 * sy, ctx.measureText(tag).width + 6, 17);
       ctx.fillStyle = "#fff";
@@ -201,6 +227,7 @@ class LiveView {
 
   show(state) {
     Object.assign(this.names, state.names || {});
+    this.edition = state.record?.edition ?? this.edition;
     this.state = state;
     const scores = state.scores;
     for (const row of this.root.querySelectorAll("tr[data-player]")) {
@@ -214,12 +241,12 @@ class LiveView {
     }
     const error = document.getElementById("live-score-error");
     error.hidden = !state.score_error;
-    error.textContent = state.score_error ? `Not scorable yet: ${state.score_error}` : "";
+    error.textContent = state.score_error ? _("Not scorable yet: {why}", { why: state.score_error }) : "";
 
     if (!this.editing) this.showTurns(state);
     const waiting = Object.entries(state.pending || {}).filter(([, cards]) => cards.length);
     document.getElementById("live-pending").textContent = waiting.length
-      ? `This turn so far: ${waiting.map(([p, cards]) => `${p} ${cards.map((c) => this.name(c)).join(" + ")}`).join(", ")}`
+      ? _("This turn so far: {cards}", { cards: waiting.map(([p, cards]) => `${p} ${cards.map((c) => this.name(c)).join(" + ")}`).join(", ") })
       : "";
     // the reader's own notes (what it made of a box, a card seen late) are for whoever wants to
     // know how it read the table, behind a toggle: what players must act on is in the turn log
@@ -248,12 +275,12 @@ LiveView.prototype.showTurns = function showTurns(state) {
       const text = document.createElement("span");
       const reveals = Object.entries(turn.reveals)
         .map(([p, cards]) => `${p}: ${cards.map((c) => this.name(c)).join(" + ")}`).join(" · ");
-      const events = (turn.events || []).map((e) => `${e.player} ${e.event}${e.cards ? ` (${e.cards.map((c) => this.name(c)).join(", ")})` : ""}`);
-      text.textContent = `Round ${r + 1}, turn ${t + 1} — ${reveals}${events.length ? ` — ${events.join("; ")}` : ""}`;
+      const events = (turn.events || []).map((e) => `${e.player} ${eventName(e.event)}${e.cards ? ` (${e.cards.map((c) => this.name(c)).join(", ")})` : ""}`);
+      text.textContent = `${_("Round {round}, turn {turn}", { round: r + 1, turn: t + 1 })} — ${reveals}${events.length ? ` — ${events.join("; ")}` : ""}`;
       const fix = document.createElement("button");
       fix.type = "button";
       fix.className = "btn btn-ghost btn-small live-fix";
-      fix.textContent = "Fix";
+      fix.textContent = _("Fix");
       fix.addEventListener("click", () => this.editTurn(item, r, t, turn));
       item.append(text, " ", fix);
       // a player with no card in the turn: their card went unseen, or another's was given it
@@ -261,7 +288,7 @@ LiveView.prototype.showTurns = function showTurns(state) {
       if (missing.length) {
         const check = document.createElement("span");
         check.className = "live-check";
-        check.textContent = `No card read for ${missing.join(", ")}: check this turn.`;
+        check.textContent = _("No card read for {players}: check this turn.", { players: missing.join(", ") });
         item.append(" ", check);
       }
       list.append(item);
@@ -295,18 +322,18 @@ LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
   const save = document.createElement("button");
   save.type = "submit";
   save.className = "btn btn-small";
-  save.textContent = "Save the turn";
+  save.textContent = _("Save the turn");
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "btn btn-ghost btn-small";
-  cancel.textContent = "Cancel";
+  cancel.textContent = _("Cancel");
   cancel.addEventListener("click", () => { this.editing = null; this.shownTurns = null; this.showTurns(this.state); });
   form.append(error, save, " ", cancel);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const reveals = {};
     for (const [player, input] of Object.entries(fields)) {
-      const cards = input.value.split(",").map((c) => c.trim()).filter(Boolean);
+      const cards = input.value.split(",").map((c) => c.trim()).filter(Boolean).map((c) => this.slugOf(c));
       if (cards.length) reveals[player] = cards;
     }
     const url = this.root.dataset.fixUrl.replace(/rounds\/1\/turns\/1$/, `rounds/${r + 1}/turns/${t + 1}`);
@@ -324,6 +351,18 @@ LiveView.prototype.editTurn = function editTurn(item, r, t, turn) {
   item.append(form);
   fields[this.players[0]].focus();
 };
+
+// what happened in a turn besides the cards laid (scorer/turns.py EVENTS), for the turn log;
+// an event this script does not know is shown as the server names it
+function eventName(event) {
+  const names = {
+    "chopsticks-used": pgettext("turn log: Ann ...", "chopsticks-used"),
+    "spoon-used": pgettext("turn log: Ann ...", "spoon-used"),
+    "takeout-flip": pgettext("turn log: Ann ... (the cards)", "takeout-flip"),
+    "mochi-roll": pgettext("turn log: Ann ...", "mochi-roll"),
+  };
+  return names[event] || event;
+}
 
 function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 
@@ -345,7 +384,9 @@ function setupMenu(form) {
       const wanted = Number(group.dataset.pick);
       const picked = group.querySelectorAll("input:checked").length;
       const counter = group.querySelector(".pick-count");
-      counter.textContent = picked === wanted ? `${picked} of ${wanted} ✓` : `pick ${wanted} (${picked} picked)`;
+      counter.textContent = picked === wanted
+        ? _("{picked} of {wanted} ✓", { picked, wanted })
+        : _("pick {wanted} ({picked} picked)", { picked, wanted });
       counter.classList.toggle("ok", picked === wanted);
     }
   };

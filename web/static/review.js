@@ -7,8 +7,15 @@
 // which checks it again and commits it.
 "use strict";
 
-(() => {
+i18nReady.then(() => {
   const state = JSON.parse(document.getElementById("review-state").textContent);
+  // the cards by the names the rulebook of the page's language prints, in the game's edition;
+  // the English name stays searchable in the picker
+  for (const c of state.cards) {
+    c.english = c.name;
+    c.name = cardName(c.slug, state.game.edition) || c.name;
+  }
+  for (const [slug, entry] of Object.entries(state.names || {})) entry.name = cardName(slug, state.game.edition) || entry.name;
   const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
   const players = state.game.players;
   const catalogue = new Map(state.cards.map((c) => [c.slug, c]));
@@ -210,17 +217,17 @@
       photosHost.append(
         el("div", { class: "no-photo panel" },
           makiIcon(),
-          el("p", { text: "No photo for this round." }),
-          el("p", { class: "hint", text: "Add each player's cards with “+ Add card”." })),
+          el("p", { text: _("No photo for this round.") }),
+          el("p", { class: "hint", text: _("Add each player's cards with “+ Add card”.") })),
       );
       return;
     }
     for (const photo of state.photos) {
-      const img = el("img", { src: photo.url, alt: photo.seat === null ? "Photo of the table" : `Photo of ${players[photo.seat]}'s cards`, width: photo.width, height: photo.height, draggable: "false" });
-      const overlay = svg("svg", { viewBox: `0 0 ${photo.width} ${photo.height}`, class: "overlay", "data-photo": photo.id, role: "img", "aria-label": "Cards found on the photo" });
+      const img = el("img", { src: photo.url, alt: photo.seat === null ? _("Photo of the table") : _("Photo of {player}'s cards", { player: players[photo.seat] }), width: photo.width, height: photo.height, draggable: "false" });
+      const overlay = svg("svg", { viewBox: `0 0 ${photo.width} ${photo.height}`, class: "overlay", "data-photo": photo.id, role: "img", "aria-label": _("Cards found on the photo") });
       const stage = el("div", { class: "stage" }, img, overlay);
       const caption = el("figcaption", {},
-        photo.seat === null ? "Whole table" : [el("span", { class: `seat-dot seat-${photo.seat}` }), `${players[photo.seat]}'s cards`]);
+        photo.seat === null ? _("Whole table") : [el("span", { class: `seat-dot seat-${photo.seat}` }), _("{player}'s cards", { player: players[photo.seat] })]);
       photosHost.append(el("figure", { class: "photo-frame" }, stage, caption));
       stages.set(photo.id, { stage, overlay, photo });
       attachPointer(overlay, photo);
@@ -287,7 +294,7 @@
         "data-id": card.id,
         tabindex: "0",
         role: "button",
-        "aria-label": `${c.name}, ${players[card.seat]}${isUnsure(card) ? ", unsure" : ""}${problem ? `: ${problem}` : ""}`,
+        "aria-label": `${_("{card}, {player}", { card: c.name, player: players[card.seat] })}${isUnsure(card) ? _(", unsure") : ""}${problem ? `: ${problem}` : ""}`,
       });
       group.append(svg("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "box" }));
       boxes.append(group);
@@ -323,7 +330,8 @@
   function tagText(card) {
     const below = card.on ? byId(card.on) : null;
     const problem = problemOf(card);
-    return `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${info(card.label).name}${below ? ` on ${info(below.label).name}` : ""}`;
+    const name = below ? _("{card} on {below}", { card: info(card.label).name, below: info(below.label).name }) : info(card.label).name;
+    return `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${name}`;
   }
 
   function findTagPlace(card, cards, placed, width, height, photo, k, reachPx = TAG_REACH_PX) {
@@ -582,12 +590,12 @@
 
   async function saveAreas(clear) {
     if (!clear && (!seatAreas || seatAreas.some((a) => !a))) {
-      showError("Draw an area for every player first.");
+      showError(_("Draw an area for every player first."));
       return;
     }
     const response = await postJSON(state.urls.seats, { areas: clear ? null : seatAreas });
     if (!response.ok) {
-      showError(response.data.error || "The seat areas were not saved.");
+      showError(response.data.error || _("The seat areas were not saved."));
       return;
     }
     seatAreas = response.data.areas;
@@ -604,7 +612,7 @@
     }
     showError(null);
     if (mode === "areas") setMode("areas"); // done: back to picking cards
-    showToast(seatAreas ? "Seat areas saved: the next photos are split by them." : "Seat areas forgotten.");
+    showToast(seatAreas ? _("Seat areas saved: the next photos are split by them.") : _("Seat areas forgotten."));
     drawAllOverlays();
   }
 
@@ -628,7 +636,7 @@
       type: "button",
       class: `chip chip-btn${isUnsure(card) ? " unsure" : ""}${problem ? " invalid" : ""}`,
       style: `--family: ${c.colour}; --on-family: ${contrastText(c.colour)}`,
-      title: problem || (card.box ? "Change this card" : "Card entered by hand: change it"),
+      title: problem || (card.box ? _("Change this card") : _("Card entered by hand: change it")),
       "data-id": card.id,
       onclick: () => openPicker({ id: card.id }),
     }, `${problem ? "⚠ " : isUnsure(card) ? "? " : ""}${c.name}`);
@@ -649,7 +657,7 @@
         // a fault one action mends (an uramaki place to enter): that action, else the card
         fix && fix.during
           ? el("button", { type: "button", class: "btn btn-small btn-ghost problem-fix", onclick: () => applyFix(fix) }, fix.label)
-          : el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, "Fix"));
+          : el("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => openPicker({ id: card.id }) }, _("Fix")));
     }));
   }
 
@@ -670,8 +678,8 @@
 
   function noCardsText(seat) {
     const perPlayer = state.photos.length && state.photos.every((p) => p.seat !== null);
-    if (perPlayer && !state.photos.some((p) => p.seat === seat)) return `No photo of ${players[seat]}'s cards: add them with “+ Add card”.`;
-    return "No cards yet";
+    if (perPlayer && !state.photos.some((p) => p.seat === seat)) return _("No photo of {player}'s cards: add them with “+ Add card”.", { player: players[seat] });
+    return _("No cards yet");
   }
 
   function renderSeats() {
@@ -683,7 +691,7 @@
         if (chain.length === 1) return chip(card);
         const parts = [];
         chain.forEach((c, i) => {
-          if (i) parts.push(el("span", { class: "stack-join", "aria-label": "under", text: "▸" }));
+          if (i) parts.push(el("span", { class: "stack-join", "aria-label": _("under"), text: "▸" }));
           parts.push(chip(c));
         });
         return el("span", { class: "stack" }, parts);
@@ -696,14 +704,14 @@
         el("header", { class: "seat-head" },
           el("span", { class: `seat-dot seat-${seat}` }),
           el("h2", { text: name }),
-          el("span", { class: "seat-count", text: `${cardCount} card${cardCount === 1 ? "" : "s"}` }),
-          el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: "Points this round" }, roundPoints ?? "–"),
+          el("span", { class: "seat-count", text: ngettext("{n} card", "{n} cards", cardCount) }),
+          el("span", { class: `round-points${scores && scores.stale ? " stale" : ""}`, "data-testid": "round-points", title: _("Points this round") }, roundPoints ?? "–"),
         ),
         el("div", { class: "chips" }, chips.length ? chips : el("span", { class: "muted no-cards", text: noCardsText(seat) })),
         problemList(seat),
         el("div", { class: "seat-foot" },
-          el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, "+ Add card"),
-          player && state.rounds.length ? el("span", { class: "game-total", text: `Game total ${player.total}` }) : null,
+          el("button", { type: "button", class: "btn btn-small btn-ghost add-card", onclick: () => openPicker({ pending: { id: newId(), label: null, seat, photo: null, box: null, confidence: null, on: null } }) }, _("+ Add card")),
+          player && state.rounds.length ? el("span", { class: "game-total", text: _("Game total {total}", { total: player.total }) }) : null,
         ),
         breakdown.length
           ? el("ul", { class: "breakdown" }, breakdown.map((line) =>
@@ -725,7 +733,9 @@
     // every card goes to the player `step` places on (stacks move whole: all their cards do)
     const n = players.length;
     change(() => { for (const card of review.cards) card.seat = (((card.seat + step) % n) + n) % n; });
-    showToast(`Every player's cards moved to ${step > 0 ? "the next" : "the previous"} player (Undo takes it back).`);
+    showToast(step > 0
+      ? _("Every player's cards moved to the next player (Undo takes it back).")
+      : _("Every player's cards moved to the previous player (Undo takes it back)."));
   }
 
   function swapSeats(a, b) {
@@ -736,7 +746,7 @@
         else if (card.seat === b) card.seat = a;
       }
     });
-    showToast(`${players[a]}'s and ${players[b]}'s cards swapped (Undo takes it back).`);
+    showToast(_("{first}'s and {second}'s cards swapped (Undo takes it back).", { first: players[a], second: players[b] }));
   }
 
   function renderSeatTools() {
@@ -745,19 +755,19 @@
     const n = players.length;
     const select = (id, label, selected) => el("select", { id, "aria-label": label },
       players.map((name, seat) => el("option", { value: seat, selected: seat === selected }, name)));
-    const first = select("swap-a", "Swap the cards of", 0);
-    const second = select("swap-b", "with the cards of", 1);
+    const first = select("swap-a", _("Swap the cards of"), 0);
+    const second = select("swap-b", _("with the cards of"), 1);
     const turns = n < 3 ? [] : [
       el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-next", onclick: () => turnSeats(1) },
-        `↻ Turn: ${players[0]}'s cards to ${players[1]}`),
+        _("↻ Turn: {first}'s cards to {next}", { first: players[0], next: players[1] })),
       el("button", { type: "button", class: "btn btn-small btn-ghost", id: "turn-previous", onclick: () => turnSeats(-1) },
-        `↺ Turn: ${players[0]}'s cards to ${players[n - 1]}`),
+        _("↺ Turn: {first}'s cards to {previous}", { first: players[0], previous: players[n - 1] })),
     ];
     seatToolsHost.replaceChildren(
-      el("p", { class: "seat-tools-title", text: "Cards at the wrong places? (a photo from another side)" }),
+      el("p", { class: "seat-tools-title", text: _("Cards at the wrong places? (a photo from another side)") }),
       turns.length ? el("div", { class: "seat-tools-row" }, turns) : null,
-      el("div", { class: "seat-tools-row" }, el("span", { text: "Swap" }), first, el("span", { text: "and" }), second,
-        el("button", { type: "button", class: "btn btn-small btn-ghost", id: "swap-seats", onclick: () => swapSeats(Number(first.value), Number(second.value)) }, "Swap")),
+      el("div", { class: "seat-tools-row" }, el("span", { text: pgettext("seat tools: Swap <Ann> and <Ben>", "Swap") }), first, el("span", { text: pgettext("seat tools: Swap <Ann> and <Ben>", "and") }), second,
+        el("button", { type: "button", class: "btn btn-small btn-ghost", id: "swap-seats", onclick: () => swapSeats(Number(first.value), Number(second.value)) }, pgettext("button", "Swap"))),
     );
   }
 
@@ -771,12 +781,12 @@
     list.replaceChildren(...review.scored_during_round.map((entry, index) => {
       const update = (key, value) => change(() => { review.scored_during_round[index][key] = value; });
       return el("li", { class: "during-row" },
-        el("select", { "aria-label": "Player", onchange: (e) => update("player", e.target.value) },
+        el("select", { "aria-label": _("Player"), onchange: (e) => update("player", e.target.value) },
           players.map((p) => el("option", { value: p, selected: p === entry.player }, p))),
-        el("select", { "aria-label": "For", onchange: (e) => update("for", e.target.value) },
-          ["uramaki", "strawberry-pudding"].map((f) => el("option", { value: f, selected: f === entry.for }, f.replace("-", " ")))),
-        el("input", { type: "number", inputmode: "numeric", "aria-label": "Points", value: entry.points, onchange: (e) => update("points", Number(e.target.value)) }),
-        el("button", { type: "button", class: "icon-btn", "aria-label": "Remove", onclick: () => change(() => review.scored_during_round.splice(index, 1)) }, "✕"));
+        el("select", { "aria-label": _("For"), onchange: (e) => update("for", e.target.value) },
+          ["uramaki", "strawberry-pudding"].map((f) => el("option", { value: f, selected: f === entry.for }, kindName(f, state.game.edition) || f.replace("-", " ")))),
+        el("input", { type: "number", inputmode: "numeric", "aria-label": _("Points"), value: entry.points, onchange: (e) => update("points", Number(e.target.value)) }),
+        el("button", { type: "button", class: "icon-btn", "aria-label": _("Remove"), onclick: () => change(() => review.scored_during_round.splice(index, 1)) }, "✕"));
     }));
   }
 
@@ -841,7 +851,11 @@
   const PICKER_MARGIN_PX = 8;
   const PICKER_MIN_WIDTH_PX = 340; // narrower than this beside the card, it goes above or below
   const PICKER_MIN_HEIGHT_PX = 320;
-  const FAMILY_NAMES = { nigiri: "Nigiri", rolls: "Rolls", appetizers: "Appetizers", specials: "Specials", desserts: "Desserts", other: "Other" };
+  const FAMILY_NAMES = {
+    nigiri: pgettext("card family", "Nigiri"), rolls: pgettext("card family", "Rolls"),
+    appetizers: pgettext("card family", "Appetizers"), specials: pgettext("card family", "Specials"),
+    desserts: pgettext("card family", "Desserts"), other: pgettext("card family", "Other"),
+  };
   const pictures = new Map(Object.entries(state.pictures || {})); // slug -> a crop from the players' photos
 
   function renderPickerCrop(card) {
@@ -982,8 +996,8 @@
     const card = pickerCard();
     const current = card.label ? info(card.label) : null;
     $("#picker-title").textContent = picker.pending
-      ? `Which card is this? (${players[card.seat]})`
-      : `${current.name}${card.confidence !== null ? ` · ${Math.round(card.confidence * 100)}% sure` : ""}`;
+      ? _("Which card is this? ({player})", { player: players[card.seat] })
+      : card.confidence !== null ? _("{card} · {percent}% sure", { card: current.name, percent: Math.round(card.confidence * 100) }) : current.name;
     const problem = !picker.pending && problemOf(card);
     $("#picker-problem").hidden = !problem;
     $("#picker-problem").textContent = problem ? `⚠ ${problem}` : "";
@@ -997,16 +1011,16 @@
       role: "option",
       "aria-selected": String(card.label === c.slug),
       onclick: () => choose(c.slug),
-      title: c.in_game ? null : "Not on this game's menu",
+      title: c.in_game ? null : _("Not on this game's menu"),
     }, !query ? el("kbd", { text: c.hotkey }) : null, el("span", { class: "swatch" }), pickPicture(c), el("span", { class: "pick-name", text: c.name }));
     // while searching, the best match comes first whichever section it is in (Enter picks it)
     const inGame = query ? matches : matches.filter((c) => c.in_game);
     const others = query ? [] : matches.filter((c) => !c.in_game);
     $("#picker-cards").replaceChildren(...[
       ...(query ? inGame.map(button) : byFamily(inGame, button)),
-      others.length ? el("p", { class: "picker-sep", text: "Not on this game's menu" }) : null,
+      others.length ? el("p", { class: "picker-sep", text: _("Not on this game's menu") }) : null,
       ...others.map(button),
-      matches.length ? null : el("p", { class: "muted", text: "No card matches." }),
+      matches.length ? null : el("p", { class: "muted", text: _("No card matches.") }),
     ].filter(Boolean));
 
     const seatButtons = players.map((name, seat) => el("button", {
@@ -1027,34 +1041,36 @@
       const kind = info(card.label).kind;
       if (kind === "nigiri") {
         if (card.on) {
-          stackRow.append(el("button", { type: "button", class: "btn btn-small toggle on", id: "stack-toggle", onclick: () => { change(() => { card.on = null; }); renderPicker(); } }, `On ${info(byId(card.on)?.label).name}: take it off`));
+          stackRow.append(el("button", { type: "button", class: "btn btn-small toggle on", id: "stack-toggle", onclick: () => { change(() => { card.on = null; }); renderPicker(); } }, _("On {card}: take it off", { card: info(byId(card.on)?.label).name })));
         } else {
           const wasabi = freeWasabis(card)[0];
           stackRow.append(wasabi
-            ? el("button", { type: "button", class: "btn btn-small toggle", id: "stack-toggle", onclick: () => { change(() => { card.on = wasabi.id; }); renderPicker(); } }, "Put it on a wasabi")
-            : el("span", { class: "muted", text: `${players[card.seat]} has no free wasabi` }));
+            ? el("button", { type: "button", class: "btn btn-small toggle", id: "stack-toggle", onclick: () => { change(() => { card.on = wasabi.id; }); renderPicker(); } }, _("Put it on a wasabi"))
+            : el("span", { class: "muted", text: _("{player} has no free wasabi", { player: players[card.seat] }) }));
         }
       } else if (kind === "special-order") {
         const options = copyable(card);
-        stackRow.append(el("label", { class: "picker-label", for: "copies" }, "Copies"),
+        stackRow.append(el("label", { class: "picker-label", for: "copies" }, _("Copies")),
           el("select", { id: "copies", onchange: (e) => { change(() => { card.on = e.target.value || null; }); renderPicker(); } },
-            el("option", { value: "", text: "nothing (yet)" }),
+            el("option", { value: "", text: _("nothing (yet)") }),
             options.map(({ target, label }) => el("option", { value: target.id, selected: card.on === target.id, text: info(label).name }))));
       }
     }
-    $("#picker-delete").textContent = picker.pending ? "Cancel" : "Delete";
-    $("#picker-delete").append(" ", el("kbd", { text: "Del" }));
+    $("#picker-delete").textContent = picker.pending ? _("Cancel") : _("Delete");
+    $("#picker-delete").append(" ", el("kbd", { text: pgettext("keyboard key", "Del") }));
   }
 
   function ranked(query) {
     // a name starting with the words typed first, then a word of the name, then anywhere in
     // the name or slug, then the family ("special" is Special Order before the specials)
+    // (accents aside: "salmon" finds "Nigiri de salmón"; the English name is found too)
     if (!query) return state.cards;
+    query = plain(query);
     const rank = (c) => {
-      const name = c.name.toLowerCase();
+      const name = plain(c.name);
       if (name.startsWith(query)) return 0;
       if (name.split(/[\s-]+/).some((word) => word.startsWith(query))) return 1;
-      if (name.includes(query) || c.slug.includes(query)) return 2;
+      if (name.includes(query) || c.slug.includes(query) || plain(c.english || "").includes(query)) return 2;
       if (c.family.includes(query)) return 3;
       return null;
     };
@@ -1063,6 +1079,10 @@
       .filter((m) => m.rank !== null)
       .sort((a, b) => a.rank - b.rank || Number(b.c.in_game) - Number(a.c.in_game) || a.index - b.index)
       .map((m) => m.c);
+  }
+
+  function plain(text) {
+    return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
   }
 
   function copyable(card) {
@@ -1179,7 +1199,11 @@
     const warnings = lastScores && lastScores.warnings ? lastScores.warnings : [];
     if (lastScores && lastScores.error) showError(lastScores.error);
     else if (!count && warnings.length) showError(warnings.map((w) => w.message).join(" "));
-    else if (count) showError(`${count === 1 ? "A card cannot" : `${count} cards cannot`} be scored as ${count === 1 ? "it lies" : "they lie"} (marked ⚠ below): the scores leave ${count === 1 ? "it" : "them"} out until fixed.`);
+    else if (count) {
+      showError(ngettext(
+        "A card cannot be scored as it lies (marked ⚠ below): the scores leave it out until fixed.",
+        "{n} cards cannot be scored as they lie (marked ⚠ below): the scores leave them out until fixed.", count));
+    }
     else showError(null);
   }
 
@@ -1191,7 +1215,7 @@
       const data = response.data;
       lastScores = { data: data.result, index: data.index, stale: !data.result, problems: problemsFrom(data.problems), fixes: fixesFrom(data.problems), warnings: data.warnings || [], error: data.error };
     } else {
-      lastScores = { ...(lastScores || {}), stale: true, problems: new Map(), error: response.data.error || "The round cannot be scored." };
+      lastScores = { ...(lastScores || {}), stale: true, problems: new Map(), error: response.data.error || _("The round cannot be scored.") };
     }
     showProblems();
     renderSeats();
@@ -1208,11 +1232,11 @@
       try {
         data = await response.json();
       } catch (_) {
-        data = { error: `The server answered ${response.status}.` };
+        data = { error: _("The server answered {status}.", { status: response.status }) };
       }
       return { ok: response.ok, data };
     } catch (error) {
-      return { ok: false, data: { error: "The server cannot be reached. Check the connection and try again." } };
+      return { ok: false, data: { error: _("The server cannot be reached. Check the connection and try again.") } };
     }
   }
 
@@ -1225,7 +1249,7 @@
   async function confirmRound() {
     const button = $("#confirm");
     button.disabled = true;
-    button.textContent = "Saving…";
+    button.textContent = _("Saving…");
     showConflict(null);
     const response = await postJSON(state.urls.confirm, { ...review, version: serverFingerprint });
     if (response.ok) {
@@ -1243,20 +1267,20 @@
       drawAllOverlays();
     }
     button.disabled = false;
-    button.textContent = `Confirm round ${state.round}`;
+    button.textContent = _("Confirm round {round}", { round: state.round });
     if (response.data.current) { // 409: someone else's edit was stored since this page opened
       showError(null);
       showConflict(response.data.error, response.data.current);
       return;
     }
-    showError(response.data.error || "The round was not saved.");
+    showError(response.data.error || _("The round was not saved."));
     if (response.data.confirm_anyway && response.data.confirm_anyway.length) {
       // more cards than the deck holds: the players may know their deck is like this
       const kinds = response.data.confirm_anyway;
       $("#review-error").append(" ", el("button", {
         type: "button", class: "btn btn-small btn-salmon", id: "confirm-anyway",
         onclick: () => { change(() => { review.over_deck = [...kinds]; }); confirmRound(); },
-      }, "Confirm anyway: our deck is like this"));
+      }, _("Confirm anyway: our deck is like this")));
     }
   }
 
@@ -1271,7 +1295,7 @@
     const cards = normalise(current.review).cards;
     $(".conflict-theirs", box).textContent = players.map((player, seat) => {
       const names = cards.filter((c) => c.seat === seat).map((c) => info(c.label).name);
-      return `${player}: ${names.length ? names.join(", ") : "no cards"}`;
+      return `${player}: ${names.length ? names.join(", ") : _("no cards")}`;
     }).join("; ");
   }
 
@@ -1286,7 +1310,7 @@
     serverFingerprint = theirs.version;
     showConflict(null);
     change(() => { review = other; }); // Undo brings this phone's edit back
-    showToast("Their version is shown: Undo brings yours back.");
+    showToast(_("Their version is shown: Undo brings yours back."));
   }
 
   function confirmMine() {
@@ -1373,4 +1397,4 @@
   renderSeatTools();
   render();
   score();
-})();
+});

@@ -2,7 +2,7 @@
 // and its progress is polled. Without this script the page still works with plain forms.
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
   const select = document.getElementById("teach-card");
   for (const link of document.querySelectorAll(".teach-link[data-card]")) {
     link.addEventListener("click", (event) => {
@@ -29,11 +29,11 @@ document.addEventListener("DOMContentLoaded", () => {
     bar.hidden = !running;
     if (running) {
       bar.value = status.fraction || 0;
-      message.textContent = `Retraining (${status.stage || "starting"}): ${status.message || ""}`;
+      message.textContent = _("Retraining ({stage}): {message}", { stage: status.stage || _("starting"), message: status.message || "" });
     } else if (status.state === "done") {
-      message.textContent = `Last retraining: ${status.message}`;
+      message.textContent = _("Last retraining: {message}", { message: status.message });
     } else if (status.state === "failed") {
-      message.textContent = `Last retraining failed: ${status.message}`;
+      message.textContent = _("Last retraining failed: {message}", { message: status.message });
     }
     return running;
   };
@@ -61,15 +61,15 @@ document.addEventListener("DOMContentLoaded", () => {
     });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
-      message.textContent = body.error || `Retraining could not start (${response.status}).`;
+      message.textContent = body.error || _("Retraining could not start (the server answered {status}).", { status: response.status });
       button.disabled = false;
       return;
     }
-    show({ state: "running", stage: "start", fraction: 0, message: "starting" });
+    show({ state: "running", stage: _("start"), fraction: 0, message: _("starting") });
     clearTimeout(timer);
     timer = setTimeout(poll, 1000);
   });
 
   if (!button.disabled) return;
   timer = setTimeout(poll, 1000);
-});
+}));
