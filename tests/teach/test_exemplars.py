@@ -235,3 +235,94 @@ def test_a_model_folder_without_the_embedding_reads_as_before(tmp_path, data, dr
     assert not plain.classifier.embeds and plain.exemplars is None
     assert plain.detect(image).labels == with_embedding.detect(image).labels
     assert TAUGHT in Recognizer.load(REPO_MODELS, data_dir=data).exemplars.kinds()  # read where it can be
+
+
+# --- matching cost, the torch path's export, live frames ----------------------------------------
+
+
+def test_cosines_are_the_dot_products_of_every_pair():
+    from vision.exemplars import cosines, match
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(7, 40)).astype(np.float32), rng.normal(size=(11, 40)).astype(np.float32)
+    expected = [[sum(float(x) * float(y) for x, y in zip(row, col, strict=True)) for col in b] for row in a]
+    np.testing.assert_allclose(cosines(a, b), expected, rtol=1e-4, atol=1e-4)
+    # and the nearest kind is the one whose k nearest exemplars are nearest on average
+    labels = ["tofu"] * 5 + ["eel"] * 6
+    found = match(a, Exemplars.of(b, labels), k=2)
+    unit_a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    unit_b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    for row in range(len(a)):
+        sims = {kind: sorted((float(unit_a[row] @ unit_b[j]) for j in range(len(b)) if labels[j] == kind),
+                             reverse=True)[:2] for kind in ("tofu", "eel")}
+        best = max(sims, key=lambda kind: sum(sims[kind]))
+        assert found.best[row] == best
+        assert found.similarity[row] == pytest.approx(np.mean(sims[best]), abs=1e-4)
+
+
+def test_a_classifier_the_torch_path_exports_gets_the_embedding_output(tmp_path, monkeypatch, drawn_faces):
+    """``export_classifier`` (``sushicam train`` and ``retrain`` with the training extra): the
+    ultralytics export stands in as the bundled graph without its embedding output."""
+    onnx = pytest.importorskip("onnx")
+    import types
+
+    from vision.recognizer import Recognizer
+    from vision.teach.learn import face_crops
+    from vision.training.classifier import export_classifier
+
+    plain = onnx.load(str(REPO_MODELS / "classifier.onnx"))
+    plain.graph.output.pop()
+    plain.graph.node.remove(next(n for n in plain.graph.node if n.output[0] == "embedding"))
+
+    def export_onnx(weights, imgsz, target, dynamic=False):
+        onnx.save(plain, str(target))
+        return Path(target)
+
+    import vision.training
+
+    fake = types.SimpleNamespace(export_onnx=export_onnx)
+    monkeypatch.setitem(sys.modules, "vision.training.yolo", fake)
+    monkeypatch.setattr(vision.training, "yolo", fake, raising=False)  # where it was imported already
+    folder = tmp_path / "version"
+    shutil.copytree(REPO_MODELS, folder, ignore=shutil.ignore_patterns("*.md", "*.pt", "*.npz"))
+    (folder / "classifier.onnx").unlink()
+    export_classifier(tmp_path / "classifier.pt", 96, folder / "classifier.onnx", dynamic=True)
+    exported = onnx.load(str(folder / "classifier.onnx"))
+    assert [o.name for o in exported.graph.output] == ["output0", "embedding"]
+    # a version made so reads a taught card by its exemplars, as the bundled model does
+    recognizer = Recognizer.load(folder)
+    assert recognizer.classifier.embeds
+    crops = [crop for i in range(3) for crop in face_crops(drawn_card(i))]  # as a taught face gives them
+    taught = recognizer.with_exemplars(Exemplars.of(recognizer.embed_crops(crops), [TAUGHT] * len(crops)))
+    assert TAUGHT not in recognizer.detect(alone(650, drawn_faces)).labels
+    assert TAUGHT in taught.detect(alone(650, drawn_faces)).labels
+
+
+def test_live_frames_are_named_with_the_players_taught_cards(tmp_path, data, drawn_faces):
+    from vision.live.cli import _load_detector
+    from vision.live.pipeline import LabelCache
+    from vision.recognizer import Recognizer
+    from vision.teach.learn import refresh_taught
+    from vision.teach.library import FaceLibrary
+
+    library = FaceLibrary(data)
+    library.root.mkdir(parents=True)
+    for i in range(3):
+        cv2.imwrite(str(library.root / f"{TAUGHT}__{i + 1}.jpg"), drawn_card(i))
+        (library.root / f"{TAUGHT}__{i + 1}.json").write_text(json.dumps({"slug": TAUGHT, "number": i + 1}))
+    refresh_taught(data, Recognizer.load(REPO_MODELS), REPO_MODELS)
+    frame = table_with_drawn(700, drawn_faces)
+    truth = sorted([TAUGHT, *OTHERS])
+    # the live recogniser of the app's page (the app's, loaded with its data folder) ...
+    recognizer = Recognizer.load(REPO_MODELS, data_dir=data)
+    live = LabelCache(recognizer.for_live())
+    first, cached = live.detect(frame), live.detect(frame)
+    assert sorted(recognizer.detect(frame).labels) == truth  # as the photo of it reads
+    assert live.classified == len(first)  # the second frame reused every name
+    assert sorted(first.labels) == truth and sorted(cached.labels) == truth
+    assert (first.class_id >= 0).all()  # the taught kind is one of the recogniser's classes
+    # ... and of ``sushicam live`` with the data folder
+    detector = _load_detector(REPO_MODELS, refresh=4, still=1, still_full=False, data_dir=data)
+    assert sorted(detector(frame).labels) == truth
+    # without the data folder a live frame knows no gyoza
+    assert TAUGHT not in _load_detector(REPO_MODELS, refresh=4, still=1, still_full=False)(frame).labels

@@ -33,6 +33,8 @@ def test_teach_prints_one_json_line_per_face_and_keeps_the_faces(capsys, tmp_pat
     assert status == 0
     assert "gyoza__2" in out
     assert "still to teach" in out and "gyoza," not in out.split("still to teach")[1]
+    # the bundled model reads taught cards by exemplars: from the next photo, not a retrain
+    assert "taught, read from the next photo: gyoza" in out and "next retrain" not in out
 
 
 @pytest.mark.parametrize(

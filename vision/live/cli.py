@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from vision.paths import INSTANCE_DIR
 from vision.paths import MODELS_DIR as DEFAULT_MODELS
 
 
@@ -95,11 +96,14 @@ def parse_points(text: str | None, players: int) -> list[tuple[float, float]] | 
     return [(p[0], p[1]) for p in points]
 
 
-def _load_detector(model: Path, threads: int = 2, refresh: int = 4, still: int = 5, still_full: bool = True):
+def _load_detector(model: Path, threads: int = 2, refresh: int = 4, still: int = 5, still_full: bool = True,
+                   data_dir: Path | None = None):
     from vision.live.pipeline import live_detector
     from vision.recognizer import Recognizer
 
-    return live_detector(Recognizer.load(model, threads=threads), refresh, still, still_full)
+    # with ``data_dir``, frames are named with its players' taught cards too (its exemplars),
+    # as photos and the app's live page are
+    return live_detector(Recognizer.load(model, threads=threads, data_dir=data_dir), refresh, still, still_full)
 
 
 #: ``watch(game) -> (on_state(state, frame), on_end())``: something else following the game
@@ -113,7 +117,7 @@ def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     game = LiveGame(players, args.edition, seat_anchors=parse_points(args.seat_points, len(players)))
     frames = open_source(args.camera, args.video, fps=args.fps)
-    pipeline = LivePipeline(_load_detector(args.model, refresh=args.refresh), game)
+    pipeline = LivePipeline(_load_detector(args.model, refresh=args.refresh, data_dir=INSTANCE_DIR), game)
     watcher, done = watch(game) if watch is not None else (None, None)
 
     def report(state) -> None:

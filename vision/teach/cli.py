@@ -188,6 +188,20 @@ def _refresh_exemplars(data: Path, bundled: Path) -> None:
         refresh_taught(data, recognizer, model_dir)
 
 
+def _reads_exemplars(data: Path, bundled: Path) -> bool:
+    """Whether the model in use reads taught cards by exemplars (its classifier has the
+    embedding output: ``vision.training.embedding``)."""
+    from vision.runtime import OnnxClassifier
+    from vision.teach.models import active_model_dir
+
+    model_dir = active_model_dir(data, bundled)
+    try:
+        meta = json.loads((model_dir / "meta.json").read_text())
+        return OnnxClassifier(model_dir / meta["classifier"]["file"], threads=1).embeds
+    except (OSError, ValueError, KeyError, RuntimeError):  # no usable model: nothing reads them yet
+        return False
+
+
 def _faces(args: argparse.Namespace) -> int:
     from vision.teach.library import FaceLibrary
     from vision.teach.models import edition_status
@@ -205,10 +219,13 @@ def _faces(args: argparse.Namespace) -> int:
         missing = [row["slug"] for row in status if row["state"] == "missing"]
         taught = [row["slug"] for row in status if row["state"] == "taught"]
         weak = [row["slug"] for row in status if row["state"] == "weak"]
+        # a model reading exemplars names a taught card by its photos from the next photo on;
+        # one without the embedding output waits for a retrain to learn it
+        when = "read from the next photo" if _reads_exemplars(args.data, args.models) else "for the next retrain"
         print(f"{args.edition}: the model in use knows {len(status) - len(missing) - len(taught) - len(weak)} of "
               f"{len(status)} cards"
               + (f"; learnt too poorly to read (teach more photos, retrain): {', '.join(weak)}" if weak else "")
-              + (f"; taught, for the next retrain: {', '.join(taught)}" if taught else "")
+              + (f"; taught, {when}: {', '.join(taught)}" if taught else "")
               + (f"; still to teach: {', '.join(missing)}" if missing else "; nothing missing"))
     return 0
 

@@ -254,8 +254,10 @@ def edition_status(data_dir: str | Path, edition: str, bundled: str | Path = REP
     """Each card of ``edition``: ``{"slug", "name", "family", "taught", "state"}``.
 
     ``state`` is ``known`` (the model in use names it), ``weak`` (the model in use has it but
-    could not read it when it was retrained: more photos needed), ``taught`` (faces wait for
-    the next retraining) or ``missing`` (nobody taught it yet).
+    could not read it when it was retrained: more photos needed), ``taught`` (the model has no
+    class for it but players taught photos of it: read by them as exemplars from the next
+    photo where the model has the embedding output, else learnt at the next retraining) or
+    ``missing`` (nobody taught it yet).
     """
     from scorer.cards import CARDS, display_name
 

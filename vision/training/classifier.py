@@ -78,7 +78,11 @@ def fine_tune_classifier(widened_pt: Path, data: Path, run_dir: Path, *, epochs:
     return best
 
 
-def export_classifier(weights: Path, imgsz: int, target: Path) -> Path:
+def export_classifier(weights: Path, imgsz: int, target: Path, dynamic: bool = False) -> Path:
+    """Export a classifier to ONNX with its ``embedding`` output too
+    (``vision.training.embedding``): a version the torch stack made reads the players'
+    exemplars as the bundled one does."""
     from vision.training import yolo
+    from vision.training.embedding import add_embedding_output
 
-    return yolo.export_onnx(weights, imgsz, target)
+    return add_embedding_output(yolo.export_onnx(weights, imgsz, target, dynamic=dynamic))

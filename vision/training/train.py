@@ -29,6 +29,8 @@ from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
 from vision.recognizer import CROP_SIZE, NOT_A_CARD
 from vision.synth.dataset import COUNT_FACES, RECIPES, Recipe, generate
+from vision.training.classifier import export_classifier
+from vision.training.embedding import EMBEDDING
 
 
 @dataclass(frozen=True)
@@ -155,14 +157,15 @@ def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -
     defaults are the first stages' sizes, not necessarily that classifier's).
 
     >>> recorded_classifier("classifier-print", 128, 128, {})
-    {'file': 'classifier.onnx', 'imgsz': 128, 'crop': 128}
+    {'file': 'classifier.onnx', 'imgsz': 128, 'crop': 128, 'embedding': 'embedding'}
     >>> old = {"classifier": {"file": "classifier.onnx", "imgsz": 128, "crop": 128}}
     >>> recorded_classifier("detector-camera", 96, 96, old)["crop"]
     128
     """
     if only in ("detector-camera", "counter") and "classifier" in before:
         return dict(before["classifier"])
-    return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop}
+    # export_classifier gives every classifier exported here its embedding output
+    return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop, "embedding": EMBEDDING}
 
 
 #: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
@@ -223,7 +226,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         best = yolo.train("classify", data_root / "cls", runs / "classifier", plan.cls_epochs,
                           plan.cls_imgsz, plan.cls_batch, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
-        yolo.export_onnx(best, plan.cls_imgsz, models / "classifier.onnx", dynamic=True)
+        export_classifier(best, plan.cls_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_wall_s"] = round(time.time() - t)
     if only in (None, "detector"):
         t = time.time()
@@ -281,7 +284,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
                           plan.cls_ft_imgsz, plan.cls_batch, start_from=runs / "classifier/weights/best.pt",
                           optimizer="AdamW", lr0=0.0005, warmup_epochs=0, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
-        yolo.export_onnx(best, plan.cls_ft_imgsz, models / "classifier.onnx", dynamic=True)
+        export_classifier(best, plan.cls_ft_imgsz, models / "classifier.onnx", dynamic=True)
         classifier_imgsz = plan.cls_ft_imgsz
         times["classifier_ft_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_neg_epochs:
@@ -297,7 +300,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
                           classifier_imgsz, plan.cls_batch, start_from=widened, optimizer="AdamW", lr0=0.0003,
                           warmup_epochs=0, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
-        yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
+        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_neg_wall_s"] = round(time.time() - t)
     if only in (None, "classifier") and plan.cls_tables_epochs:
         if not yolo.finished(runs / "classifier-tables"):
@@ -310,7 +313,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
                           classifier_imgsz, plan.cls_tables_batch, start_from=start, optimizer="AdamW",
                           lr0=0.0003, warmup_epochs=0, time=plan.cls_tables_hours or None, **cls_args, **place)
         shutil.copyfile(best, models / "classifier.pt")
-        yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
+        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_tables_wall_s"] = round(time.time() - t)
     if only in (None, "classifier", "classifier-print") and plan.cls_print_epochs:
         print_recipe = RECIPES[plan.cls_print_recipe]
@@ -336,7 +339,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         if plan.cls_print_share < 1:
             best = yolo.average_weights(start, best, plan.cls_print_share, run.with_name(f"{run.name}-averaged.pt"))
         shutil.copyfile(best, models / "classifier.pt")
-        yolo.export_onnx(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
+        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
         times["classifier_print_wall_s"] = round(time.time() - t)
     counter_meta = None
     if only in (None, "counter") and plan.counter_epochs:
