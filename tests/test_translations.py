@@ -38,6 +38,13 @@ SAME_IN = {
     "{n} point": {"fr"},
     "{n} icon": {"pl"},  # "1 symbol" (Polish), like the English of "{n} symbol"
     "{n} symbol": {"pl"},
+    # the pages' words that French spells as English does (Nigiri: the card's name everywhere)
+    "Nigiri": {"fr", "is", "pl", "es"},
+    "Desserts": {"fr"},
+    "Total": {"fr", "es"},
+    "Pause": {"fr"},
+    "notes": {"fr"},
+    "Menu (Sushi Go Party!)": {"fr", "pl"},
 }
 
 
