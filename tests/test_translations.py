@@ -45,6 +45,7 @@ SAME_IN = {
     "Pause": {"fr"},
     "notes": {"fr"},
     "Menu (Sushi Go Party!)": {"fr", "pl"},
+    "R%(number)s": {"es"},  # "Ronda": the same letter
 }
 
 

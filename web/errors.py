@@ -14,9 +14,9 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
-from flask_wtf.csrf import CSRFError
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from web.recognition import RecognizerUnavailable
@@ -170,7 +170,12 @@ def upload_words(exc: Exception) -> str:
     pages, and on the others a sentence chosen by the kind of fault."""
     from flask_babel import get_locale
 
-    from vision.photo import CorruptPhotoError, EmptyPhotoError, PhotoTooLargeError, UnsupportedPhotoError
+    from vision.photo import (
+        CorruptPhotoError,
+        EmptyPhotoError,
+        PhotoTooLargeError,
+        UnsupportedPhotoError,
+    )
 
     locale = get_locale()
     if locale is None or locale.language == "en":

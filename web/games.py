@@ -27,7 +27,7 @@ from web import catalogue, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
 from web.i18n import edition_names, page_language, variant_name
-from web.problems import record_words
+from web.problems import fault_words, record_words
 from web.store import create_game, delete_game, get_game, set_seat_areas
 from web.uploads import remove_photos
 
@@ -139,7 +139,7 @@ def new():
     except SetupError as exc:
         return _setup_page(form, str(exc), 400)
     except RecordError as exc:
-        return _setup_page(form, record_words(exc, edition, players), 400)
+        return _setup_page(form, fault_words(exc, edition, players), 400)
     game_id = create_game(get_db(), edition, players, menu, variants)
     return redirect(url_for("games.show", game_id=game_id))
 

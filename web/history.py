@@ -13,7 +13,7 @@ from web import catalogue, scoring
 from web.db import get_db
 from web.errors import parse_json
 from web.i18n import edition_names, page_language
-from web.problems import record_words
+from web.problems import fault_words
 from web.review import review_from_round
 from web.store import create_game, list_games
 
@@ -89,7 +89,7 @@ def import_game():
     except RecordError as exc:
         edition = record.get("edition") if isinstance(record, dict) else None
         players = record.get("players") if isinstance(record, dict) else None
-        raise RecordFileError(record_words(exc, edition if isinstance(edition, str) else None,
+        raise RecordFileError(fault_words(exc, edition if isinstance(edition, str) else None,
                                            players if isinstance(players, list) else ())) from exc
     players = record["players"]
     rounds = [(review_from_round(r, players), r) for r in record["rounds"]]

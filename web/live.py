@@ -32,9 +32,8 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import HTTPException
-
 from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
 
 from scorer.editions import EDITIONS
 from scorer.game import unprintable

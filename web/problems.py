@@ -311,6 +311,12 @@ def record_words(
     return say("in-round", round=number, detail=detail)
 
 
+def fault_words(exc: RecordError, edition: str | None, players: Sequence[str] = ()) -> str:
+    """A refused record or setup: a round's fault in the players' words (:func:`record_words`);
+    a fault of the setup itself (edition, players, menu) as the scorer names its field."""
+    return record_words(exc, edition, players) if exc.path.startswith("rounds[") else str(exc)
+
+
 def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) -> Problem | None:
     """The cards of this round a scorer error is about, in the player's words; None when it is
     about none of them (another round, the setup, the points scored during the round)."""

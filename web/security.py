@@ -45,12 +45,12 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import Forbidden, SecurityError, TooManyRequests, Unauthorized
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 bp = Blueprint("security", __name__)
 
