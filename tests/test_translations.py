@@ -45,7 +45,10 @@ SAME_IN = {
     "Pause": {"fr"},
     "notes": {"fr"},
     "Menu (Sushi Go Party!)": {"fr", "pl"},
-    "R%(number)s": {"es"},  # "Ronda": the same letter
+    "R%(number)s": {"es", "pl"},  # "Ronda", "Runda": the same letter
+    # Polish says "menu" too (the Party card is "Menu")
+    "menu: %(menu)s": {"pl"},
+    "menu: %(problem)s": {"pl"},
 }
 
 
