@@ -13,15 +13,23 @@ import shutil
 import sqlite3
 from typing import Any
 
+from babel.units import format_unit
 from flask import Flask, current_app, jsonify, render_template, request
+from flask_babel import get_locale, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from web.recognition import RecognizerUnavailable
 from web.review import ReviewError
-from web.store import GameNotFound, PhotoNotFound, RoundOrderError, StaleReview, review_version
+from web.store import (
+    ROUNDS_PER_GAME,
+    GameNotFound,
+    PhotoNotFound,
+    RoundOrderError,
+    StaleReview,
+    review_version,
+)
 from web.uploads import UploadError, http_status
 
 TITLES = {
@@ -168,7 +176,6 @@ def storage_problem(exc: OSError | sqlite3.Error, data_dir: str) -> tuple[str, i
 def upload_words(exc: Exception) -> str:
     """An unreadable photo in the player's words: the decoder's English (vision.photo) on English
     pages, and on the others a sentence chosen by the kind of fault."""
-    from flask_babel import get_locale
 
     from vision.photo import (
         CorruptPhotoError,
@@ -196,7 +203,9 @@ def init_app(app: Flask) -> None:
 
     def max_mb() -> str:
         limit = app.config.get("MAX_CONTENT_LENGTH") or 0
-        return f"{limit / 1_000_000:g} MB"
+        # Babel's unit names: "3 MB", French "3 Mo"
+        return format_unit(float(f"{limit / 1_000_000:g}"), "digital-megabyte", length="short",
+                           locale=str(get_locale() or "en"))
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
@@ -230,7 +239,11 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RoundOrderError)
     def out_of_order(exc: RoundOrderError):
-        return error_response(str(exc), 409)
+        if exc.next is None:
+            return error_response(_("a game has rounds 1 to %(last)s, not %(number)s", last=ROUNDS_PER_GAME,
+                                    number=exc.number), 409)
+        return error_response(_("round %(number)s comes after round %(next)s, which is not confirmed yet",
+                                number=exc.number, next=exc.next), 409)
 
     @app.errorhandler(StaleReview)
     def stale_review(exc: StaleReview):
@@ -239,9 +252,12 @@ def init_app(app: Flask) -> None:
         return jsonify(error=f"{exc}.", current=current), 409
 
     @app.errorhandler(GameNotFound)
+    def no_game(exc: GameNotFound):
+        return error_response(_("no game %(number)s", number=exc.number), 404)
+
     @app.errorhandler(PhotoNotFound)
-    def not_found(exc: LookupError):
-        return error_response(str(exc.args[0]) if exc.args else "not found", 404)
+    def no_photo(exc: PhotoNotFound):
+        return error_response(_("no photo %(number)s", number=exc.number), 404)
 
     @app.errorhandler(OSError)
     @app.errorhandler(sqlite3.Error)

@@ -58,6 +58,17 @@ def _source() -> str:
     return "a pasted record"
 
 
+@bp.app_template_filter("import_source")
+def import_source(source: str) -> str:
+    """Where an imported game came from, in the page's language: the record keeps the English
+    words ``_source`` wrote (``the file NAME``, ``a pasted record``)."""
+    if source == "a pasted record":
+        return _("a pasted record")
+    if source.startswith("the file "):
+        return _("the file %(name)s", name=source[len("the file "):])
+    return source
+
+
 def _record_text() -> str:
     upload = request.files.get("record")
     if upload is not None and upload.filename:
