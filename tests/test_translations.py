@@ -38,11 +38,19 @@ SAME_IN = {
     "{n} point": {"fr"},
     "{n} icon": {"pl"},  # "1 symbol" (Polish), like the English of "{n} symbol"
     "{n} symbol": {"pl"},
-    # the page scripts' words (domain "js")
-    "Nigiri": {"pl", "es"},  # the family of nigiri cards
+    # the page scripts' and pages' words spelt as in English
+    "Nigiri": {"fr", "is", "pl", "es"},  # the family of nigiri cards: the card's name everywhere
     "Points": {"fr"},
     "Desserts": {"fr"},
     "Del": {"is", "pl"},  # the key as the keyboards of those languages label it
+    "Total": {"fr", "es"},
+    "Pause": {"fr"},
+    "notes": {"fr"},
+    "Menu (Sushi Go Party!)": {"fr", "pl"},
+    "R%(number)s": {"es", "pl"},  # "Ronda", "Runda": the same letter
+    # Polish says "menu" too (the Party card is "Menu")
+    "menu: %(menu)s": {"pl"},
+    "menu: %(problem)s": {"pl"},
 }
 
 

@@ -5,18 +5,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import lazy_gettext
+
 from scorer.cards import CARD_BACK, CARDS, FAMILIES, display_name
 from scorer.editions import EDITIONS
 from scorer.menus import MENU_SHAPE, MENUS, resolve_menu
+from scorer.names import card_name, kind_name
+from web.i18n import edition_names, page_language, variant_name
 
+# The families' names, as the Party rulebook heads its menu columns.
 FAMILY_NAMES = {
-    "nigiri": "Nigiri",
-    "rolls": "Rolls",
-    "appetizers": "Appetizers",
-    "specials": "Specials",
-    "desserts": "Desserts",
-    "other": "Other",
+    "nigiri": lazy_gettext("Nigiri"),
+    "rolls": lazy_gettext("Rolls"),
+    "appetizers": lazy_gettext("Appetizers"),
+    "specials": lazy_gettext("Specials"),
+    "desserts": lazy_gettext("Desserts"),
+    "other": lazy_gettext("Other"),
 }
+
+# The Party rulebook's menus, by key, and the notes beside them.
+MENU_NAMES = {
+    "my-first-meal": lazy_gettext("My First Meal"),
+    "sushi-go": lazy_gettext("Sushi Go!"),
+    "party-sampler": lazy_gettext("Party Sampler"),
+    "master-menu": lazy_gettext("Master Menu"),
+    "points-platter": lazy_gettext("Points Platter"),
+    "cutthroat-combo": lazy_gettext("Cutthroat Combo"),
+    "big-banquet": lazy_gettext("Big Banquet"),
+    "dinner-for-two": lazy_gettext("Dinner for Two"),
+}
+MENU_NOTES = {
+    "ideal for 6-8 players": lazy_gettext("ideal for 6-8 players"),
+    "for 2 players": lazy_gettext("for 2 players"),
+}
+
+
+def card_label(slug: str, edition: str | None) -> str:
+    """A card's name as the page's language prints it, for ``edition``."""
+    lang = page_language()
+    return display_name(slug, edition) if lang == "en" else card_name(slug, lang, edition)
+
+
+def _kind_label(kind: Kind) -> str:
+    lang = page_language()
+    return kind.name if lang == "en" else kind_name(kind.key, lang, "party")
 
 
 @dataclass(frozen=True)
@@ -47,28 +79,31 @@ PARTY_KINDS: tuple[Kind, ...] = tuple(_kinds())
 def kinds_by_family() -> list[tuple[str, int, list[Kind]]]:
     """For the custom-menu form: (family name, how many to pick, kinds) per family."""
     return [
-        (FAMILY_NAMES[f], MENU_SHAPE[f], [k for k in PARTY_KINDS if k.family == f])
+        (str(FAMILY_NAMES[f]), MENU_SHAPE[f],
+         [Kind(k.key, _kind_label(k), k.family, k.colour) for k in PARTY_KINDS if k.family == f])
         for f in FAMILIES
         if f in MENU_SHAPE
     ]
 
 
 def editions() -> list[dict[str, Any]]:
+    names = edition_names()
     return [
         {
             "key": e.key,
-            "name": e.name,
+            "name": names.get(e.key, e.name),
             "players": e.players,
-            "variants": [{"key": v.key, "name": v.name, "players": v.players} for v in e.variants],
+            "variants": [{"key": v.key, "name": variant_name(v.key), "players": v.players} for v in e.variants],
         }
         for e in EDITIONS.values()
     ]
 
 
 def menus() -> list[dict[str, Any]]:
-    names = {k.key: k.name for k in PARTY_KINDS}
+    names = {k.key: _kind_label(k) for k in PARTY_KINDS}
     return [
-        {"key": m.key, "name": m.name, "note": m.note, "kinds": [names[k] for k in m.kinds]}
+        {"key": m.key, "name": str(MENU_NAMES.get(m.key, m.name)), "note": str(MENU_NOTES.get(m.note, m.note)),
+         "kinds": [names[k] for k in m.kinds]}
         for m in MENUS.values()
     ]
 
@@ -78,8 +113,8 @@ def menu_name(menu: Any) -> str | None:
     if menu is None:
         return None
     if isinstance(menu, str) and menu in MENUS:
-        return MENUS[menu].name
-    return "Custom menu"
+        return str(MENU_NAMES.get(menu, MENUS[menu].name))
+    return str(lazy_gettext("Custom menu"))
 
 
 def menu_dishes(menu: Any, players: int) -> list[Kind]:
@@ -90,7 +125,7 @@ def menu_dishes(menu: Any, players: int) -> list[Kind]:
         kinds = set(resolve_menu(menu, players).kinds)
     except ValueError:
         return []
-    return [k for k in PARTY_KINDS if k.key in kinds]
+    return [Kind(k.key, _kind_label(k), k.family, k.colour) for k in PARTY_KINDS if k.key in kinds]
 
 
 def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
@@ -117,7 +152,7 @@ def game_cards(edition: str, menu: Any, players: int) -> list[dict[str, Any]]:
         cards.append(
             {
                 "slug": card.slug,
-                "name": display_name(card.slug, edition),
+                "name": card_label(card.slug, edition),
                 "family": card.family,
                 "kind": card.kind,
                 "colour": card.colour,
@@ -135,7 +170,7 @@ def names_elsewhere(offered: list[dict[str, Any]], edition: str) -> dict[str, di
     back without take-out): a misread one still shows its printed name on the review page."""
     slugs = {c["slug"] for c in offered}
     return {
-        card.slug: {"name": display_name(card.slug, edition), "colour": card.colour}
+        card.slug: {"name": card_label(card.slug, edition), "colour": card.colour}
         for card in CARDS.values()
         if card.slug not in slugs
     }

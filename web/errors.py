@@ -13,23 +13,46 @@ import shutil
 import sqlite3
 from typing import Any
 
+from babel.units import format_unit
 from flask import Flask, current_app, jsonify, render_template, request
+from flask_babel import get_locale, lazy_gettext
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 
 from web.recognition import RecognizerUnavailable
 from web.review import ReviewError
-from web.store import GameNotFound, PhotoNotFound, RoundOrderError, StaleReview, review_version
+from web.store import (
+    ROUNDS_PER_GAME,
+    GameNotFound,
+    PhotoNotFound,
+    RoundOrderError,
+    StaleReview,
+    review_version,
+)
 from web.uploads import UploadError, http_status
 
 TITLES = {
-    400: "That did not work",
-    404: "Nothing here",
-    405: "Not like that",
-    409: "Not yet",
-    413: "Too big",
-    415: "Not a photo",
-    503: "The card reader is missing",
+    400: lazy_gettext("That did not work"),
+    404: lazy_gettext("Nothing here"),
+    405: lazy_gettext("Not like that"),
+    409: lazy_gettext("Not yet"),
+    413: lazy_gettext("Too big"),
+    415: lazy_gettext("Not a photo"),
+    503: lazy_gettext("The card reader is missing"),
+}
+
+#: what an error without words of its own says (werkzeug's default descriptions are English)
+DEFAULT_MESSAGES = {
+    400: lazy_gettext("the request could not be understood: go back and try again"),
+    404: lazy_gettext("there is no page at this address: go back to the games"),
+    405: lazy_gettext("this page cannot be used that way: go back and try again"),
+    409: lazy_gettext("that cannot be done yet"),
+    413: lazy_gettext("the upload is too large"),
+    415: lazy_gettext("that file is not a photo sushicam reads"),
+    429: lazy_gettext("too many tries: wait a moment and try again"),
+    500: lazy_gettext("something went wrong on the game server: try again"),
+    503: lazy_gettext("the game server cannot do that now: try again in a moment"),
 }
 
 
@@ -97,7 +120,7 @@ def parse_json(data: bytes | str) -> Any:
 def error_response(message: str, status: int, title: str | None = None):
     if wants_json():
         return jsonify(error=message), status
-    title = title or TITLES.get(status, "Something went wrong")
+    title = title or str(TITLES.get(status) or _("Something went wrong"))
     return render_template("error.html", message=message, status=status, title=title), status
 
 
@@ -130,22 +153,49 @@ def storage_problem(exc: OSError | sqlite3.Error, data_dir: str) -> tuple[str, i
         # a full disk reaches SQLite as SQLITE_FULL, or as an I/O error where it could not grow
         # its own files (the -shm and -wal beside the database)
         if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and disk_is_full(data_dir)):
-            return f"the disk holding {data_dir} is full: free some space, then try again", 507
+            return _("the disk holding %(folder)s is full: free some space, then try again", folder=data_dir), 507
         if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")):
-            return f"the data folder {data_dir} is read-only: sushicam cannot save games there", 503
+            return _("the data folder %(folder)s is read-only: sushicam cannot save games there",
+                     folder=data_dir), 503
         if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-            return f"the games database in {data_dir} is damaged: restore it from a backup", 503
+            return _("the games database in %(folder)s is damaged: restore it from a backup", folder=data_dir), 503
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-            return "the games database is busy: try again in a moment", 503
-        return f"the games database in {data_dir} cannot be used ({exc})", 503
+            return _("the games database is busy: try again in a moment"), 503
+        return _("the games database in %(folder)s cannot be used (%(problem)s)", folder=data_dir,
+                 problem=exc), 503
     where = exc.filename or data_dir
     if exc.errno in NO_SPACE:
-        return f"the disk holding {data_dir} is full: free some space, then try again", 507
+        return _("the disk holding %(folder)s is full: free some space, then try again", folder=data_dir), 507
     if exc.errno in NOT_WRITABLE:
-        return f"sushicam may not write {where}: the data folder is read-only", 503
+        return _("sushicam may not write %(path)s: the data folder is read-only", path=where), 503
     if exc.errno in NOT_A_FOLDER:
-        return f"{where} is in the way: sushicam needs a folder there, and it is a file", 503
-    return f"sushicam cannot use its data folder ({exc.strerror or exc})", 503
+        return _("%(path)s is in the way: sushicam needs a folder there, and it is a file", path=where), 503
+    return _("sushicam cannot use its data folder (%(problem)s)", problem=exc.strerror or exc), 503
+
+
+def upload_words(exc: Exception) -> str:
+    """An unreadable photo in the player's words: the decoder's English (vision.photo) on English
+    pages, and on the others a sentence chosen by the kind of fault."""
+
+    from vision.photo import (
+        CorruptPhotoError,
+        EmptyPhotoError,
+        PhotoTooLargeError,
+        UnsupportedPhotoError,
+    )
+
+    locale = get_locale()
+    if locale is None or locale.language == "en":
+        return str(exc)
+    if isinstance(exc, EmptyPhotoError):
+        return str(exc) if not str(exc).endswith("the file is empty") else _("the photo file is empty")
+    if isinstance(exc, UnsupportedPhotoError):
+        return _("that file is not a photo sushicam reads: send a JPEG, PNG, WebP or HEIC photo")
+    if isinstance(exc, PhotoTooLargeError):
+        return _("the photo has too many pixels: send a smaller one")
+    if isinstance(exc, CorruptPhotoError):
+        return _("the photo is damaged and could not be read: take it again")
+    return str(exc)
 
 
 def init_app(app: Flask) -> None:
@@ -153,28 +203,34 @@ def init_app(app: Flask) -> None:
 
     def max_mb() -> str:
         limit = app.config.get("MAX_CONTENT_LENGTH") or 0
-        return f"{limit / 1_000_000:g} MB"
+        # Babel's unit names: "3 MB", French "3 Mo"
+        return format_unit(float(f"{limit / 1_000_000:g}"), "digital-megabyte", length="short",
+                           locale=str(get_locale() or "en"))
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc: RequestEntityTooLarge):
         if exc.description and exc.description != RequestEntityTooLarge.description:
             return error_response(exc.description, 413)
-        return error_response(f"the upload is larger than the {max_mb()} limit", 413)
+        return error_response(_("the upload is larger than the %(limit)s limit", limit=max_mb()), 413)
 
     @app.errorhandler(CSRFError)
     def csrf_failed(exc):
         return error_response(
-            f"the page's security token is missing or expired ({exc.description}); reload the page and try again",
+            _("the page's security token is missing or expired (%(problem)s); reload the page and try again",
+              problem=exc.description),
             400,
         )
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return error_response(exc.description or exc.name, exc.code or 400)
+        status = exc.code or 400
+        described = exc.description and exc.description != type(exc).description
+        message = exc.description if described else DEFAULT_MESSAGES.get(status, exc.description or exc.name)
+        return error_response(str(message), status)
 
     @app.errorhandler(UploadError)
     def bad_upload(exc: UploadError):
-        return error_response(str(exc), http_status(exc))
+        return error_response(upload_words(exc), http_status(exc))
 
     @app.errorhandler(ReviewError)
     @app.errorhandler(RecordError)
@@ -183,7 +239,11 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RoundOrderError)
     def out_of_order(exc: RoundOrderError):
-        return error_response(str(exc), 409)
+        if exc.next is None:
+            return error_response(_("a game has rounds 1 to %(last)s, not %(number)s", last=ROUNDS_PER_GAME,
+                                    number=exc.number), 409)
+        return error_response(_("round %(number)s comes after round %(next)s, which is not confirmed yet",
+                                number=exc.number, next=exc.next), 409)
 
     @app.errorhandler(StaleReview)
     def stale_review(exc: StaleReview):
@@ -192,16 +252,19 @@ def init_app(app: Flask) -> None:
         return jsonify(error=f"{exc}.", current=current), 409
 
     @app.errorhandler(GameNotFound)
+    def no_game(exc: GameNotFound):
+        return error_response(_("no game %(number)s", number=exc.number), 404)
+
     @app.errorhandler(PhotoNotFound)
-    def not_found(exc: LookupError):
-        return error_response(str(exc.args[0]) if exc.args else "not found", 404)
+    def no_photo(exc: PhotoNotFound):
+        return error_response(_("no photo %(number)s", number=exc.number), 404)
 
     @app.errorhandler(OSError)
     @app.errorhandler(sqlite3.Error)
     def storage_failed(exc: OSError | sqlite3.Error):
         message, status = storage_problem(exc, app.config["DATA_DIR"])
         app.logger.error("%s %s: %s (%r)", request.method, request.path, message, exc)
-        return error_response(message, status, "The data folder is not usable")
+        return error_response(message, status, _("The data folder is not usable"))
 
     @app.errorhandler(RecognizerUnavailable)
     def no_model(exc: RecognizerUnavailable):

@@ -16,14 +16,18 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 
 from scorer import RecordError
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
 from scorer.game import unprintable
+from scorer.names import kind_name
 from web import catalogue, scoring
 from web.db import get_db
 from web.errors import json_body, json_view
+from web.i18n import edition_names, page_language, variant_name
+from web.problems import fault_words, record_words
 from web.store import create_game, delete_game, get_game, set_seat_areas
 from web.uploads import remove_photos
 
@@ -41,34 +45,41 @@ def parse_setup(form) -> tuple[str, list[str], Any, list[str] | None]:
     """(edition, players, menu, variants) from the new-game form, or SetupError."""
     edition = form.get("edition", "")
     if edition not in EDITIONS:
-        raise SetupError(f"choose an edition ({', '.join(EDITIONS)})")
+        raise SetupError(_("choose an edition (%(editions)s)", editions=", ".join(EDITIONS)))
     players = [name.strip() for name in form.getlist("player") if name.strip()]
     if len(players) < 2:
-        raise SetupError("a game needs at least 2 players")
+        raise SetupError(_("a game needs at least 2 players"))
     if len(players) > MAX_PLAYERS:
-        raise SetupError(f"a game has at most {MAX_PLAYERS} players")
+        raise SetupError(_("a game has at most %(count)s players", count=MAX_PLAYERS))
     for name in players:
         if unprintable(name):
-            raise SetupError(f"the name {ascii(name)} holds control characters: type it again")
+            raise SetupError(_("the name %(name)s holds control characters: type it again", name=ascii(name)))
         if len(name) > MAX_NAME_LENGTH:
-            raise SetupError(f"the name {name[:MAX_NAME_LENGTH]}… is longer than {MAX_NAME_LENGTH} letters")
+            raise SetupError(_("the name %(name)s… is longer than %(count)s letters", name=name[:MAX_NAME_LENGTH],
+                                count=MAX_NAME_LENGTH))
     folded = [n.casefold() for n in players]
     for name in players:
         if folded.count(name.casefold()) > 1:
-            raise SetupError(f"two players are called {name}: give them different names")
+            raise SetupError(_("two players are called %(name)s: give them different names", name=name))
     menu: Any = None
     if edition == "party":
         choice = form.get("menu", "")
         if choice == "custom":
             menu = form.getlist("menu_kind")
             if not menu:
-                raise SetupError("pick the kinds of card of your custom menu")
+                raise SetupError(_("pick the kinds of card of your custom menu"))
         elif choice:
             menu = choice
         else:
-            raise SetupError("choose a menu for Sushi Go Party!")
+            raise SetupError(_("choose a menu for Sushi Go Party!"))
     variants = [v for v in form.getlist("variant") if v] or None
     return edition, players, menu, variants
+
+
+def kind_label(kind: str, edition: str, english: str) -> str:
+    """A kind's name as the page's language prints it (English: the model's own name)."""
+    lang = page_language()
+    return english if lang == "en" else kind_name(kind, lang, edition)
 
 
 def _unread_kinds() -> dict[str, str]:
@@ -88,7 +99,7 @@ def _unread_kinds() -> dict[str, str]:
         for row in rows:
             kind = CARDS[row["slug"]].kind
             known[kind] = known.get(kind, False) or row["state"] == "known"
-            names.setdefault(kind, re.sub(r" \(\d+\)$", "", row["name"]))
+            names.setdefault(kind, kind_label(kind, edition["key"], re.sub(r" \(\d+\)$", "", row["name"])))
         unread = [names[k] for k, is_known in known.items() if not is_known]
         if unread:
             out[edition["key"]] = say("unread-kinds", count=len(unread), kinds=", ".join(unread),
@@ -125,8 +136,10 @@ def new():
     try:
         edition, players, menu, variants = parse_setup(request.form)
         scoring.check_setup(edition, players, menu, variants)
-    except (SetupError, RecordError) as exc:
+    except SetupError as exc:
         return _setup_page(form, str(exc), 400)
+    except RecordError as exc:
+        return _setup_page(form, fault_words(exc, edition, players), 400)
     game_id = create_game(get_db(), edition, players, menu, variants)
     return redirect(url_for("games.show", game_id=game_id))
 
@@ -137,7 +150,7 @@ def show(game_id: int):
     try:
         result, error = scoring.scores(game), None
     except RecordError as exc:
-        result, error = None, str(exc)
+        result, error = None, record_words(exc, game.edition, game.players)
     return render_template(
         "game.html",
         game=game,
@@ -145,7 +158,9 @@ def show(game_id: int):
         score_error=error,
         menu_name=catalogue.menu_name(game.menu),
         dishes=catalogue.menu_dishes(game.menu, len(game.players)),
-        edition_name=EDITIONS[game.edition].name,
+        edition_name=edition_names().get(game.edition, game.edition),
+        variant_names=[variant_name(v) for v in game.variants or ()],
+        lines=scoring.lines(game) if result else None,
         names={c["slug"]: c for c in catalogue.game_cards(game.edition, game.menu, len(game.players))},
     )
 
@@ -166,7 +181,7 @@ def export(game_id: int):
 def delete(game_id: int):
     filenames = delete_game(get_db(), game_id)
     remove_photos(current_app.config["DATA_DIR"], filenames)
-    flash("Game deleted.", "ok")
+    flash(_("Game deleted."), "ok")
     return redirect(url_for("history.index"))
 
 

@@ -7,22 +7,24 @@ The language is, in order: the one the player picked in the page's language menu
 says (breakdowns, card names) comes from the scorer's own catalog (:mod:`scorer.i18n`) and
 card-name table (:mod:`scorer.names`), rendered in the same language. Numbers and dates go
 through Flask-Babel's ``format_number``/``format_datetime`` (Babel's locale data), also
-installed as the Jinja filters ``numberformat`` and ``datetimeformat``.
+installed as the Jinja filters ``numberformat`` and ``datetimeformat``; a stored time reads through the ``when`` filter.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
 from babel.support import Translations
-from flask import Blueprint, Flask, abort, jsonify, redirect, request
-from flask_babel import Babel, get_locale, get_translations
+from flask import Blueprint, Flask, abort, has_request_context, jsonify, redirect, request
+from flask_babel import Babel, format_datetime, get_locale, get_translations
 from werkzeug.wrappers import Response
 
 from scorer.cards import ALL_EDITIONS, CARDS, KINDS
 from scorer.i18n import ENGLISH, LANGUAGES, render
 from scorer.names import card_name, kind_name
+from scorer.scoring import EDITION_NAMES, VARIANT_NAMES
 
 TRANSLATIONS_DIR = Path(__file__).with_name("translations")
 COOKIE = "lang"
@@ -41,7 +43,10 @@ babel = Babel()
 
 
 def select_locale() -> str:
-    """The request's language: the cookie's, else the browser's best, else English."""
+    """The request's language: the cookie's, else the browser's best, else English (and English
+    outside a request: the CLI's messages)."""
+    if not has_request_context():
+        return ENGLISH
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
@@ -51,6 +56,33 @@ def select_locale() -> str:
 def current_language() -> str:
     locale = get_locale()
     return locale.language if locale is not None and locale.language in LANGUAGES else ENGLISH
+
+
+def page_language() -> str:
+    """The request's language, or English outside a request (the CLI, doctests)."""
+    return current_language() if has_request_context() else ENGLISH
+
+
+def when(stamp: str) -> str:
+    """A stored UTC time (``2026-12-01T21:51:00Z``) as the page's language writes a date and time;
+    English pages keep the ISO form (``2026-12-01 21:51``)."""
+    if page_language() == ENGLISH:
+        return f"{stamp[:10]} {stamp[11:16]}"
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    return format_datetime(moment, "short")
+
+
+def edition_names() -> dict[str, str]:
+    """Each edition's name in the page's language (the scorer's catalog)."""
+    lang = page_language()
+    return {key: render(name, lang) for key, name in EDITION_NAMES.items()}
+
+
+def variant_name(key: str) -> str:
+    return render(VARIANT_NAMES[key], page_language()) if key in VARIANT_NAMES else key
 
 
 def _local_path(target: str | None) -> str:
@@ -146,6 +178,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS_DIR))
     app.config.setdefault("BABEL_DEFAULT_LOCALE", ENGLISH)
     babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.filters["when"] = when
 
     @app.context_processor
     def language():
@@ -158,6 +191,8 @@ def init_app(app: Flask) -> None:
             # the scorer's words and the cards' printed names, in the page's language
             "scorer_text": lambda value: render(value, lang),
             "card_name": lambda slug, edition=None: card_name(slug, lang, edition),
+            "edition_names": edition_names(),
+            "variant_name": variant_name,
         }
 
     @app.after_request

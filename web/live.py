@@ -32,6 +32,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from scorer.editions import EDITIONS
@@ -159,7 +160,7 @@ class LiveSessions:
         with self._lock:
             session = self._sessions.get(session_id)
         if session is None:
-            abort(404, description=f"no live game {session_id!r} (it ended, or the server restarted)")
+            abort(404, description=_("no live game %(name)s (it ended, or the server restarted)", name=repr(session_id)))
         return session
 
 
@@ -186,17 +187,18 @@ def parse_players(text: Any) -> list[str]:
     elif isinstance(text, list) and all(isinstance(n, str) for n in text):
         names = [n.strip() for n in text]
     else:
-        raise LiveSetupError("players: give the names in seat order, separated by commas")
+        raise LiveSetupError(_("players: give the names in seat order, separated by commas"))
     names = [n for n in names if n]
     if len(names) < 2:
-        raise LiveSetupError("players: give at least two names, in seat order")
+        raise LiveSetupError(_("players: give at least two names, in seat order"))
     if len(names) > MAX_PLAYERS:
-        raise LiveSetupError(f"players: at most {MAX_PLAYERS} play at one table")
+        raise LiveSetupError(_("players: at most %(count)s play at one table", count=MAX_PLAYERS))
     bad = next((n for n in names if unprintable(n)), None)
     if bad is not None:
-        raise LiveSetupError(f"players: the name {ascii(bad)} holds control characters: type it again")
+        raise LiveSetupError(_("players: the name %(name)s holds control characters: type it again",
+                               name=ascii(bad)))
     if len(set(names)) != len(names):
-        raise LiveSetupError("players: every player needs a different name")
+        raise LiveSetupError(_("players: every player needs a different name"))
     return names
 
 
@@ -223,9 +225,9 @@ def _from_game(value: Any):
     try:
         return get_game(get_db(), int(value))
     except (TypeError, ValueError):
-        raise LiveSetupError("game: the number of a game of the app") from None
+        raise LiveSetupError(_("game: the number of a game of the app")) from None
     except GameNotFound:
-        raise LiveSetupError(f"game {value}: no such game (was it deleted?)") from None
+        raise LiveSetupError(_("game %(number)s: no such game (was it deleted?)", number=value)) from None
 
 
 def _menu(data: Any, edition: str, players: list[str]) -> Any:
@@ -241,13 +243,15 @@ def _menu(data: Any, edition: str, players: list[str]) -> Any:
     if menu == "custom":
         menu = data.getlist("menu_kind") if hasattr(data, "getlist") else data.get("menu_kind")
         if not menu:
-            raise LiveSetupError("menu: pick the kinds of card of your custom menu")
+            raise LiveSetupError(_("menu: pick the kinds of card of your custom menu"))
     if menu is not None and not isinstance(menu, str | list):
-        raise LiveSetupError("menu: a menu's name, or the kinds of card of a custom menu")
+        raise LiveSetupError(_("menu: a menu's name, or the kinds of card of a custom menu"))
     try:
         scoring.check_setup(edition, players, menu, None)
     except RecordError as exc:
-        raise LiveSetupError(f"menu: {exc}") from None
+        from web.problems import record_words
+
+        raise LiveSetupError(_("menu: %(problem)s", problem=record_words(exc, edition, players))) from None
     return menu
 
 

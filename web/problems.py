@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import lazy_gettext, ngettext
+
 from scorer import (
     DeckCountError,
     DessertError,
@@ -31,61 +33,86 @@ from scorer import (
     score_record,
 )
 from scorer.cards import CARDS, SPECIAL_ORDER, display_name, is_nigiri
-from scorer.editions import EDITIONS
 from scorer.errors import DuringRoundError
+from scorer.i18n import render
+from scorer.names import card_name
+from scorer.scoring import EDITION_NAMES
+from web.i18n import page_language
 from web.store import Game
 
 MAX_PROBLEMS = 40
 
-# Every sentence shown to the players, by key; {placeholders} are filled by say().
-MESSAGES: dict[str, str] = {
-    "special-order-alone": "This special order copies nothing: set what it copies.",
-    "special-order-copy": "A special order cannot copy {below}: set what it copies.",
-    "stack-below": "{card} cannot be scored as it lies: check the cards below it.",
-    "nigiri-on": "{card} lies on {below}, but a nigiri lies only on a wasabi: take it off.",
-    "cannot-lie-on": "{card} cannot lie on {below}: only a nigiri (on a wasabi) or a special order does. "
-                     "Take it off.",
-    "off-menu": "{card} is not on this game's menu: pick the card it really is.",
-    "player-count": "{card} is not played with {players} players: pick the card it really is.",
-    "second-dessert": "One kind of dessert per game, and {card} is a second one: pick the card it really is.",
-    "off-edition": "{card} is not a card of {edition}: pick the card it really is.",
-    "card-other": "{card}: {detail}.",
-    "deck-count-one": "{extra} of these {count} {card} cards is more than the {edition} deck's {limit}: {then}.",
-    "deck-count": "{extra} of these {count} {card} cards are more than the {edition} deck's {limit}: {then}.",
-    "desserts-added": "{count} desserts are on the table by round {round}, but with {players} players "
-                      "only {limit} are shuffled in by then: {then}.",
-    "deck-then-anyway": "check them, or confirm anyway if your deck is like this",
-    "deck-then-check": "check them",
-    "uramaki-left": "{player}'s uramaki show {icons} icons, but reaching 10 scores at once and the cards "
-                    "leave the table: enter {player}'s uramaki points under \u201cScored during the "
-                    "round\u201d and take these cards off, or check them.",
-    "uramaki-fix": "Enter: {player} scored {points} for uramaki",
-    "uramaki-place": "Scored during the round: uramaki place {place} scores {points} (or the points of "
-                     "a tie with the place before): correct its points.",
-    "uramaki-place-none": "Scored during the round: the uramaki race has 3 places, and this is a fourth: "
-                          "remove it.",
-    "strawberry-points": "Scored during the round: taking the strawberry pudding lead scores 2: correct "
-                         "its points.",
-    "strawberry-none": "Scored during the round: {player} has no strawberry pudding to lead with.",
-    "strawberry-held": "Scored during the round: {player} already holds the strawberry pudding lead, "
-                       "so it scores nothing again.",
-    "unread-kinds": "Photos cannot name {count} kinds of {edition} yet: {kinds}. The bundled model was "
-                    "never shown them: teach them first (a few photos of each card), and until then add "
-                    "those cards by hand on the review page.",
-    "in-round": "Round {round}: {detail}.",
-    "in-round-player": "Round {round}, {player}'s cards: {detail}.",
-    "too-many-faults": "More than {limit} cards cannot be scored: check this round's cards.",
-    "confirm-refused": "Round {round} cannot be confirmed yet. {first}",
-    "confirm-more-one": "(1 more card to check.)",
-    "confirm-more": "({count} more cards to check.)",
-    "confirm-over-deck": "Round {round} has more cards than your deck holds. {first} Press \u201cConfirm "
-                         "anyway\u201d if your deck is like this.",
+# Every sentence shown to the players, by key; {placeholders} are filled by say(). Each is
+# translated (the "messages" catalog) when said, in the language of the request; a sentence whose
+# words follow a count is a function of that count (ngettext: Polish has three forms).
+MESSAGES: dict[str, Any] = {
+    "special-order-alone": lazy_gettext("This special order copies nothing: set what it copies."),
+    "special-order-copy": lazy_gettext("A special order cannot copy {below}: set what it copies."),
+    "stack-below": lazy_gettext("{card} cannot be scored as it lies: check the cards below it."),
+    "nigiri-on": lazy_gettext("{card} lies on {below}, but a nigiri lies only on a wasabi: take it off."),
+    "cannot-lie-on": lazy_gettext("{card} cannot lie on {below}: only a nigiri (on a wasabi) or a special order "
+                                  "does. Take it off."),
+    "off-menu": lazy_gettext("{card} is not on this game's menu: pick the card it really is."),
+    "player-count": lambda n: ngettext("{card} is not played with {players} player: pick the card it really is.",
+                                       "{card} is not played with {players} players: pick the card it really is.",
+                                       n),
+    "second-dessert": lazy_gettext("One kind of dessert per game, and {card} is a second one: pick the card it "
+                                   "really is."),
+    "off-edition": lazy_gettext("{card} is not a card of {edition}: pick the card it really is."),
+    "card-other": lazy_gettext("{card}: {detail}."),
+    "deck-count": lambda n: ngettext(
+        "{extra} of these {count} {card} cards is more than the {edition} deck's {limit}: {then}.",
+        "{extra} of these {count} {card} cards are more than the {edition} deck's {limit}: {then}.", n),
+    "desserts-added": lambda n: ngettext(
+        "{count} desserts are on the table by round {round}, but with {players} players only {limit} is "
+        "shuffled in by then: {then}.",
+        "{count} desserts are on the table by round {round}, but with {players} players only {limit} are "
+        "shuffled in by then: {then}.", n),
+    "deck-then-anyway": lazy_gettext("check them, or confirm anyway if your deck is like this"),
+    "deck-then-check": lazy_gettext("check them"),
+    "uramaki-left": lambda n: ngettext(
+        "{player}'s uramaki show {icons} icon, but reaching 10 scores at once and the cards leave the table: "
+        "enter {player}'s uramaki points under \u201cScored during the round\u201d and take these cards off, "
+        "or check them.",
+        "{player}'s uramaki show {icons} icons, but reaching 10 scores at once and the cards leave the table: "
+        "enter {player}'s uramaki points under \u201cScored during the round\u201d and take these cards off, "
+        "or check them.", n),
+    "uramaki-fix": lazy_gettext("Enter: {player} scored {points} for uramaki"),
+    "uramaki-place": lazy_gettext("Scored during the round: uramaki place {place} scores {points} (or the points "
+                                  "of a tie with the place before): correct its points."),
+    "uramaki-place-none": lazy_gettext("Scored during the round: the uramaki race has 3 places, and this is a "
+                                       "fourth: remove it."),
+    "strawberry-points": lazy_gettext("Scored during the round: taking the strawberry pudding lead scores 2: "
+                                      "correct its points."),
+    "strawberry-none": lazy_gettext("Scored during the round: {player} has no strawberry pudding to lead with."),
+    "strawberry-held": lazy_gettext("Scored during the round: {player} already holds the strawberry pudding "
+                                    "lead, so it scores nothing again."),
+    "unread-kinds": lambda n: ngettext(
+        "Photos cannot name {count} kind of {edition} yet: {kinds}. The bundled model was never shown it: "
+        "teach it first (a few photos of each card), and until then add those cards by hand on the review "
+        "page.",
+        "Photos cannot name {count} kinds of {edition} yet: {kinds}. The bundled model was never shown them: "
+        "teach them first (a few photos of each card), and until then add those cards by hand on the review "
+        "page.", n),
+    "in-round": lazy_gettext("Round {round}: {detail}."),
+    "in-round-player": lazy_gettext("Round {round}, {player}'s cards: {detail}."),
+    "too-many-faults": lazy_gettext("More than {limit} cards cannot be scored: check this round's cards."),
+    "confirm-refused": lazy_gettext("Round {round} cannot be confirmed yet. {first}"),
+    "confirm-more": lambda n: ngettext("({count} more card to check.)", "({count} more cards to check.)", n),
+    "confirm-over-deck": lazy_gettext("Round {round} has more cards than your deck holds. {first} Press "
+                                      "\u201cConfirm anyway\u201d if your deck is like this."),
 }
+
+#: which placeholder counts, for the sentences whose words follow a count
+COUNTS = {"player-count": "players", "deck-count": "extra", "desserts-added": "limit", "uramaki-left": "icons",
+          "unread-kinds": "count", "confirm-more": "count"}
 
 
 def say(key: str, **values: Any) -> str:
-    """The player's sentence ``key`` with its placeholders filled."""
-    return MESSAGES[key].format(**values)
+    """The player's sentence ``key`` in the request's language, its placeholders filled."""
+    message = MESSAGES[key]
+    text = message(int(values[COUNTS[key]])) if callable(message) else str(message)
+    return text.format(**values)
 
 
 @dataclass
@@ -171,7 +198,15 @@ def _round(review: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
 
 
 def name(slug: str, edition: str | None = None) -> str:
-    return display_name(slug, edition) if slug in CARDS else slug
+    """A card's name as the rulebook of the page's language prints it (the edition's name)."""
+    lang = page_language()
+    if slug not in CARDS:
+        return slug
+    return display_name(slug, edition) if lang == "en" else card_name(slug, lang, edition)
+
+
+def edition_name(edition: str) -> str:
+    return render(EDITION_NAMES[edition], page_language()) if edition in EDITION_NAMES else edition
 
 
 def in_words(message: str, edition: str | None = None) -> str:
@@ -231,8 +266,8 @@ def deck_words(exc: DeckCountError, edition: str, players: int, anyway: bool = T
                    players=players, then=then)
     card = facts.get("family") or (name(exc.cards[0], edition) if exc.cards else "")
     extra = count - limit
-    return say("deck-count-one" if extra == 1 else "deck-count", extra=extra, count=count, card=card,
-               limit=limit, edition=EDITIONS[edition].name if edition in EDITIONS else edition, then=then)
+    return say("deck-count", extra=extra, count=count, card=card,
+               limit=limit, edition=edition_name(edition), then=then)
 
 
 def _round_number(path: str) -> int | None:
@@ -276,6 +311,12 @@ def record_words(
     return say("in-round", round=number, detail=detail)
 
 
+def fault_words(exc: RecordError, edition: str | None, players: Sequence[str] = ()) -> str:
+    """A refused record or setup: a round's fault in the players' words (:func:`record_words`);
+    a fault of the setup itself (edition, players, menu) as the scorer names its field."""
+    return record_words(exc, edition, players) if exc.path.startswith("rounds[") else str(exc)
+
+
 def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) -> Problem | None:
     """The cards of this round a scorer error is about, in the player's words; None when it is
     about none of them (another round, the setup, the points scored during the round)."""
@@ -315,7 +356,7 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
     if isinstance(exc, StackError):
         words = _stack_words(card, below, edition)
     elif isinstance(exc, EditionError):
-        words = say("off-edition", card=name(card["label"], edition), edition=EDITIONS[edition].name)
+        words = say("off-edition", card=name(card["label"], edition), edition=edition_name(edition))
     else:
         words = say("card-other", card=name(card["label"], edition), detail=in_words(exc.message, edition))
     return Problem([card["id"]], words, [card["id"]])
@@ -377,9 +418,7 @@ def confirm_refusal(number: int, checked: ScoredReview) -> str:
     rest = {i for p in checked.problems[0 if checked.error else 1:] for i in p.cards}
     rest -= set() if checked.error else set(checked.problems[0].cards)
     words = say("confirm-refused", round=number, first=first)
-    if len(rest) == 1:
-        words += " " + say("confirm-more-one")
-    elif rest:
+    if rest:
         words += " " + say("confirm-more", count=len(rest))
     return words
 

@@ -23,13 +23,14 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
 
 from scorer.cards import CARDS
 from web import catalogue, pictures, recognition, scoring
 from web.db import get_db
-from web.errors import is_full_disk, json_body, json_view
+from web.errors import is_full_disk, json_body, json_view, upload_words
 from web.problems import confirm_refusal, over_deck_refusal, score_review
 from web.review import (
     ReviewError,
@@ -107,7 +108,7 @@ def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
                 for seat, player in enumerate(game.players)]
     sent = [(seat, name, f) for seat, name, f in sent if f is not None and f.filename]
     if not sent:
-        raise NoImageError("choose a photo first" if mode == "table" else "choose at least one player's photo")
+        raise NoImageError(_("choose a photo first") if mode == "table" else _("choose at least one player's photo"))
     return sent
 
 
@@ -125,7 +126,7 @@ def upload(game_id: int, number: int):
             for seat, name, file in _uploads(game, mode)
         ]
     except UploadError as exc:
-        return _capture_page(game, number, str(exc), http_status(exc))
+        return _capture_page(game, number, upload_words(exc), http_status(exc))
     db = get_db()
     # a re-taken photo of some players replaces their cards only; the others' cards stay as
     # the player last saw them, corrections included
@@ -143,7 +144,7 @@ def upload(game_id: int, number: int):
                 line = recognition.describe(image.pixels, secure_filename(original_name) or filename, split,
                                             game.edition, game.menu)
             except recognition.RecognizerUnavailable as exc:
-                warnings = [f"{exc}. Draw the cards on the photo yourself."]
+                warnings = [_("%(problem)s. Draw the cards on the photo yourself.", problem=exc)]
                 line = {"image": filename, "cards": [], "tableau": [], "seats": []}
             saved.append(NewPhoto(filename, seat, image.width, image.height, line))
         new_files = {p.filename for p in saved}
@@ -236,12 +237,15 @@ def _photo_warnings(game: Game, number: int) -> list[str]:
     warnings = []
     for photo in photos:
         if not any(c["photo"] == photo.id for c in review["cards"]):
-            whose = "the table photo" if photo.seat is None else f"{game.players[photo.seat]}'s photo"
-            warnings.append(f"No card was found on {whose}: draw the cards on it, or take it again.")
+            warnings.append(
+                _("No card was found on the table photo: draw the cards on it, or take it again.")
+                if photo.seat is None else
+                _("No card was found on %(player)s's photo: draw the cards on it, or take it again.",
+                  player=game.players[photo.seat]))
     if photos and all(p.seat is not None for p in photos):
         for seat, player in enumerate(game.players):
             if not any(p.seat == seat for p in photos) and not any(c["seat"] == seat for c in review["cards"]):
-                warnings.append(f"No photo of {player}'s cards: photograph them or add them by hand.")
+                warnings.append(_("No photo of %(player)s's cards: photograph them or add them by hand.", player=player))
     return warnings
 
 
@@ -366,8 +370,8 @@ def confirm(game_id: int, number: int):
     except (OSError, sqlite3.Error) as exc:
         if not is_full_disk(exc, data_dir):
             raise
-        return jsonify(error=f"Round {number} is not saved: the disk holding {data_dir} is full. "
-                             "Free some space and confirm again."), 507
+        return jsonify(error=_("Round %(number)s is not saved: the disk holding %(folder)s is full. "
+                               "Free some space and confirm again.", number=number, folder=data_dir)), 507
 
     kept = 0
     for photo in _complete_photos(review, photos):
@@ -383,13 +387,13 @@ def confirm(game_id: int, number: int):
             kept += 1
         except OSError as exc:
             if is_full_disk(exc, data_dir):  # a full disk: the player can free space and try again
-                return jsonify(error=f"Round {number} is saved, but the disk holding {data_dir} is full, "
-                                     "so its photos could not be kept for retraining. "
-                                     "Free some space and confirm again."), 507
+                return jsonify(error=_("Round %(number)s is saved, but the disk holding %(folder)s is full, "
+                                       "so its photos could not be kept for retraining. "
+                                       "Free some space and confirm again.", number=number, folder=data_dir)), 507
             # the round is safe; only its copy for retraining is missing
             current_app.logger.warning("training example of photo %s not saved: %s", photo.id, exc)
     learn_in_background()  # the players' deck: this round's cards become exemplars
-    flash(f"Round {number} confirmed.", "ok")
+    flash(_("Round %(number)s confirmed.", number=number), "ok")
     # the last round's Confirm opens on the winner, not on the round's details below it
     anchor = "winner" if get_game(db, game.id).is_finished else f"round-{number}"
     return jsonify(

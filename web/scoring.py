@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer import RecordError, score_record
+from scorer.game import Game as ScoredGame
+from scorer.scoring import score_lines
 from web.store import Game, setup_record
 
 
@@ -43,6 +45,26 @@ def scores(game: Game) -> dict[str, Any] | None:
 
 
 @dataclass(frozen=True)
+class Lines:
+    """The scorer's lines of a game (category, detail, points), to render in the page's language."""
+
+    rounds: list[dict[str, list[Any]]]
+    desserts: dict[str, list[Any]]
+
+
+def lines(game: Game) -> Lines | None:
+    """Each player's scored lines per round and for desserts (what the breakdown JSON says in
+    English, as :mod:`scorer.i18n` texts); None before any round is confirmed or if unscorable."""
+    if not game.confirmed_rounds:
+        return None
+    try:
+        rounds, desserts = score_lines(ScoredGame.from_record(game.record()))
+    except RecordError:
+        return None
+    return Lines(rounds, desserts)
+
+
+@dataclass(frozen=True)
 class Summary:
     """A game in one line of the history page."""
 
@@ -56,7 +78,9 @@ def summary(game: Game) -> Summary:
     try:
         result = scores(game)
     except RecordError as exc:  # stored before a scorer change: show it, don't break the page
-        return Summary({}, (), False, str(exc))
+        from web.problems import record_words
+
+        return Summary({}, (), False, record_words(exc, game.edition, game.players))
     if result is None:
         return Summary({p: 0 for p in game.players}, (), False)
     totals = {p: result["players"][p]["total"] for p in game.players}

@@ -45,6 +45,8 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -204,12 +206,19 @@ class JoinCodeLock:
                 reset = self.windows.get_window_stats(limit, "join-code", scope, key).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 minutes = math.ceil(wait / 60)
-                who = "from this device" if scope == "device" else "were tried on this game server"
-                raise TooManyRequests(
-                    f"Too many wrong join codes {who}: wait {minutes} minute{'s' * (minutes != 1)}, "
-                    "then type the code printed where the game server was started.",
-                    retry_after=wait,
-                )
+                if scope == "device":
+                    words = ngettext(
+                        "Too many wrong join codes from this device: wait %(num)d minute, then type the "
+                        "code printed where the game server was started.",
+                        "Too many wrong join codes from this device: wait %(num)d minutes, then type the "
+                        "code printed where the game server was started.", minutes)
+                else:
+                    words = ngettext(
+                        "Too many wrong join codes were tried on this game server: wait %(num)d minute, "
+                        "then type the code printed where the game server was started.",
+                        "Too many wrong join codes were tried on this game server: wait %(num)d minutes, "
+                        "then type the code printed where the game server was started.", minutes)
+                raise TooManyRequests(words, retry_after=wait)
 
     def failed(self, device: str) -> None:
         for limit, scope, key in self._keys(device):
@@ -276,7 +285,7 @@ def join():
             session[JOINED] = join_token(code)
             session.permanent = True
             return redirect(target)
-        error = "That is not the code. It is printed where the game server was started."
+        error = _("That is not the code. It is printed where the game server was started.")
     return render_template("join.html", next=target, error=error), 400 if error else 200
 
 
@@ -299,7 +308,7 @@ def init_app(app: Flask) -> None:
         from web.errors import wants_json
 
         if wants_json() or request.method != "GET":
-            raise Unauthorized("this game server asks for its join code: open it in a browser and type the code")
+            raise Unauthorized(_("this game server asks for its join code: open it in a browser and type the code"))
         return redirect(url_for("security.join", next=request.full_path.rstrip("?")))
 
     @app.errorhandler(SecurityError)
@@ -314,7 +323,7 @@ def init_app(app: Flask) -> None:
     def locked_out(exc: TooManyRequests):
         from web.errors import error_response
 
-        response = app.make_response(error_response(exc.description or exc.name, 429, "Wait a moment"))
+        response = app.make_response(error_response(exc.description or exc.name, 429, _("Wait a moment")))
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

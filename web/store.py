@@ -19,15 +19,30 @@ ROUNDS_PER_GAME = 3
 
 
 class GameNotFound(LookupError):
-    """No game has this id."""
+    """No game has this id (``number``)."""
+
+    def __init__(self, number: int):
+        super().__init__(f"no game {number}")
+        self.number = number
 
 
 class PhotoNotFound(LookupError):
-    """No photo has this id."""
+    """No photo has this id (``number``)."""
+
+    def __init__(self, number: int):
+        super().__init__(f"no photo {number}")
+        self.number = number
 
 
 class RoundOrderError(ValueError):
-    """A round was asked for out of order (round 3 before round 2 is confirmed)."""
+    """A round was asked for out of order (round 3 before round 2 is confirmed): ``number`` the
+    round asked for, ``next`` the one to play (None when ``number`` is no round of a game)."""
+
+    def __init__(self, number: int, next_round: int | None = None):
+        super().__init__(f"a game has rounds 1 to {ROUNDS_PER_GAME}, not {number}" if next_round is None else
+                         f"round {number} comes after round {next_round}, which is not confirmed yet")
+        self.number = number
+        self.next = next_round
 
 
 class StaleReview(RuntimeError):
@@ -194,7 +209,7 @@ def _rounds(db: sqlite3.Connection, game_id: int) -> tuple[Round, ...]:
 def get_game(db: sqlite3.Connection, game_id: int) -> Game:
     row = db.execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
     if row is None:
-        raise GameNotFound(f"no game {game_id}")
+        raise GameNotFound(game_id)
     return _game_from_row(row, _rounds(db, game_id))
 
 
@@ -239,7 +254,7 @@ def delete_game(db: sqlite3.Connection, game_id: int) -> list[str]:
             for r in db.execute("SELECT filename FROM photo WHERE game_id = ?", (game_id,))
         ]
         if db.execute("DELETE FROM game WHERE id = ?", (game_id,)).rowcount == 0:
-            raise GameNotFound(f"no game {game_id}")
+            raise GameNotFound(game_id)
     return filenames
 
 
@@ -252,16 +267,16 @@ def set_seat_areas(
             (_dumps(None if areas is None else [list(a) for a in areas]), game_id),
         )
         if cursor.rowcount == 0:
-            raise GameNotFound(f"no game {game_id}")
+            raise GameNotFound(game_id)
 
 
 def check_round_number(game: Game, number: int) -> None:
     """A round can be played when the ones before it are confirmed."""
     if not 1 <= number <= ROUNDS_PER_GAME:
-        raise RoundOrderError(f"a game has rounds 1 to {ROUNDS_PER_GAME}, not {number}")
+        raise RoundOrderError(number)
     played = len(game.confirmed_rounds)
     if number > played + 1:
-        raise RoundOrderError(f"round {number} comes after round {played + 1}, which is not confirmed yet")
+        raise RoundOrderError(number, played + 1)
 
 
 def _photo_from_row(row: sqlite3.Row) -> Photo:
@@ -293,7 +308,7 @@ def photo_filenames(db: sqlite3.Connection) -> set[str]:
 def get_photo(db: sqlite3.Connection, photo_id: int) -> Photo:
     row = db.execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
     if row is None:
-        raise PhotoNotFound(f"no photo {photo_id}")
+        raise PhotoNotFound(photo_id)
     return _photo_from_row(row)
 
 

@@ -28,12 +28,15 @@ from flask import (
     send_file,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
 from vision.paths import REPO_ROOT
 from web import recognition
-from web.errors import error_response, json_view, wants_json
+from web.catalogue import card_label
+from web.errors import error_response, json_view, upload_words, wants_json
 from web.uploads import NoImageError, UploadError, http_status, read_image
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
@@ -163,7 +166,6 @@ def _page_state(edition: str) -> dict[str, Any]:
 def _doubts(status: dict[str, Any], edition: str) -> list[dict[str, Any]]:
     """The corrections the last retraining left out (the model read them otherwise), less those
     the player has vouched for since."""
-    from scorer.cards import display_name
     from vision.teach.corrections import vouched
 
     result = status.get("result")
@@ -174,8 +176,8 @@ def _doubts(status: dict[str, Any], edition: str) -> list[dict[str, Any]]:
         if not isinstance(doubt, dict) or trusted.get(str(doubt.get("key"))) == doubt.get("label"):
             continue
         if doubt.get("label") in CARDS and doubt.get("read_as") in CARDS:
-            doubts.append({**doubt, "label_name": display_name(doubt["label"], edition),
-                           "read_as_name": display_name(doubt["read_as"], edition)})
+            doubts.append({**doubt, "label_name": card_label(doubt["label"], edition),
+                           "read_as_name": card_label(doubt["read_as"], edition)})
     return doubts
 
 
@@ -187,6 +189,8 @@ def _render(edition: str, error: str | None = None, status: int = 200, card: str
         if error:
             body["error"] = error
         return jsonify(body), status
+    state["cards"] = [{**row, "name": card_label(row["slug"], edition)} if row.get("slug") in CARDS else row
+                      for row in state["cards"]]
     chosen = card or request.values.get("card") or (state["missing"][0] if state["missing"] else None)
     return render_template("teach.html", **state, editions=EDITIONS, chosen=chosen, error=error,
                            max_photos=MAX_PHOTOS), status
@@ -208,9 +212,9 @@ def add_faces():
     files = [f for f in request.files.getlist("photos") if f and f.filename]
     try:
         if not slug:
-            raise TeachError("choose which card the photos show")
+            raise TeachError(_("choose which card the photos show"))
         if not files:
-            raise NoImageError(f"choose 1 to {MAX_PHOTOS} photos of the card")
+            raise NoImageError(_("choose 1 to %(count)s photos of the card", count=MAX_PHOTOS))
         max_pixels = current_app.config["MAX_IMAGE_PIXELS"]
         photos, unreadable = [], []
         for f in files:
@@ -226,17 +230,19 @@ def add_faces():
         _taught_changed()
     except (TeachError, UploadError) as exc:
         status = http_status(exc) if isinstance(exc, UploadError) else 400
-        return _render(edition, str(exc), status, card=slug or None)
+        return _render(edition, upload_words(exc) if isinstance(exc, UploadError) else str(exc), status,
+                       card=slug or None)
     refused = unreadable + taught.refused
     if wants_json():
         return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
                                "url": url_for("teach.face_image", name=f.name)} for f in taught.faces],
                        refused=[{"photo": name, "reason": why} for name, why in refused]), 201
-    name = CARDS[slug].name
-    flash(f"Learned {len(taught.faces)} face(s) of {name}: the next photo names it by them. Check them below.",
-          "ok")
+    name = card_label(slug, edition)
+    flash(ngettext("Learned %(num)d face of %(card)s: the next photo names it by them. Check them below.",
+                   "Learned %(num)d faces of %(card)s: the next photo names it by them. Check them below.",
+                   len(taught.faces), card=name), "ok")
     for photo, why in refused:
-        flash(f"Left out {photo}: {why}", "warning")
+        flash(_("Left out %(photo)s: %(reason)s", photo=photo, reason=why), "warning")
     return redirect(url_for("teach.page", edition=edition) + f"#card-{slug}")
 
 
@@ -265,7 +271,7 @@ def _face_action(name: str, action: str):
     _taught_changed()
     if wants_json():
         return jsonify(face=name, done=action)
-    flash(f"{'Removed' if action == 'remove' else 'Turned'} {name}.", "ok")
+    flash(_("Removed %(face)s.", face=name) if action == "remove" else _("Turned %(face)s.", face=name), "ok")
     return redirect(url_for("teach.page", edition=_edition()) + f"#card-{name.split('__')[0]}")
 
 
@@ -288,11 +294,11 @@ def vouch_correction():
     key, label = (request.form.get("key") or "").strip(), (request.form.get("label") or "").strip()
     known = {d["key"]: d["label"] for d in _doubts(retrain_status(), _edition())}
     if known.get(key) != label or label not in CARDS:
-        abort(404, "no such doubted correction (it may have been confirmed already)")
+        abort(404, _("no such doubted correction (it may have been confirmed already)"))
     vouch(_data_dir(), key, label)
     if wants_json():
         return jsonify(key=key, label=label, vouched=True)
-    flash(f"Noted: that card is {CARDS[label].name}. The next retraining learns it.", "ok")
+    flash(_("Noted: that card is %(card)s. The next retraining learns it.", card=card_label(label, _edition())), "ok")
     return redirect(url_for("teach.page", edition=_edition()) + "#doubts")
 
 
@@ -352,7 +358,7 @@ def status():
 def use_model():
     version = (request.form.get("version") or "").strip()
     if not version:
-        abort(400, "choose a model version")
+        abort(400, _("choose a model version"))
     try:
         used = _store().use(version)
     except ValueError as exc:
@@ -373,5 +379,5 @@ def _switched(name: str):
     _forget_models()
     if wants_json():
         return jsonify(active=name)
-    flash(f"Now reading cards with model {name}.", "ok")
+    flash(_("Now reading cards with model %(model)s.", model=name), "ok")
     return redirect(url_for("teach.page", edition=_edition()) + "#models")
