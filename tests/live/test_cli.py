@@ -41,7 +41,7 @@ def read_by_film(film):
 def test_live_on_a_video_prints_each_turn_then_the_record_and_scores(duel_video, duel, monkeypatch, capsys, tmp_path):
     script, by_hand = duel
     path, film = duel_video
-    monkeypatch.setattr(live_cli, "_load_detector", lambda model, threads=2, refresh=4: read_by_film(film))
+    monkeypatch.setattr(live_cli, "_load_detector", lambda model, threads=2, refresh=4, data_dir=None: read_by_film(film))
     out = tmp_path / "game.json"
     assert main(["live", "--video", str(path), "--players", "Ann,Ben", "--out", str(out)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
