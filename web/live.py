@@ -54,6 +54,8 @@ IDLE_S = 30 * 60
 #: how far a frame's time (X-Frame-Time) may run ahead of the server's clock since the frame
 #: before (a film sent faster than it plays gains a little each frame; a clock gone wrong, more)
 MAX_FRAME_LEAD_S = 60.0
+#: the header that carries a frame's time (seconds since the camera started), named as the errors name it
+FRAME_TIME = "X-Frame-Time"
 
 
 class LiveSetupError(ValueError):
@@ -279,7 +281,7 @@ def create():
     """Start following a game: a form from the page, or JSON ``{players, edition, menu, seat_points}``."""
     data = json_body() if request.is_json else request.form
     if not hasattr(data, "get"):
-        return jsonify(error=_('expected a JSON object: {"players": [...], "edition": "..."}')), 400
+        return jsonify(error=_("expected a JSON object: %(example)s", example='{"players": [...], "edition": "..."}')), 400
     try:
         game = _from_game(data.get("game"))
         if game is not None:  # the game's own players, edition and menu
@@ -314,7 +316,7 @@ def show(session_id: str):
 
 
 def _frame_time() -> float | None:
-    raw = request.headers.get("X-Frame-Time")
+    raw = request.headers.get(FRAME_TIME)
     if raw is None:
         return None
     try:
@@ -322,7 +324,7 @@ def _frame_time() -> float | None:
     except ValueError:
         value = float("nan")
     if not np.isfinite(value) or value < 0:
-        abort(400, description=_("X-Frame-Time: the frame's time in seconds (a number >= 0)"))
+        abort(400, description=_("%(header)s: the frame's time in seconds (a number >= 0)", header=FRAME_TIME))
     return value
 
 
@@ -334,10 +336,10 @@ def _check_lead(session: LiveSession, timestamp: float, last: float | None) -> N
     if timestamp - since > elapsed + MAX_FRAME_LEAD_S:
         values = {"time": f"{timestamp:.6g}", "ahead": f"{timestamp - since:.6g}", "moved": f"{elapsed:.3g}"}
         abort(400, description=(
-            _("X-Frame-Time: %(time)ss is %(ahead)ss after the start, but the server's clock moved "
-              "%(moved)ss: send the seconds since the camera started", **values) if last is None else
-            _("X-Frame-Time: %(time)ss is %(ahead)ss after the frame before, but the server's clock moved "
-              "%(moved)ss: send the seconds since the camera started", **values)))
+            _("%(header)s: %(time)ss is %(ahead)ss after the start, but the server's clock moved "
+              "%(moved)ss: send the seconds since the camera started", header=FRAME_TIME, **values) if last is None else
+            _("%(header)s: %(time)ss is %(ahead)ss after the frame before, but the server's clock moved "
+              "%(moved)ss: send the seconds since the camera started", header=FRAME_TIME, **values)))
 
 
 def _decode_jpeg() -> np.ndarray:
@@ -507,7 +509,7 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
     session.touch()
     value = json_body()
     if not isinstance(value, dict) or not isinstance(value.get("reveals"), dict):
-        abort(400, description=_('expected {"reveals": {"Ann": ["Tempura"], ...}} for the turn'))
+        abort(400, description=_("expected %(example)s for the turn", example='{"reveals": {"Ann": ["Tempura"], ...}}'))
     value = {**value, "reveals": {p: [_slug(c) for c in cards] if isinstance(cards, list) else cards
                                   for p, cards in value["reveals"].items()}}
     with session.lock:

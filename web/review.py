@@ -153,10 +153,10 @@ def check_review(
     slug is in the catalogue. Game rules (a nigiri on a tofu...) are the scorer's to check.
     """
     if not isinstance(review, dict):
-        raise ReviewError(_("the review must be a JSON object with a 'cards' list"))
+        raise ReviewError(_("the review must be a JSON object with a %(key)s list", key="'cards'"))
     cards = review.get("cards")
     if not isinstance(cards, list):
-        raise ReviewError(_("the review has no 'cards' list"))
+        raise ReviewError(_("the review has no %(key)s list", key="'cards'"))
     if len(cards) > MAX_CARDS:
         raise ReviewError(_("the review has %(count)s cards, more than %(limit)s", count=len(cards), limit=MAX_CARDS))
     clean: list[dict[str, Any]] = []
@@ -167,7 +167,7 @@ def check_review(
             raise ReviewError(_("card %(number)s: not an object", number=number))
         card_id = card.get("id")
         if not isinstance(card_id, str) or not 0 < len(card_id) <= MAX_ID_LENGTH:
-            raise ReviewError(_("card %(number)s: 'id' must be a short string", number=number))
+            raise ReviewError(_("card %(number)s: %(key)s must be a short string", key="'id'", number=number))
         if card_id in ids:
             raise ReviewError(_("card %(number)s: id %(id)s is used twice", number=number, id=repr(card_id)))
         label = card.get("label")
@@ -184,7 +184,7 @@ def check_review(
             raise ReviewError(_("card %(number)s (%(card)s): photo %(photo)s is not a photo of this round",
                                 number=number, card=_label(label), photo=repr(photo)))
         elif not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
-            raise ReviewError(_("card %(number)s (%(card)s): 'box' must be [x1, y1, x2, y2]", number=number,
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be [x1, y1, x2, y2]", key="'box'", number=number,
                                 card=_label(label)))
         else:
             width, height = photos[photo]
@@ -197,11 +197,11 @@ def check_review(
             box = [round(v, 1) for v in (x1, y1, x2, y2)]
         confidence = card.get("confidence")
         if confidence is not None and not _number(confidence):
-            raise ReviewError(_("card %(number)s (%(card)s): 'confidence' must be a number or null",
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be a number or null", key="'confidence'",
                                 number=number, card=_label(label)))
         on = card.get("on")
         if on is not None and not isinstance(on, str):
-            raise ReviewError(_("card %(number)s (%(card)s): 'on' must name a card id or be null",
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must name a card id or be null", key="'on'",
                                 number=number, card=_label(label)))
         ids[card_id] = {
             "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
@@ -235,13 +235,13 @@ def check_review(
             cursor = ids[cursor["on"]]
     during = review.get("scored_during_round", [])
     if not isinstance(during, list) or not all(isinstance(d, dict) for d in during):
-        raise ReviewError(_("'scored_during_round' must be a list of objects"))
+        raise ReviewError(_("%(key)s must be a list of objects", key="'scored_during_round'"))
     for index, entry in enumerate(during):
         if entry.get("player") not in players:
             raise ReviewError(_("scored during round, entry %(number)s: unknown player %(player)s", number=index + 1,
                                 player=repr(entry.get("player"))))
         if not _number(entry.get("points")):
-            raise ReviewError(_("scored during round, entry %(number)s: 'points' must be a number",
+            raise ReviewError(_("scored during round, entry %(number)s: %(key)s must be a number", key="'points'",
                                 number=index + 1))
     checked: dict[str, Any] = {
         "cards": clean,
@@ -250,7 +250,7 @@ def check_review(
     # the kinds the players confirmed beyond the deck's count ("our deck is like this")
     over_deck = review.get("over_deck", [])
     if not isinstance(over_deck, list) or not all(isinstance(s, str) and is_card(s) for s in over_deck):
-        raise ReviewError(_("'over_deck' must be a list of card slugs"))
+        raise ReviewError(_("%(key)s must be a list of card slugs", key="'over_deck'"))
     if over_deck:
         checked["over_deck"] = sorted(set(over_deck))
     return checked
