@@ -195,6 +195,17 @@ def unknown_card(slug: object) -> str:
     return message
 
 
+def unknown_card_facts(slug: object) -> dict:
+    """The facts of :func:`unknown_card`'s message: the text read, and the nearest slug (or None).
+
+    >>> unknown_card_facts("tempra")
+    {'cause': 'unknown-card', 'text': 'tempra', 'nearest': 'tempura'}
+    """
+    close = (difflib.get_close_matches(slug.strip().lower(), list(CARDS), n=1, cutoff=0.75)
+             if isinstance(slug, str) else [])
+    return {"cause": "unknown-card", "text": str(slug), "nearest": close[0] if close else None}
+
+
 def is_nigiri(slug: str) -> bool:
     return slug in CARDS and CARDS[slug].kind == "nigiri"
 

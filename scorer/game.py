@@ -24,7 +24,15 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from scorer.cards import ANNIVERSARY, CARDS, PARTY, SPECIAL_ORDER, slugs_of_kind, unknown_card
+from scorer.cards import (
+    ANNIVERSARY,
+    CARDS,
+    PARTY,
+    SPECIAL_ORDER,
+    slugs_of_kind,
+    unknown_card,
+    unknown_card_facts,
+)
 from scorer.editions import EDITIONS, Edition, Variant
 from scorer.errors import (
     DeckCountError,
@@ -118,17 +126,18 @@ class Game:
     @classmethod
     def from_record(cls, record: object) -> Game:
         if not isinstance(record, dict):
-            raise FormatError("record", "expected a JSON object")
+            raise FormatError("record", "expected a JSON object", facts={"cause": "not-an-object"})
         unknown = sorted(set(record) - _RECORD_KEYS)
         if unknown:
-            raise FormatError(unknown[0], f"unexpected key (expected {', '.join(sorted(_RECORD_KEYS))})")
+            raise FormatError(unknown[0], f"unexpected key (expected {', '.join(sorted(_RECORD_KEYS))})",
+                              facts={"cause": "unexpected-key", "key": unknown[0]})
         edition = _edition(record)
         players = _players(record, edition)
         variants = _variants(record, edition, len(players))
         menu = None
         if "menu" in record:
             if edition.key != PARTY:
-                raise EditionError("menu", "menus are a Sushi Go Party! rule")
+                raise EditionError("menu", "menus are a Sushi Go Party! rule", facts={"cause": "menu-not-party"})
             menu = resolve_menu(record["menu"], len(players))
         rounds = _rounds(record, edition, players)
         game = cls(edition.key, players, rounds, menu, variants, _mochi(record, edition, players, rounds))
@@ -138,34 +147,41 @@ class Game:
 
 def _edition(record: Mapping) -> Edition:
     if "edition" not in record:
-        raise FormatError("edition", "missing (original, anniversary or party)")
+        raise FormatError("edition", "missing (original, anniversary or party)",
+                          facts={"cause": "edition-missing"})
     key = record["edition"]
     if not isinstance(key, str) or key not in EDITIONS:
-        raise EditionError("edition", f"unknown edition {key!r} (expected {', '.join(EDITIONS)})")
+        raise EditionError("edition", f"unknown edition {key!r} (expected {', '.join(EDITIONS)})",
+                           facts={"cause": "edition-unknown", "edition": str(key)})
     return EDITIONS[key]
 
 
 def _players(record: Mapping, edition: Edition) -> tuple[str, ...]:
     players = record.get("players")
     if not isinstance(players, list):
-        raise FormatError("players", "expected a list of names")
+        raise FormatError("players", "expected a list of names", facts={"cause": "players-not-list"})
     # the count first: a record naming thousands of players is refused before any name is read
     low, high = edition.players
     if not low <= len(players) <= high:
         raise PlayerCountError(
             "players", f"{len(players)} player{'s' if len(players) != 1 else ''}, "
-            f"but {edition.name} is for {low}-{high}"
+            f"but {edition.name} is for {low}-{high}",
+            facts={"cause": "player-count", "players": len(players), "low": low, "high": high,
+                   "edition": edition.key},
         )
     seen: set[str] = set()
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise FormatError(f"players[{i}]", "a player's name is a non-empty text")
+            raise FormatError(f"players[{i}]", "a player's name is a non-empty text",
+                              facts={"cause": "name-empty", "seat": i + 1})
         if unprintable(name):
             raise FormatError(
-                f"players[{i}]", f"the name {ascii(name)} holds control characters or broken text"
+                f"players[{i}]", f"the name {ascii(name)} holds control characters or broken text",
+                facts={"cause": "name-unprintable", "seat": i + 1},
             )
         if name in seen:
-            raise FormatError(f"players[{i}]", f"{name!r} is listed twice")
+            raise FormatError(f"players[{i}]", f"{name!r} is listed twice",
+                              facts={"cause": "name-twice", "name": name})
         seen.add(name)
     return tuple(players)
 
@@ -188,17 +204,21 @@ def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...
         variant = edition.variant(key)
         if variant is None:
             known = ", ".join(v.key for v in edition.variants) or "none"
-            raise VariantError(f"variants[{i}]", f"unknown {edition.key} variant {key!r} (known: {known})")
+            raise VariantError(f"variants[{i}]", f"unknown {edition.key} variant {key!r} (known: {known})",
+                               facts={"cause": "variant-unknown", "variant": key})
         if variant.players and not variant.players[0] <= players <= variant.players[1]:
             low, high = variant.players
             count = f"{low}" if low == high else f"{low}-{high}"
-            raise VariantError(f"variants[{i}]", f"{key} is played with {count} players, not {players}")
+            raise VariantError(f"variants[{i}]", f"{key} is played with {count} players, not {players}",
+                               facts={"cause": "variant-players", "variant": key, "count": count,
+                                      "players": players})
         chosen.append(variant)
     if edition.key == ANNIVERSARY:
         # "Variants cannot be combined"; the futomaki rule may join any 2-player game
         alone = [v.key for v in chosen if not v.combines]
         if len(alone) > 1:
-            raise VariantError("variants", f"anniversary variants do not combine ({', '.join(alone)})")
+            raise VariantError("variants", f"anniversary variants do not combine ({', '.join(alone)})",
+                               facts={"cause": "variants-combine", "variants": ", ".join(alone)})
     return tuple(dict.fromkeys(variants))
 
 
@@ -207,7 +227,8 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
     if not isinstance(raw_rounds, list):
         raise FormatError("rounds", "expected a list of rounds")
     if len(raw_rounds) > MAX_ROUNDS:
-        raise FormatError("rounds", f"{len(raw_rounds)} rounds, but a game has {MAX_ROUNDS}")
+        raise FormatError("rounds", f"{len(raw_rounds)} rounds, but a game has {MAX_ROUNDS}",
+                          facts={"cause": "too-many-rounds", "rounds": len(raw_rounds), "limit": MAX_ROUNDS})
     rounds: list[Round] = []
     strawberry: Counter[str] = Counter()
     holder: str | None = None
@@ -254,7 +275,7 @@ def _over_deck(raw: Mapping, path: str) -> tuple[str, ...]:
         raise FormatError(where, "expected a list of card slugs")
     for i, slug in enumerate(value):
         if slug not in CARDS:
-            raise UnknownCardError(f"{where}[{i}]", unknown_card(slug))
+            raise UnknownCardError(f"{where}[{i}]", unknown_card(slug), facts=unknown_card_facts(slug))
     return tuple(sorted(set(value)))
 
 
@@ -264,16 +285,19 @@ def _tableaux(raw: Mapping, edition: Edition, players: tuple[str, ...], path: st
         raise FormatError(f"{path}.tableaux", "expected an object: player → cards")
     for name in tableaux:
         if name not in players:
-            raise UnknownPlayerError(f"{path}.tableaux.{name}", f"unknown player {name!r}")
+            raise UnknownPlayerError(f"{path}.tableaux.{name}", f"unknown player {name!r}",
+                                     facts={"cause": "unknown-player", "player": name})
     for name in players:
         if name not in tableaux:
-            raise UnknownPlayerError(f"{path}.tableaux", f"no tableau for player {name!r} (use [] for none)")
+            raise UnknownPlayerError(f"{path}.tableaux", f"no tableau for player {name!r} (use [] for none)",
+                                     facts={"cause": "no-tableau", "player": name})
     for name in players:  # before any card is read: a record of 100 000 cards took seconds
         cards = tableaux[name]
         if isinstance(cards, list) and len(cards) > MAX_TABLEAU_ENTRIES:
             raise DeckCountError(
                 f"{path}.tableaux.{name}",
                 f"{len(cards)} cards: no round deals one player more than {MAX_TABLEAU_ENTRIES}",
+                facts={"cause": "tableau-too-big", "count": len(cards), "limit": MAX_TABLEAU_ENTRIES},
             )
     return tuple(
         (p, Tableau.from_json(tableaux[p], edition.key, f"{path}.tableaux.{p}")) for p in players
@@ -374,7 +398,8 @@ def _mochi(record: Mapping, edition: Edition, players, rounds) -> tuple[tuple[st
                     dice.setdefault(event.player, event.value)
     for name, value in dice.items():
         if name not in players:
-            raise UnknownPlayerError(f"mochi.{name}", f"unknown player {name!r}")
+            raise UnknownPlayerError(f"mochi.{name}", f"unknown player {name!r}",
+                                     facts={"cause": "unknown-player", "player": name})
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
             raise FormatError(f"mochi.{name}", "a mochi die shows 1 to 6")
     return tuple((p, dice[p]) for p in players if p in dice)

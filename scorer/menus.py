@@ -84,14 +84,16 @@ def kind_of(name: str) -> str:
         return CARDS[name].kind
     if name in KINDS:
         return name
-    raise MenuError("menu", f"unknown card or kind {name!r}")
+    raise MenuError("menu", f"unknown card or kind {name!r}", facts={"cause": "menu-unknown-card", "text": name})
 
 
 def _check_players(kinds: Iterable[str], players: int, path: str) -> None:
     for kind in kinds:
         low, high = CARD_PLAYERS.get(kind, (2, 8))
         if not low <= players <= high:
-            raise MenuError(path, f"{kind} is played with {low}-{high} players, not {players}")
+            raise MenuError(path, f"{kind} is played with {low}-{high} players, not {players}",
+                            facts={"cause": "menu-players", "kind": kind, "low": low, "high": high,
+                                   "players": players})
 
 
 def validate_menu(cards: Iterable[str], players: int | None = None, path: str = "menu") -> None:
@@ -99,7 +101,7 @@ def validate_menu(cards: Iterable[str], players: int | None = None, path: str = 
     kinds = list(dict.fromkeys(kind_of(c) for c in cards))
     for kind in kinds:
         if kind not in _PARTY_KINDS:
-            raise MenuError(path, f"{kind} is not a Sushi Go Party! card")
+            raise MenuError(path, f"{kind} is not a Sushi Go Party! card", facts={"cause": "menu-not-party-kind", "kind": kind})
     by_family: dict[str, list[str]] = {f: [] for f in MENU_SHAPE}
     for kind in kinds:
         by_family[_KIND_FAMILY[kind]].append(kind)
@@ -109,7 +111,8 @@ def validate_menu(cards: Iterable[str], players: int | None = None, path: str = 
             noun = "kind" if len(got) == 1 else "kinds"
             listed = f" ({', '.join(got)})" if got else ""
             raise MenuError(
-                path, f"{len(got)} {noun} of {family}{listed}; a menu has exactly {wanted}"
+                path, f"{len(got)} {noun} of {family}{listed}; a menu has exactly {wanted}",
+                facts={"cause": "menu-shape", "family": family, "count": len(got), "wanted": wanted},
             )
     if players is not None:
         _check_players(kinds, players, path)
@@ -139,7 +142,8 @@ def resolve_menu(value: object, players: int, path: str = "menu") -> Menu:
     """A record's ``menu``: a key of :data:`MENUS` or a list of slugs/kinds."""
     if isinstance(value, str):
         if value not in MENUS:
-            raise MenuError(path, f"unknown menu {value!r} (expected one of {', '.join(MENUS)})")
+            raise MenuError(path, f"unknown menu {value!r} (expected one of {', '.join(MENUS)})",
+                            facts={"cause": "menu-unknown", "menu": value})
         menu = MENUS[value]
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         kinds = tuple(dict.fromkeys(kind_of(v) for v in value))

@@ -23,7 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.cards import CARD_BACK, CARDS, SPECIAL_ORDER, is_nigiri, unknown_card
+from scorer.cards import (
+    CARD_BACK,
+    CARDS,
+    SPECIAL_ORDER,
+    is_nigiri,
+    unknown_card,
+    unknown_card_facts,
+)
 from scorer.errors import EditionError, FormatError, StackError, UnknownCardError
 
 # Copies that no game can hold: these cards leave the table the moment they are played.
@@ -76,14 +83,15 @@ class Played:
 
 def _check_card(slug: str, edition: str, path: str) -> None:
     if slug not in CARDS:
-        raise UnknownCardError(path, unknown_card(slug))
+        raise UnknownCardError(path, unknown_card(slug), facts=unknown_card_facts(slug))
     if edition not in CARDS[slug].editions:
         hint = ""
         if slug == "dumpling" and edition == "anniversary":
             hint = " (it is called 'gyoza' there)"
         elif slug == "gyoza":
             hint = " (it is called 'dumpling' there)"
-        raise EditionError(path, f"{slug!r} is not a card of the {edition} edition{hint}")
+        raise EditionError(path, f"{slug!r} is not a card of the {edition} edition{hint}",
+                           facts={"cause": "off-edition", "card": slug, "edition": edition})
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,8 @@ SAME_IN = {
     "Nigiri": {"fr", "is", "pl", "es"},  # the family of nigiri cards: the card's name everywhere
     "Points": {"fr"},
     "Desserts": {"fr"},
+    "nigiri": {"fr", "is", "pl", "es"},  # a menu fault's family of nigiri cards, as above
+    "desserts": {"fr"},
     "Del": {"is", "pl"},  # the key as the keyboards of those languages label it
     "Total": {"fr", "es"},
     "Pause": {"fr"},

@@ -38,6 +38,7 @@ from werkzeug.exceptions import HTTPException
 from scorer.editions import EDITIONS
 from scorer.game import unprintable
 from web.errors import error_response, json_body, wants_json
+from web.i18n import page_language
 from web.recognition import RecognizerUnavailable
 
 bp = Blueprint("live", __name__, url_prefix="/live")
@@ -53,6 +54,8 @@ IDLE_S = 30 * 60
 #: how far a frame's time (X-Frame-Time) may run ahead of the server's clock since the frame
 #: before (a film sent faster than it plays gains a little each frame; a clock gone wrong, more)
 MAX_FRAME_LEAD_S = 60.0
+#: the header that carries a frame's time (seconds since the camera started), named as the errors name it
+FRAME_TIME = "X-Frame-Time"
 
 
 class LiveSetupError(ValueError):
@@ -278,7 +281,7 @@ def create():
     """Start following a game: a form from the page, or JSON ``{players, edition, menu, seat_points}``."""
     data = json_body() if request.is_json else request.form
     if not hasattr(data, "get"):
-        return jsonify(error='expected a JSON object: {"players": [...], "edition": "..."}'), 400
+        return jsonify(error=_("expected a JSON object: %(example)s", example='{"players": [...], "edition": "..."}')), 400
     try:
         game = _from_game(data.get("game"))
         if game is not None:  # the game's own players, edition and menu
@@ -313,7 +316,7 @@ def show(session_id: str):
 
 
 def _frame_time() -> float | None:
-    raw = request.headers.get("X-Frame-Time")
+    raw = request.headers.get(FRAME_TIME)
     if raw is None:
         return None
     try:
@@ -321,7 +324,7 @@ def _frame_time() -> float | None:
     except ValueError:
         value = float("nan")
     if not np.isfinite(value) or value < 0:
-        abort(400, description="X-Frame-Time: the frame's time in seconds (a number >= 0)")
+        abort(400, description=_("%(header)s: the frame's time in seconds (a number >= 0)", header=FRAME_TIME))
     return value
 
 
@@ -331,9 +334,12 @@ def _check_lead(session: LiveSession, timestamp: float, last: float | None) -> N
     now = time.monotonic()
     since, elapsed = (0.0, now - session.created) if last is None else (last, now - (session.frame_at or now))
     if timestamp - since > elapsed + MAX_FRAME_LEAD_S:
-        abort(400, description=f"X-Frame-Time: {timestamp:.6g}s is {timestamp - since:.6g}s after "
-                               f"{'the start' if last is None else 'the frame before'}, but the server's "
-                               f"clock moved {elapsed:.3g}s: send the seconds since the camera started")
+        values = {"time": f"{timestamp:.6g}", "ahead": f"{timestamp - since:.6g}", "moved": f"{elapsed:.3g}"}
+        abort(400, description=(
+            _("%(header)s: %(time)ss is %(ahead)ss after the start, but the server's clock moved "
+              "%(moved)ss: send the seconds since the camera started", header=FRAME_TIME, **values) if last is None else
+            _("%(header)s: %(time)ss is %(ahead)ss after the frame before, but the server's clock moved "
+              "%(moved)ss: send the seconds since the camera started", header=FRAME_TIME, **values)))
 
 
 def _decode_jpeg() -> np.ndarray:
@@ -341,15 +347,17 @@ def _decode_jpeg() -> np.ndarray:
     from web.uploads import http_status
 
     if (request.content_length or 0) > MAX_FRAME_BYTES:
-        abort(413, description=f"a frame is at most {MAX_FRAME_BYTES // 1_000_000} MB")
+        abort(413, description=_("a frame is at most %(size)s MB", size=MAX_FRAME_BYTES // 1_000_000))
     data = request.get_data(cache=False)
     if not data:
-        abort(400, description="the request body is empty: send one JPEG frame")
+        abort(400, description=_("the request body is empty: send one JPEG frame"))
     limit = current_app.config.get("MAX_IMAGE_PIXELS") or 50_000_000
     try:
         return decode_photo(data, limit, "the frame", formats=("JPEG",)).pixels
     except PhotoError as exc:
-        abort(http_status(exc), description=str(exc))
+        from web.errors import upload_words
+
+        abort(http_status(exc), description=upload_words(exc))
 
 
 @bp.post("/<session_id>/frame")
@@ -360,7 +368,7 @@ def frame(session_id: str):
 
     session = sessions().get(session_id)
     if session.source != "browser":
-        abort(409, description="this live game reads a camera on the server; it takes no frames")
+        abort(409, description=_("this live game reads a camera on the server; it takes no frames"))
     timestamp = _frame_time()
     image = _decode_jpeg()
     recognizer = get_recognizer()
@@ -369,7 +377,8 @@ def frame(session_id: str):
             timestamp = time.monotonic() - session.created
         last = (session.state or {}).get("timestamp")
         if last is not None and timestamp < last:
-            abort(409, description=f"frames must come in time order (got {timestamp:.3f}s after {last:.3f}s)")
+            abort(409, description=_("frames must come in time order (got %(time)ss after %(last)ss)",
+                                      time=f"{timestamp:.3f}", last=f"{last:.3f}"))
         _check_lead(session, timestamp, last)
         if session.pipeline is None:
             session.pipeline = LivePipeline(_locked(live_detector(recognizer), _slot().lock), session.game)
@@ -409,12 +418,12 @@ def stream(session_id: str):
     """
     session = sessions().get(session_id)
     if session.source != "server":
-        abort(404, description="this live game's frames come from the browser: it has no stream")
+        abort(404, description=_("this live game's frames come from the browser: it has no stream"))
     cap = int(current_app.config.get("LIVE_STREAM_VIEWERS", STREAM_VIEWERS))
     with session.lock:
         if session.viewers >= cap:
-            abort(503, description=f"{cap} screens already watch this game's stream: "
-                                   "this one shows a still picture every second instead")
+            abort(503, description=_("%(count)s screens already watch this game's stream: this one shows a "
+                                     "still picture every second instead", count=cap))
         session.viewers += 1
 
     def parts():
@@ -443,7 +452,7 @@ def snapshot(session_id: str):
     session = sessions().get(session_id)
     jpeg = session.jpeg
     if jpeg is None:
-        abort(404, description="no frame has been read yet")
+        abort(404, description=_("no frame has been read yet"))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -460,7 +469,7 @@ def save(session_id: str):
     with session.lock:
         record = session.game.record()
     if not record["rounds"]:
-        abort(409, description="no turn has been read yet: nothing to save")
+        abort(409, description=_("no turn has been read yet: nothing to save"))
     # the replay fills in each round's tableaux, which the history pages show
     full = Game.from_record(record).to_record()
     players = full["players"]
@@ -479,11 +488,12 @@ def end_round(session_id: str):
     starts the next round."""
     session = sessions().get(session_id)
     if session.source != "browser":
-        abort(409, description="this live game reads a camera on the server: its rounds end as the table is cleared")
+        abort(409, description=_("this live game reads a camera on the server: its rounds end as the table is "
+                                  "cleared"))
     with session.lock:
         state = session.game.end_round()
         if not any(e.kind == "round-end" for e in state.events):
-            abort(409, description="no turn has been read in this round yet: nothing to end")
+            abort(409, description=_("no turn has been read in this round yet: nothing to end"))
         session.state = state.to_json()
         session.touched = time.monotonic()
         return jsonify(session.state)
@@ -499,14 +509,19 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
     session.touch()
     value = json_body()
     if not isinstance(value, dict) or not isinstance(value.get("reveals"), dict):
-        abort(400, description='expected {"reveals": {"Ann": ["Tempura"], ...}} for the turn')
+        abort(400, description=_("expected %(example)s for the turn", example='{"reveals": {"Ann": ["Tempura"], ...}}'))
     value = {**value, "reveals": {p: [_slug(c) for c in cards] if isinstance(cards, list) else cards
                                   for p, cards in value["reveals"].items()}}
     with session.lock:
         try:
             session.game.fix_turn(round_number - 1, turn_number - 1, value)
         except RecordError as exc:
-            abort(400, description=f"round {round_number}, turn {turn_number}: {exc}")
+            from web.problems import record_words
+
+            problem = str(exc) if page_language() == "en" else record_words(
+                exc, session.game.edition, session.game.players)
+            abort(400, description=_("round %(round)s, turn %(turn)s: %(problem)s", round=round_number,
+                                     turn=turn_number, problem=problem))
         state = dict(session.state or {})
         state["record"] = session.game.record()
         state["scores"], state["score_error"] = session.game.scores()

@@ -32,12 +32,12 @@ from scorer import (
     StackError,
     score_record,
 )
-from scorer.cards import CARDS, SPECIAL_ORDER, display_name, is_nigiri
+from scorer.cards import CARDS, KINDS, SPECIAL_ORDER, display_name, is_nigiri
 from scorer.errors import DuringRoundError
 from scorer.i18n import render
-from scorer.names import card_name
+from scorer.names import card_name, kind_name
 from scorer.scoring import EDITION_NAMES
-from web.i18n import page_language
+from web.i18n import page_language, variant_name
 from web.store import Game
 
 MAX_PROBLEMS = 40
@@ -101,11 +101,69 @@ MESSAGES: dict[str, Any] = {
     "confirm-more": lambda n: ngettext("({count} more card to check.)", "({count} more cards to check.)", n),
     "confirm-over-deck": lazy_gettext("Round {round} has more cards than your deck holds. {first} Press "
                                       "\u201cConfirm anyway\u201d if your deck is like this."),
+    # a record's setup and format, by the scorer's cause (its facts fill the placeholders)
+    "not-an-object": lazy_gettext("This is not a game record: a record is one JSON object."),
+    "unexpected-key": lazy_gettext("The record holds \u201c{key}\u201d, which no game record has: remove it."),
+    "menu-not-party": lazy_gettext("Only Sushi Go Party! is played with a menu: remove the menu, or play Sushi Go "
+                                   "Party!."),
+    "edition-missing": lazy_gettext("The record does not say which edition was played."),
+    "edition-unknown": lazy_gettext("\u201c{edition}\u201d is no edition of the game: pick the original Sushi Go!, "
+                                    "the anniversary edition or Sushi Go Party!."),
+    "players-not-list": lazy_gettext("The record does not list its players."),
+    "setup-player-count": lambda n: ngettext(
+        "{players} player cannot play {edition}: it is played by {low} to {high}.",
+        "{players} players cannot play {edition}: it is played by {low} to {high}.", n),
+    "name-empty": lazy_gettext("Player {seat} has no name: type one."),
+    "name-unprintable": lazy_gettext("The name of player {seat} holds characters no page can show: type it "
+                                     "again."),
+    "name-twice": lazy_gettext("{name} is named twice among the players: every player needs a different name."),
+    "variant-unknown": lazy_gettext("\u201c{variant}\u201d is no variant of {edition}."),
+    "variant-players": lambda n: ngettext("{variant} is played by {count} players, not by {players}.",
+                                          "{variant} is played by {count} players, not by {players}.", n),
+    "variants-combine": lazy_gettext("These variants cannot be played together: {variants}. Pick one."),
+    "too-many-rounds": lazy_gettext("The record has {rounds} rounds, but a game has {limit}."),
+    "unknown-card": lazy_gettext("\u201c{text}\u201d is no card of the game."),
+    "unknown-card-near": lazy_gettext("\u201c{text}\u201d is no card of the game: did you mean {nearest}?"),
+    "unknown-player": lazy_gettext("{player} is not one of this game's players."),
+    "no-tableau": lazy_gettext("The record has no cards for {player}: an empty list if they played none."),
+    "tableau-too-big": lambda n: ngettext(
+        "{count} card for one player, but no round deals anyone more than {limit}.",
+        "{count} cards for one player, but no round deals anyone more than {limit}.", n),
+    "off-edition-record": lazy_gettext("{card} is not a card of {edition}."),
+    "menu-unknown-card": lazy_gettext("The menu names \u201c{text}\u201d, which is no card of the game."),
+    "menu-players": lambda n: ngettext("{kind} is played by {low} to {high} players, not by {players}.",
+                                       "{kind} is played by {low} to {high} players, not by {players}.", n),
+    "menu-not-party-kind": lazy_gettext("{kind} is not a card of Sushi Go Party!: it cannot be on a menu."),
+    "menu-shape": lambda n: ngettext(
+        "A menu has exactly {wanted} kind of {family}, and this one has {count}.",
+        "A menu has exactly {wanted} kinds of {family}, and this one has {count}.", n),
+    "menu-unknown": lazy_gettext("\u201c{menu}\u201d is no menu of Sushi Go Party!."),
+    # a fault the scorer gives no cause for, by its class
+    "FormatError": lazy_gettext("The record is not laid out as a game record."),
+    "UnknownCardError": lazy_gettext("The record names a card that is not in the game."),
+    "UnknownPlayerError": lazy_gettext("The record names someone who is not one of its players."),
+    "PlayerCountError": lazy_gettext("This game is not played with this many players."),
+    "DeckCountError": lazy_gettext("More cards are on the table than the deck holds."),
+    "StackError": lazy_gettext("Cards lie on each other as no game lets them."),
+    "EditionError": lazy_gettext("A card or rule of another edition is in this game."),
+    "MenuError": lazy_gettext("The menu breaks the rulebook's rules for a menu."),
+    "VariantError": lazy_gettext("A variant does not apply to this game."),
+    "DuringRoundError": lazy_gettext("The points scored during the round cannot be true."),
+    "TurnLogError": lazy_gettext("The turn log cannot be played through."),
+    "DessertError": lazy_gettext("The desserts of this game cannot be true."),
+    "RecordError": lazy_gettext("This record cannot be scored."),
+}
+
+#: a Party menu's families of cards, as a menu fault names them
+FAMILIES: dict[str, Any] = {
+    "nigiri": lazy_gettext("nigiri"), "rolls": lazy_gettext("rolls"), "appetizers": lazy_gettext("appetizers"),
+    "specials": lazy_gettext("specials"), "desserts": lazy_gettext("desserts"),
 }
 
 #: which placeholder counts, for the sentences whose words follow a count
 COUNTS = {"player-count": "players", "deck-count": "extra", "desserts-added": "limit", "uramaki-left": "icons",
-          "unread-kinds": "count", "confirm-more": "count"}
+          "unread-kinds": "count", "confirm-more": "count", "setup-player-count": "players",
+          "variant-players": "count", "tableau-too-big": "count", "menu-players": "high", "menu-shape": "wanted"}
 
 
 def say(key: str, **values: Any) -> str:
@@ -270,6 +328,62 @@ def deck_words(exc: DeckCountError, edition: str, players: int, anyway: bool = T
                limit=limit, edition=edition_name(edition), then=then)
 
 
+def _kind(kind: object, edition: str | None) -> str:
+    lang = page_language()
+    if not isinstance(kind, str) or kind not in KINDS or lang == "en":
+        return str(kind)
+    return kind_name(kind, lang, edition)
+
+
+def _variant(key: object) -> str:
+    return variant_name(key) if isinstance(key, str) else str(key)
+
+
+def setup_words(exc: RecordError, edition: str | None) -> str:
+    """A fault of the record's setup or format (or any the scorer gives a cause for that the
+    review does not say otherwise), by the scorer's ``cause`` and ``facts``; a fault without a
+    cause, by its class. Used where the page is not English: English pages show the scorer's
+    own line, which names the record's fields."""
+    facts = exc.facts
+    cause = facts.get("cause")
+    values = dict(facts)
+    if cause == "player-count":
+        cause = "setup-player-count"
+        values["edition"] = edition_name(str(facts.get("edition")))
+    elif cause == "unknown-card":
+        if facts.get("nearest"):
+            cause = "unknown-card-near"
+            values["nearest"] = name(str(facts["nearest"]), edition)
+    elif cause == "off-edition":
+        cause = "off-edition-record"
+        values["card"] = name(str(facts.get("card")), edition)
+        values["edition"] = edition_name(str(facts.get("edition")))
+    elif cause == "variant-unknown":
+        values["edition"] = edition_name(edition) if edition else ""
+    elif cause == "variant-players":
+        values["variant"] = _variant(facts.get("variant"))
+    elif cause == "variants-combine":
+        values["variants"] = ", ".join(_variant(v) for v in str(facts.get("variants", "")).split(", "))
+    elif cause in ("menu-players", "menu-not-party-kind"):
+        values["kind"] = _kind(facts.get("kind"), edition)
+    elif cause == "menu-shape":
+        values["family"] = FAMILIES.get(str(facts.get("family")), facts.get("family"))
+    if isinstance(cause, str) and cause in MESSAGES:
+        try:
+            return say(cause, **values)
+        except (KeyError, IndexError, ValueError):
+            pass
+    for cls in type(exc).__mro__:
+        if cls.__name__ in MESSAGES:
+            return say(cls.__name__)
+    return say("RecordError")
+
+
+def _detail(exc: RecordError, edition: str | None) -> str:
+    """The scorer's own line (its slugs as names) on English pages, else :func:`setup_words`."""
+    return in_words(exc.message, edition) if page_language() == "en" else setup_words(exc, edition)
+
+
 def _round_number(path: str) -> int | None:
     found = re.match(r"rounds\[(\d+)\]", path)
     return int(found.group(1)) + 1 if found else None
@@ -300,7 +414,7 @@ def record_words(
                    "strawberry-held"):
         detail = say(cause, **facts)
     else:
-        detail = in_words(exc.message, edition)
+        detail = _detail(exc, edition)
     detail = detail.rstrip(".")
     number = _round_number(exc.path)
     if number is None:
@@ -314,7 +428,9 @@ def record_words(
 def fault_words(exc: RecordError, edition: str | None, players: Sequence[str] = ()) -> str:
     """A refused record or setup: a round's fault in the players' words (:func:`record_words`);
     a fault of the setup itself (edition, players, menu) as the scorer names its field."""
-    return record_words(exc, edition, players) if exc.path.startswith("rounds[") else str(exc)
+    if exc.path.startswith("rounds["):
+        return record_words(exc, edition, players)
+    return str(exc) if page_language() == "en" else setup_words(exc, edition)
 
 
 def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) -> Problem | None:
@@ -358,7 +474,7 @@ def explain(exc: RecordError, review: dict[str, Any], game: Game, index: int) ->
     elif isinstance(exc, EditionError):
         words = say("off-edition", card=name(card["label"], edition), edition=edition_name(edition))
     else:
-        words = say("card-other", card=name(card["label"], edition), detail=in_words(exc.message, edition))
+        words = say("card-other", card=name(card["label"], edition), detail=_detail(exc, edition).rstrip("."))
     return Problem([card["id"]], words, [card["id"]])
 
 

@@ -19,7 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scorer.cards import unknown_card
+from flask_babel import gettext as _
+
+from scorer.cards import CARDS, unknown_card_facts
+from scorer.names import card_name
+from web.i18n import page_language
 
 MAX_CARDS = 400  # 8 players x 3 rounds' worth of cards is far below this
 MAX_ID_LENGTH = 40
@@ -27,7 +31,23 @@ DURING_ROUND_KEYS = ("player", "for", "points")
 
 
 class ReviewError(ValueError):
-    """A review the page sent that cannot be a round (the message names the place)."""
+    """A review the page sent that cannot be a round (the message names the place, in the
+    request's language)."""
+
+
+def _label(label: str) -> str:
+    """A card as an error names it: its slug on English pages, its name in the others."""
+    lang = page_language()
+    return label if lang == "en" or label not in CARDS else card_name(label, lang)
+
+
+def _unknown(number: int, label: object) -> str:
+    facts = unknown_card_facts(label)
+    if facts["nearest"]:
+        return _("card %(number)s: unknown card %(label)s (did you mean %(nearest)s?)", number=number,
+                 label=repr(label), nearest=repr(facts["nearest"]) if page_language() == "en"
+                 else _label(facts["nearest"]))
+    return _("card %(number)s: unknown card %(label)s", number=number, label=repr(label))
 
 
 def _card(
@@ -133,50 +153,56 @@ def check_review(
     slug is in the catalogue. Game rules (a nigiri on a tofu...) are the scorer's to check.
     """
     if not isinstance(review, dict):
-        raise ReviewError("the review must be a JSON object with a 'cards' list")
+        raise ReviewError(_("the review must be a JSON object with a %(key)s list", key="'cards'"))
     cards = review.get("cards")
     if not isinstance(cards, list):
-        raise ReviewError("the review has no 'cards' list")
+        raise ReviewError(_("the review has no %(key)s list", key="'cards'"))
     if len(cards) > MAX_CARDS:
-        raise ReviewError(f"the review has {len(cards)} cards, more than {MAX_CARDS}")
+        raise ReviewError(_("the review has %(count)s cards, more than %(limit)s", count=len(cards), limit=MAX_CARDS))
     clean: list[dict[str, Any]] = []
     ids: dict[str, dict[str, Any]] = {}
     for index, card in enumerate(cards):
-        where = f"card {index + 1}"
+        number = index + 1
         if not isinstance(card, dict):
-            raise ReviewError(f"{where}: not an object")
+            raise ReviewError(_("card %(number)s: not an object", number=number))
         card_id = card.get("id")
         if not isinstance(card_id, str) or not 0 < len(card_id) <= MAX_ID_LENGTH:
-            raise ReviewError(f"{where}: 'id' must be a short string")
+            raise ReviewError(_("card %(number)s: %(key)s must be a short string", key="'id'", number=number))
         if card_id in ids:
-            raise ReviewError(f"{where}: id {card_id!r} is used twice")
+            raise ReviewError(_("card %(number)s: id %(id)s is used twice", number=number, id=repr(card_id)))
         label = card.get("label")
         if not isinstance(label, str) or not is_card(label):
-            raise ReviewError(f"{where}: {unknown_card(label)}")
+            raise ReviewError(_unknown(number, label))
         seat = card.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
-            raise ReviewError(f"{where} ({label}): seat {seat!r} is not a player of this game")
+            raise ReviewError(_("card %(number)s (%(card)s): seat %(seat)s is not a player of this game",
+                                number=number, card=_label(label), seat=repr(seat)))
         photo, box = card.get("photo"), card.get("box")
         if photo is None:
             box = None
         elif not isinstance(photo, int) or isinstance(photo, bool) or photo not in photos:
-            raise ReviewError(f"{where} ({label}): photo {photo!r} is not a photo of this round")
+            raise ReviewError(_("card %(number)s (%(card)s): photo %(photo)s is not a photo of this round",
+                                number=number, card=_label(label), photo=repr(photo)))
         elif not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
-            raise ReviewError(f"{where} ({label}): 'box' must be [x1, y1, x2, y2]")
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be [x1, y1, x2, y2]", key="'box'", number=number,
+                                card=_label(label)))
         else:
             width, height = photos[photo]
             x1, y1, x2, y2 = (float(v) for v in box)
             x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
             y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
             if x2 - x1 < 2 or y2 - y1 < 2:
-                raise ReviewError(f"{where} ({label}): its box is empty or outside the photo")
+                raise ReviewError(_("card %(number)s (%(card)s): its box is empty or outside the photo",
+                                    number=number, card=_label(label)))
             box = [round(v, 1) for v in (x1, y1, x2, y2)]
         confidence = card.get("confidence")
         if confidence is not None and not _number(confidence):
-            raise ReviewError(f"{where} ({label}): 'confidence' must be a number or null")
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be a number or null", key="'confidence'",
+                                number=number, card=_label(label)))
         on = card.get("on")
         if on is not None and not isinstance(on, str):
-            raise ReviewError(f"{where} ({label}): 'on' must name a card id or be null")
+            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must name a card id or be null", key="'on'",
+                                number=number, card=_label(label)))
         ids[card_id] = {
             "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
             "confidence": confidence, "on": on,
@@ -189,29 +215,34 @@ def check_review(
         if below_id is None:
             continue
         below = ids.get(below_id)
-        what = f"{card['label']} ({card['id']})"
+        what = f"{_label(card['label'])} ({card['id']})"
         if below is None:
-            raise ReviewError(f"{what} lies on card {below_id!r}, which is not in the review")
+            raise ReviewError(_("%(card)s lies on card %(below)s, which is not in the review", card=what,
+                                below=repr(below_id)))
         if below["seat"] != card["seat"]:
-            raise ReviewError(f"{what} lies on {below['label']} of another seat")
+            raise ReviewError(_("%(card)s lies on %(below)s of another seat", card=what,
+                                below=_label(below["label"])))
         if below_id in holders:
-            raise ReviewError(f"{below['label']} ({below_id}) has two cards on it")
+            raise ReviewError(_("%(card)s (%(id)s) has two cards on it", card=_label(below["label"]), id=below_id))
         holders[below_id] = card["id"]
     for card in clean:  # a chain that comes back to itself has no bottom card
         seen, cursor = set(), card
         while cursor["on"] is not None:
             if cursor["id"] in seen:
-                raise ReviewError(f"the stack holding {card['label']} ({card['id']}) is a loop")
+                raise ReviewError(_("the stack holding %(card)s (%(id)s) is a loop", card=_label(card["label"]),
+                                    id=card["id"]))
             seen.add(cursor["id"])
             cursor = ids[cursor["on"]]
     during = review.get("scored_during_round", [])
     if not isinstance(during, list) or not all(isinstance(d, dict) for d in during):
-        raise ReviewError("'scored_during_round' must be a list of objects")
+        raise ReviewError(_("%(key)s must be a list of objects", key="'scored_during_round'"))
     for index, entry in enumerate(during):
         if entry.get("player") not in players:
-            raise ReviewError(f"scored during round, entry {index + 1}: unknown player {entry.get('player')!r}")
+            raise ReviewError(_("scored during round, entry %(number)s: unknown player %(player)s", number=index + 1,
+                                player=repr(entry.get("player"))))
         if not _number(entry.get("points")):
-            raise ReviewError(f"scored during round, entry {index + 1}: 'points' must be a number")
+            raise ReviewError(_("scored during round, entry %(number)s: %(key)s must be a number", key="'points'",
+                                number=index + 1))
     checked: dict[str, Any] = {
         "cards": clean,
         "scored_during_round": [{k: d[k] for k in DURING_ROUND_KEYS if k in d} for d in during],
@@ -219,7 +250,7 @@ def check_review(
     # the kinds the players confirmed beyond the deck's count ("our deck is like this")
     over_deck = review.get("over_deck", [])
     if not isinstance(over_deck, list) or not all(isinstance(s, str) and is_card(s) for s in over_deck):
-        raise ReviewError("'over_deck' must be a list of card slugs")
+        raise ReviewError(_("%(key)s must be a list of card slugs", key="'over_deck'"))
     if over_deck:
         checked["over_deck"] = sorted(set(over_deck))
     return checked

@@ -278,18 +278,76 @@ def test_no_page_shows_english(lang, tmp_path, recognizer, monkeypatch):
     assert leaks == {}, "\n".join(f"{name}: {found}" for name, found in leaks.items())
 
 
-#: faults of an imported record that the scorer words itself, in English only (its setup and its
-#: card slugs): the scorer's messages carry no facts to say them otherwise yet
+#: faults of an imported record that the scorer words in English (its setup, its format, its card
+#: slugs): said in the page's language from the fault's cause and facts
 SCORER_WORDED = {
     "one player": {**GAME, "players": ["Ann"]},
     "unknown card": {**GAME, "rounds": [{"tableaux": {"Ann": ["tempora"], "Ben": [], "Cid": []}}]},
+    "unknown edition": {**GAME, "edition": "deluxe"},
+    "a name twice": {**GAME, "players": ["Ann", "Ann"]},
+    "unknown player": {**GAME, "rounds": [{"tableaux": {"Ann": [], "Ben": [], "Cid": [], "Zed": []}}]},
+    "no tableau": {**GAME, "rounds": [{"tableaux": {"Ann": [], "Ben": []}}]},
+    "off edition": {**GAME, "rounds": [{"tableaux": {"Ann": ["gyoza"], "Ben": [], "Cid": []}}]},
+    "four rounds": {**GAME, "rounds": GAME["rounds"] * 2},
+    "unknown variant": {**GAME, "variants": ["blitz"]},
+    "menu outside Party": {**GAME, "menu": "my-first-meal"},
+    "unknown menu": {**GAME, "edition": "party", "menu": "buffet"},
+    "not a record": ["Ann"],
 }
 
 
-@pytest.mark.xfail(strict=True, reason="the scorer's setup and card-slug faults are English only")
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("fault", list(SCORER_WORDED))
-def test_an_imported_records_scorer_worded_fault(fault, client):
-    client.set_cookie("lang", "pl")
+def test_an_imported_records_scorer_worded_fault(fault, lang, client):
+    client.set_cookie("lang", lang)
     answer = client.post("/games/import", data={"record_text": json.dumps(SCORER_WORDED[fault])})
     assert answer.status_code == 400
-    assert LANGUAGE["pl"].leaks(answer.get_data(as_text=True)) == []
+    html = answer.get_data(as_text=True)
+    assert 'class="form-error"' in html
+    assert LANGUAGE[lang].leaks(html) == []
+
+
+def _json_leaks(lang: str, message: str) -> list[str]:
+    """The leaks of a JSON error as a page shows it (its text in a paragraph of that language)."""
+    return LANGUAGE[lang].leaks(f'<html lang="{lang}"><body><p>{message}</p></body></html>')
+
+
+#: a review the page could send wrongly, each answered with a 400 whose error the page shows (the
+#: cards' ids are numbers: an id is no word of any language)
+BAD_REVIEWS = {
+    "a card twice": {"cards": [{"id": "17", "label": "tempura", "seat": 0},
+                               {"id": "17", "label": "tempura", "seat": 1}]},
+    "an unknown card": {"cards": [{"id": "17", "label": "tempra", "seat": 0}]},
+    "a seat of no player": {"cards": [{"id": "17", "label": "tempura", "seat": 7}]},
+    "a loop": {"cards": [{"id": "17", "label": "wasabi", "seat": 0, "on": "18"},
+                         {"id": "18", "label": "squid-nigiri", "seat": 0, "on": "17"}]},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("fault", list(BAD_REVIEWS))
+def test_a_review_json_error(fault, lang, client):
+    client.set_cookie("lang", lang)
+    game = _new_game(client)
+    answer = client.post(f"/games/{game}/rounds/1/score", json=BAD_REVIEWS[fault])
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error
+    assert _json_leaks(lang, error) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_live_frame_error(lang, client):
+    client.set_cookie("lang", lang)
+    created = client.post("/live/", json={"players": list(PLAYERS), "edition": "original"})
+    assert created.status_code == 201, created.data
+    session = created.get_json()["id"]
+    answers = {
+        "empty": client.post(f"/live/{session}/frame", data=b""),
+        "not a JPEG": client.post(f"/live/{session}/frame", data=b"%PDF-1.4 pretending"),
+        "nothing read": client.get(f"/live/{session}/snapshot.jpg"),
+    }
+    for name, answer in answers.items():
+        assert answer.status_code in (400, 404, 415), (name, answer.status_code)
+        error = answer.get_json()["error"]
+        assert _json_leaks(lang, error) == [], (name, error)
