@@ -248,7 +248,7 @@ def test_a_doubted_correction_is_shown_and_can_be_vouched_for(app, client):
     StatusFile(app.config["DATA_DIR"]).write(state="done", accepted=True, version=None, message="ok",
                                              result={"metrics": {"doubtful": [doubt]}})
     page = client.get("/teach?edition=original").get_data(as_text=True)
-    assert "you said <b>Pudding</b>; the model reads\n      Green Tea Ice Cream (99% sure)" in page
+    assert "you said <b>Pudding</b>; the model reads Green Tea Ice Cream (99% sure)" in page
     assert client.post("/teach/corrections/vouch", data={"key": "round0:1", "label": "tempura"}).status_code == 404
     answer = client.post("/teach/corrections/vouch?edition=original", data={"key": "round0:1", "label": "pudding"})
     assert answer.status_code == 302
