@@ -49,7 +49,7 @@ Embedder = Callable[[Sequence[np.ndarray]], np.ndarray]
 def unit(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to length 1 (a zero row stays zero).
 
-    >>> unit(np.array([[3.0, 4.0], [0.0, 0.0]])).tolist()
+    >>> unit(np.array([[3.0, 4.0], [0.0, 0.0]])).astype(float).round(2).tolist()  # float32 rows
     [[0.6, 0.8], [0.0, 0.0]]
     """
     vectors = np.asarray(vectors, np.float32)
@@ -190,7 +190,7 @@ def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndar
     >>> ex = Exemplars.of([[1, 0], [0, 1]], ["kamaboko", "tofu"])
     >>> p = np.array([[0.9, 0.1], [0.9, 0.1]])  # the classifier: "eel" for both
     >>> out = blend(p, ["eel", "tofu"], np.array([[1.0, 0.0], [0.6, 0.6]]), ex)
-    >>> out.round(2).tolist()  # the first is a taught kamaboko; the second is near neither
+    >>> out.astype(float).round(2).tolist()  # the first is a taught kamaboko; the second is near neither
     [[0.0, 0.0, 1.0], [0.9, 0.1, 0.0]]
     """
     names = classes_with(classes, exemplars)

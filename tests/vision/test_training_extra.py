@@ -1,4 +1,5 @@
-"""A player's install has no torch or ultralytics: the commands that train say how to get them."""
+"""A player's install has no torch or ultralytics: the commands that train the networks say how
+to get them (``sushicam retrain`` learns by exemplars there instead: tests/teach/test_exemplars.py)."""
 
 import sys
 
@@ -9,8 +10,7 @@ from web.cli import main
 EXPECTED = "install the training extra: pip install -e '.[train]'"
 
 
-@pytest.mark.parametrize("argv", [["train"], ["retrain", "--data", "{tmp}"],
-                                  ["eval-teach", "--work", "{tmp}"]])
+@pytest.mark.parametrize("argv", [["train"], ["eval-teach", "--work", "{tmp}"]])
 def test_training_commands_without_the_training_stack_say_which_extra(argv, tmp_path, monkeypatch,
                                                                       capsys):
     # None in sys.modules is how Python marks a module as unimportable: what a runtime-only
