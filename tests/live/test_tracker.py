@@ -8,6 +8,7 @@ import pytest
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
 from vision.live.tracker import CardTracker, SeatMemory
+from vision.live.tuning import TrackerTuning
 
 CARD = (100.0, 100.0, 200.0, 255.0)  # a card about 100 x 155 px
 
@@ -40,7 +41,7 @@ def test_a_card_under_a_hand_for_three_seconds_keeps_its_id():
 
 
 def test_a_card_gone_for_longer_than_the_memory_leaves_the_table():
-    tracker = CardTracker(keep_hidden_s=5.0)
+    tracker = CardTracker(TrackerTuning(keep_hidden_s=5.0))
     seen = run(tracker, [frame(("tempura", CARD))] * 10 + [frame()] * 60)
     assert len(seen[-1]) == 0
 
@@ -114,13 +115,13 @@ def test_seats_are_learned_from_the_first_cards_bottom_first_then_clockwise():
     cards = [("eel", (450, 600, 550, 755)), ("eel", (50, 300, 150, 455)),
              ("eel", (450, 0, 550, 155)), ("eel", (850, 300, 950, 455))]
     memory = SeatMemory(4)
-    tracked = CardTracker(confirm_hits=1).update(frame(*cards), 0.0)
+    tracked = CardTracker(TrackerTuning(confirm_hits=1)).update(frame(*cards), 0.0)
     assert memory.update(tracked).data["seat"].tolist() == [0, 1, 2, 3]
 
 
 def test_a_new_card_goes_to_the_seat_whose_cards_are_nearest():
     memory = SeatMemory(2, anchors=[(500, 700), (500, 50)])
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     seated = memory.update(tracker.update(frame(("eel", (600, 620, 700, 775)), ("tofu", (420, 0, 520, 155))), 0.0))
     assert dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True)) == {"eel": 0, "tofu": 1}
 
@@ -144,7 +145,7 @@ def test_ann_at_the_bottom_keeps_a_card_laid_nearer_bens_first_card_than_her_own
     (upside down to the camera) at the top middle; Ann's chopsticks at the bottom right lie
     nearer Ben's card than Ann's, yet on Ann's side of the table."""
     memory = SeatMemory(2)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     ann, ben = ("wasabi", (250, 520, 350, 675)), ("tempura", (550, 75, 650, 230))
     for k in range(12):
         memory.update(tracker.update(frame(ann, ben), k / 10), k / 10)
@@ -157,7 +158,7 @@ def test_ann_at_the_bottom_keeps_a_card_laid_nearer_bens_first_card_than_her_own
 def test_seats_are_learned_from_cards_lying_still_not_from_one_on_its_way_in():
     # a card crossing the table under Ben's hand is seen for a few frames before any other
     memory = SeatMemory(2)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     passing = ("eel", (450, 300, 550, 455))
     for k in range(5):
         memory.update(tracker.update(frame(passing), k / 10), k / 10)
@@ -173,7 +174,7 @@ def seat_round(memory: SeatMemory, turns: list[list[tuple[str, tuple[float, floa
                turn_s: float = 5.0) -> list[int]:
     """Each turn's cards laid at once, then the table still for a while: the seat of each
     card, in the order they were laid."""
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     laid: list = []
     seated = None
     for k, cards in enumerate(turns):
@@ -207,7 +208,7 @@ def test_a_misread_box_on_a_first_card_founds_no_seat():
     name: that box lies on Ben's card, so it is not a third player; Ann's card, seen a
     moment later, is."""
     memory = SeatMemory(3)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     cid, ben, half = ("squid-nigiri", (702, 285, 812, 387)), ("eel", (343, 74, 467, 154)), ("maki-2", (420, 98, 470, 155))
     ann = ("egg-nigiri", (324, 497, 405, 629))
     for k in range(15):

@@ -21,8 +21,18 @@ from pathlib import Path
 import numpy as np
 
 from vision.boxes import iou_matrix as box_iou
-from vision.detections import REGION_SCORE, Detections
+from vision.detections import (
+    FIRST_SEEN,
+    LABEL,
+    REGION_SCORE,
+    SCORE,
+    SEAT,
+    TRACK_ID,
+    VISIBLE,
+    Detections,
+)
 from vision.live.tracker import CardTracker, SeatMemory
+from vision.live.tuning import Tuning
 from vision.live.turns import TurnDetector, TurnEvent
 
 #: Seat colours (BGR) for the overlay; the page uses the same hues.
@@ -78,21 +88,17 @@ class LiveGame:
 
     Whatever is found in the first ``background_s`` seconds is the table before the game (a
     pattern on the cloth read as a card, cards of another game): it is shown, not played; so
-    is a new card until the recogniser's mean confidence in it reaches ``min_score``. 0.5:
-    every card played in 18 development films (field films, 3 and 5 players) was read at
-    0.6 or more, while a box of a wasabi's strip and the edge of the nigiri laid on it, read
-    as a second nigiri at 0.35-0.49 for the rest of a round, made a turn of its own at 0.4
-    (its detector score 0.69). A card the detector is sure of (mean score ``card_region``)
-    is in play however unsure its name: a print that reads half as one nigiri and half as
-    another is still a card laid (three-player field film seed 312: Ann's salmon nigiri on
-    her wasabi, boxed at 0.95 and named at 0.51, was never played, nor turn 5 read whole).
+    is a new card until the recogniser's mean confidence in it reaches ``min_score``: the
+    strip of a card and the edge of the card laid on it, boxed together, are read as a third
+    card at a lower confidence than any card laid. A card the detector is sure of (mean score
+    ``card_region``) is in play however unsure its name: a print that reads half as one nigiri
+    and half as another is still a card laid. Thresholds: ``tuning`` (:class:`Tuning`).
     """
 
     def __init__(self, players: Sequence[str], edition: str = "party", *,
                  menu: object = None, variants: object = None,
                  seat_anchors: Sequence[tuple[float, float]] | None = None,
-                 tracker: CardTracker | None = None, turns: TurnDetector | None = None,
-                 background_s: float = 1.0, min_score: float = 0.5, card_region: float = 0.85) -> None:
+                 tuning: Tuning | None = None) -> None:
         from scorer.editions import EDITIONS
 
         if edition not in EDITIONS:
@@ -109,13 +115,11 @@ class LiveGame:
         self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
         self.faces = _deck_faces(edition, menu)
         self._names: dict[str, str] = {}
-        self.tracker = tracker or CardTracker()
-        self.seats = SeatMemory(len(players), anchors=seat_anchors)
-        self.turns = turns or TurnDetector(players, edition)
+        self.tuning = tuning or Tuning()
+        self.tracker = CardTracker(self.tuning.tracker)
+        self.seats = SeatMemory(len(players), anchors=seat_anchors, tuning=self.tuning.seats)
+        self.turns = TurnDetector(players, edition, tuning=self.tuning.turns)
         self.frames = 0
-        self.background_s = background_s
-        self.min_score = min_score
-        self.card_region = card_region
         self._start: float | None = None
         self._background: set[int] = set()
         self._background_boxes: list[np.ndarray] = []
@@ -131,8 +135,8 @@ class LiveGame:
         if self._start is None:
             self._start = float(timestamp)
         everything = self.tracker.update(detections, timestamp)
-        ids = everything.data["track_id"]
-        early = everything.data["first_seen"] < self._start + self.background_s
+        ids = everything.data[TRACK_ID]
+        early = everything.data[FIRST_SEEN] < self._start + self.tuning.game.background_s
         fresh = {int(i) for i in ids[early]} - self._background
         if fresh:
             self._background |= fresh
@@ -148,8 +152,9 @@ class LiveGame:
         # a new card counts once the recogniser is sure enough of it, and is the size of a card
         # (a stretch of cloth boxed as one card is many times a card's size); a card in play stays
         region = everything.data[REGION_SCORE]
-        sure = (((everything.data["score"] >= self.min_score) | (region >= self.card_region))
-                & ~_oversized(everything.xyxy))
+        game = self.tuning.game
+        sure = (((everything.data[SCORE] >= game.min_score) | (region >= game.card_region))
+                & ~_oversized(everything.xyxy, game.oversized))
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
         tracked = self.seats.update(everything[in_play], timestamp)
@@ -228,29 +233,29 @@ class LiveGame:
     def _background_cards(found: Detections, background: set[int]) -> list[dict]:
         """Boxes not in play: the table before the game, or a reading still too unsure."""
         return [{"id": int(i), "box": [round(float(v), 1) for v in found.xyxy[k]],
-                 "label": str(found.data["label"][k]), "seat": -1, "player": None,
-                 "visible": bool(found.data["visible"][k]),
+                 "label": str(found.data[LABEL][k]), "seat": -1, "player": None,
+                 "visible": bool(found.data[VISIBLE][k]),
                  "status": "background" if int(i) in background else "unsure", "turn": -1,
-                 "text": str(found.data["label"][k])} for k, i in enumerate(found.data["track_id"])]
+                 "text": str(found.data[LABEL][k])} for k, i in enumerate(found.data[TRACK_ID])]
 
     def _cards(self, tracked: Detections) -> list[dict]:
         states = self.turns.card_states()
         out = []
         for k in range(len(tracked)):
-            track_id = int(tracked.data["track_id"][k])
+            track_id = int(tracked.data[TRACK_ID][k])
             game = states.get(track_id, {})
             # a stray (a box that came with a player's card, no card of theirs) is of no seat
-            seat = -1 if game.get("status") == "stray" else int(tracked.data["seat"][k])
+            seat = -1 if game.get("status") == "stray" else int(tracked.data[SEAT][k])
             out.append({
                 "id": track_id,
                 "box": [round(float(v), 1) for v in tracked.xyxy[k]],
-                "label": str(tracked.data["label"][k]),
+                "label": str(tracked.data[LABEL][k]),
                 "seat": seat,
                 "player": self.players[seat] if 0 <= seat < len(self.players) else None,
-                "visible": bool(tracked.data["visible"][k]),
+                "visible": bool(tracked.data[VISIBLE][k]),
                 "status": game.get("status", "new"),
                 "turn": game.get("turn", -1),
-                "text": game.get("text", str(tracked.data["label"][k])),
+                "text": game.get("text", str(tracked.data[LABEL][k])),
             })
         return out
 

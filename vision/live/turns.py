@@ -2,8 +2,8 @@
 
 :class:`TurnDetector` ``.update(tracked, timestamp) -> list[TurnEvent]`` watches the cards
 that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.SeatMemory` follow
-(``data["track_id"]``, ``data["label"]``, ``data["seat"]``, ``data["visible"]``,
-``data["label_since"]``) and reads the game from what appears and goes:
+(``data[TRACK_ID]``, ``data[LABEL]``, ``data[SEAT]``, ``data[VISIBLE]``,
+``data[LABEL_SINCE]``) and reads the game from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
@@ -54,7 +54,8 @@ from scorer.turns import TurnEvent as LogEvent
 from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
-from vision.detections import Detections
+from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
+from vision.live.tuning import TurnTuning
 
 SPECIAL_ORDER = "special-order"
 #: Cards that go back to a hand when used, and the log event saying so.
@@ -178,22 +179,7 @@ class TurnDetector:
 
     players: Sequence[str]
     edition: str = "party"
-    settle_s: float = 1.0
-    seen_s: float = 1.5
-    glimpse_s: float = 0.5
-    quiet_s: float = 2.0
-    still_s: float = 3.0
-    reid_distance: float = 2.0
-    flip_s: float = 2.0
-    unsure_s: float = 5.0
-    piece: float = 0.5
-    part: float = 0.8  # a box never bigger than this share of a card lying within it: a part of it
-    same_place_iou: float = 0.85
-    moved_iou: float = 0.7  # a card's whole box overlapping where it lay less than this: it moved
-    hidden_s: float = 0.5  # a card's box back about its place after this long out of sight may be a move
-    reread_s: float = 3.0
-    reread_share: float = 0.8
-    wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    tuning: TurnTuning = field(default_factory=TurnTuning)
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -351,12 +337,12 @@ class TurnDetector:
         return events
 
     def _observe(self, tracked: Detections, now: float) -> set[int]:
-        ids = [int(i) for i in tracked.data["track_id"]]
-        seats = tracked.data.get("seat", np.full(len(ids), -1))
+        ids = [int(i) for i in tracked.data[TRACK_ID]]
+        seats = tracked.data.get(SEAT, np.full(len(ids), -1))
         labels = tracked.labels
-        since = tracked.data.get("label_since", np.full(len(ids), now))
-        boxed = tracked.data.get("first_seen", np.full(len(ids), now))
-        visible = tracked.data.get("visible", np.ones(len(ids), bool))
+        since = tracked.data.get(LABEL_SINCE, np.full(len(ids), now))
+        boxed = tracked.data.get(FIRST_SEEN, np.full(len(ids), now))
+        visible = tracked.data.get(VISIBLE, np.ones(len(ids), bool))
         in_sight = {self._alias.get(i, i) for i, v in zip(ids, visible, strict=True) if v}
         present = set()
         for k, raw_id in enumerate(ids):
@@ -384,7 +370,7 @@ class TurnDetector:
                 if _area(box) > _area(card.full_box):
                     card.full_box = box.copy()
                 card.areas.append(_area(box))
-            if card.label != CARD_BACK and card.settled(now, self.settle_s):
+            if card.label != CARD_BACK and card.settled(now, self.tuning.settle_s):
                 card.face = card.label
             if bool(visible[k]) and card.status == "played" and not card.flipped:
                 self._note_reading(card, box, now)
@@ -404,7 +390,7 @@ class TurnDetector:
         if whole:
             card.whole_reads.append((now, card.label))
             card.whole_counts[card.label] = card.whole_counts.get(card.label, 0) + 1
-        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.reread_s]
+        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.tuning.reread_s]
 
     def _note_place(self, card: _Card, box: np.ndarray, now: float) -> None:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
@@ -427,13 +413,13 @@ class TurnDetector:
             card.rest, card.moving, card.kept_at = box.copy(), None, now
             return
         overlap = _iou(card.rest, box)
-        if overlap >= self.same_place_iou:
+        if overlap >= self.tuning.same_place_iou:
             card.rest, card.moving, card.kept_at = box.copy(), None, now
-        elif overlap >= self.moved_iou and not self._back_off_place(card, box, now):
+        elif overlap >= self.tuning.moved_iou and not self._back_off_place(card, box, now):
             card.moving, card.kept_at = None, now  # about where it lay (a hand's box beside it)
-        elif card.moving is None or _iou(card.moving[1], box) < self.moved_iou:
+        elif card.moving is None or _iou(card.moving[1], box) < self.tuning.moved_iou:
             card.moving = (now, box.copy())
-        elif now - card.moving[0] >= self.settle_s:
+        elif now - card.moving[0] >= self.tuning.settle_s:
             card.moved = (card.moving[0], card.rest, box.copy())
             card.rest, card.moving, card.kept_at = box.copy(), None, now
 
@@ -450,8 +436,8 @@ class TurnDetector:
         card is in sight (three-player film seed 255: a sashimi's box 10 px short for a few
         frames) is no such return."""
         if card.moving is not None:  # lying still where such a box came back?
-            return card.moving[0] - card.kept_at >= self.hidden_s and _iou(card.moving[1], box) >= self.same_place_iou
-        return now - card.kept_at >= self.hidden_s
+            return card.moving[0] - card.kept_at >= self.tuning.hidden_s and _iou(card.moving[1], box) >= self.tuning.same_place_iou
+        return now - card.kept_at >= self.tuning.hidden_s
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
                    in_sight: set[int], now: float) -> _Card | None:
@@ -478,11 +464,11 @@ class TurnDetector:
                 continue
             if card.status == "stray":
                 # boxed again where a stray lay (a pattern of the cloth comes and goes)
-                if _iou(card.full_box, box) >= self.same_place_iou:
+                if _iou(card.full_box, box) >= self.tuning.same_place_iou:
                     best, best_score = card, math.inf
                 continue
             if (card.status != "gone" and CARD_BACK in (card.label, label) and card.label != label
-                    and now - card.last_seen <= self.flip_s):
+                    and now - card.last_seen <= self.tuning.flip_s):
                 overlap = _iou(card.box, box)
                 # turned up: about where it lay; turned down (a flip): exactly where it lay
                 needed = 0.5 if card.label == CARD_BACK else 0.7
@@ -491,7 +477,7 @@ class TurnDetector:
                 continue
             if (card.status == "played" and card.round == self.round_index and CARD_BACK not in (card.label, label)
                     and card.label != label and _stays_all_round(card.face)
-                    and now - card.last_seen <= self.flip_s and _iou(card.box, box) >= self.same_place_iou):
+                    and now - card.last_seen <= self.tuning.flip_s and _iou(card.box, box) >= self.tuning.same_place_iou):
                 # read under another name right where it lay, just out of sight: the recogniser
                 # changed its mind (a card laid on it lies a strip off it, and a card the rules
                 # keep on the table does not leave it mid-round)
@@ -499,7 +485,7 @@ class TurnDetector:
                     best, best_score = card, _iou(card.box, box)
                 continue
             if (card.status == "played" and card.round == self.round_index and card.face == label
-                    and _iou(card.full_box, box) >= self.same_place_iou):
+                    and _iou(card.full_box, box) >= self.tuning.same_place_iou):
                 # boxed whole right where it lay whole, out of sight under its track: the
                 # tracker's track of it went over to a piece of it and lost it there (four-player
                 # field film seed 291: Cid's wasabi, its track on its corner, then out of sight
@@ -533,7 +519,7 @@ class TurnDetector:
                         continue  # the rules took it off the table (miso soups, scored uramaki...)
             size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
             d = float(np.linalg.norm(centre - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
-            if d <= self.reid_distance and -d > best_score:
+            if d <= self.tuning.reid_distance and -d > best_score:
                 best, best_score = card, -d
         if best is None:
             return None
@@ -585,7 +571,7 @@ class TurnDetector:
             if card.status == "stray":
                 continue  # kept: boxed there again, it is the same stray (:meth:`_same_card`)
             if card.status == "pending":
-                if not card.settled(now, self.settle_s) or card.last_seen - card.first_seen < self.seen_s:
+                if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
                     # never a card of the game: a misread, a hand reaching over the table
                     del self._cards[card.track_id]
                 continue
@@ -609,7 +595,7 @@ class TurnDetector:
             laid = other.first_seen
             if (other is card or other.seat != card.seat or other.status == "gone"
                     or other.gone_at is not None or laid <= card.first_seen
-                    or not card.last_seen - self.quiet_s <= laid <= card.last_seen + self.settle_s + 1.0):
+                    or not card.last_seen - self.tuning.quiet_s <= laid <= card.last_seen + self.tuning.settle_s + 1.0):
                 continue
             inter = _intersection(card.full_box, other.full_box)
             if inter / area >= best_share:
@@ -622,7 +608,7 @@ class TurnDetector:
         for card in self._cards.values():
             if card.status != "played" or card.round != self.round_index:
                 continue
-            if now - card.label_since < self.settle_s or card.gone_at is not None:
+            if now - card.label_since < self.tuning.settle_s or card.gone_at is not None:
                 continue
             if card.label == CARD_BACK and not card.flipped and card.face not in SELF_DISCARDING:
                 card.flipped = True
@@ -646,9 +632,9 @@ class TurnDetector:
             return False
         if card.whole_counts.get(card.label, 0) < 2 * card.whole_counts.get(logged, 0):
             return False
-        if now - reads[0][0] < 0.75 * self.reread_s:
+        if now - reads[0][0] < 0.75 * self.tuning.reread_s:
             return False
-        return sum(name == card.label for _, name in reads) >= self.reread_share * len(reads)
+        return sum(name == card.label for _, name in reads) >= self.tuning.reread_share * len(reads)
 
     def _rename(self, card: _Card, now: float) -> list[TurnEvent]:
         """Give a revealed card its re-read name in the log, with the special order that copies
@@ -755,16 +741,16 @@ class TurnDetector:
         pending = [c for c in self._cards.values() if c.status == "pending"]
         if not pending:
             return []
-        quiet_s, still_s = (0.0, 0.0) if closing else (self.quiet_s, self.still_s)
+        quiet_s, still_s = (0.0, 0.0) if closing else (self.tuning.quiet_s, self.tuning.still_s)
         pending = self._tracks_given_back(pending, now)
         # a card face down or still being read holds the turn back while it is in sight
         # a face-down card holds the turn back while it lies there; a face-up card the
         # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
         # under its most-voted name
-        unsure = [c for c in pending if not c.settled(now, self.settle_s)]
+        unsure = [c for c in pending if not c.settled(now, self.tuning.settle_s)]
         waiting = [c for c in unsure
-                   if c.label == CARD_BACK or (not closing and now - c.first_seen < self.unsure_s)]
-        if not closing and any(now - c.last_seen <= self.quiet_s for c in waiting):
+                   if c.label == CARD_BACK or (not closing and now - c.first_seen < self.tuning.unsure_s)]
+        if not closing and any(now - c.last_seen <= self.tuning.quiet_s for c in waiting):
             return []
         # seen for a moment and out of sight since, while a card of the same seat that came with
         # it or after stays in sight: the card on its way in, read under another name (the
@@ -772,7 +758,7 @@ class TurnDetector:
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
         passing, second_boxes = [], []
         for c in pending:
-            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.seen_s:
+            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.tuning.seen_s:
                 continue
             known = self._second_name(c)
             if known is not None:
@@ -799,13 +785,13 @@ class TurnDetector:
         # field film seed 25: a turn after the last). It is forgotten once the tracker lets go
         # of it. (A card the rules take off the table at once, a scored uramaki, is seen for a
         # moment only.)
-        pending = [c for c in pending if c.last_seen - c.first_seen >= self.glimpse_s or now - c.last_seen <= 0.5
+        pending = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.glimpse_s or now - c.last_seen <= 0.5
                    or c.label in SELF_DISCARDING]
         if not pending:
             return []
         # a card seen a little longer, out of sight since (a misread under a hand), closes no
         # turn that lacks a seat, nor completes one: only a whole turn takes it
-        sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
+        sure = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.seen_s or now - c.last_seen <= 0.5]
         late, alone = self._late(sure, now)
         events: list[TurnEvent] = []
         if late:
@@ -882,14 +868,14 @@ class TurnDetector:
             return
         last = max(_boxed(c) for c in played)
         for card in self._cards.values():
-            if card.status != "pending" or _boxed(card) > last + self.glimpse_s:
+            if card.status != "pending" or _boxed(card) > last + self.tuning.glimpse_s:
                 continue
             if self._seen_after_next_turn(card):
                 continue  # its seat was seen late: its cards came together, laid turns apart
             mine = [c for c in played if c.seat == card.seat]
             if any(self._shows_under(c, card) for c in mine):
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
-            if any(abs(_boxed(card) - _boxed(c)) <= self.wave_s for c in mine):
+            if any(abs(_boxed(card) - _boxed(c)) <= self.tuning.wave_s for c in mine):
                 card.status = "stray"
                 self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
                                   f"seen with their card of turn {len(self._rounds[self.round_index])}, "
@@ -906,7 +892,7 @@ class TurnDetector:
         wasabi was taken for a box that came with the maki, and turn 2 was read without
         Ann)."""
         return any(o.status == "pending" and o.seat != card.seat and 0 <= o.seat < len(self.players)
-                   and _boxed(o) < _boxed(card) and o.last_seen - o.first_seen >= self.seen_s
+                   and _boxed(o) < _boxed(card) and o.last_seen - o.first_seen >= self.tuning.seen_s
                    for o in self._cards.values())
 
     def _laid_over_alike(self, seats: set[int], now: float) -> list[_Card]:
@@ -982,7 +968,7 @@ class TurnDetector:
                     continue
                 # moved away (not a card laid over it: see _laid_over_alike), and boxed again
                 # right where it lay
-                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.same_place_iou:
+                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.tuning.same_place_iou:
                     left = card
                     break
             if left is None:
@@ -1028,7 +1014,7 @@ class TurnDetector:
                      if o is not glimpse and o.first_seen < glimpse.first_seen
                      and o.last_seen > glimpse.last_seen + 0.5
                      and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box),
-                             _iou(o.box, glimpse.box)) >= self.same_place_iou), None)
+                             _iou(o.box, glimpse.box)) >= self.tuning.same_place_iou), None)
 
     def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[TurnEvent]]:
         """The cards of seats missing from the turn about to be read that were put on the last
@@ -1162,7 +1148,7 @@ class TurnDetector:
             # became a card of that turn, the egg nigiri a turn of its own)
             old = old or next((c for c in self._cards.values() if self._still_on_table(c)
                                and c.round == self.round_index
-                               and _area(card.full_box) <= self.piece * c.size()
+                               and _area(card.full_box) <= self.tuning.piece * c.size()
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
                                and not self._strip_beside(card, c, now)), None)
             if old is not None:
@@ -1193,7 +1179,7 @@ class TurnDetector:
                 # roll as a box that came with it
                 for card in list(mine):
                     old = next((c for c in self._cards.values() if c.seat == seat and c.status == "played"
-                                and c.round == self.round_index and card.size() <= self.part * c.size()
+                                and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
                                 and _intersection(c.full_box, card.full_box) >= 0.9 * _area(card.full_box)),
                                None)
                     if old is not None and len(mine) > allowed:
@@ -1229,7 +1215,7 @@ class TurnDetector:
         for card in self._cards.values():
             if card.seat != strip.seat or (move := self._laid_over_since_last_turn(card)) is None:
                 continue
-            if (area <= self.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
+            if (area <= self.tuning.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
                     and self._strip_beside(strip, card, now)):
                 return card, move
         return None
@@ -1245,7 +1231,7 @@ class TurnDetector:
         if (card.status != "played" or card.round != self.round_index or card.label != card.face
                 or move is None or move[0] <= since):
             return None
-        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.moved_iou:
+        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.tuning.moved_iou:
             return move
         return None
 
@@ -1261,10 +1247,10 @@ class TurnDetector:
         out = []
         for card in pending:
             old = None
-            if card.last_seen - card.first_seen >= self.seen_s:
+            if card.last_seen - card.first_seen >= self.tuning.seen_s:
                 old = next((c for c in self._cards.values() if c.status == "played"
                             and c.round == self.round_index and c.last_seen >= now
-                            and _area(card.full_box) <= self.part * c.size()
+                            and _area(card.full_box) <= self.tuning.part * c.size()
                             and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
                             and _intersection(c.box, card.box) >= 0.8 * _area(card.box)), None)
             if old is None:
@@ -1289,7 +1275,7 @@ class TurnDetector:
         turn of its own. The strip of a card beneath shows only once the card over it lies
         there (four-player field film seed 61: the strip of Ben's wasabi, never boxed whole,
         beside the egg nigiri laid on it, is a card of its own)."""
-        if abs(a.boxed_at - b.boxed_at) > self.glimpse_s:
+        if abs(a.boxed_at - b.boxed_at) > self.tuning.glimpse_s:
             return False
         first, later = sorted((a, b), key=lambda c: (c.boxed_at, c.track_id))
         return not self._shows_under(later, first)
@@ -1358,7 +1344,7 @@ class TurnDetector:
         left uncovered) and against it. A strip of ``card`` itself (a second box on it) lies
         within it."""
         area = _area(strip.full_box)
-        if area > self.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
+        if area > self.tuning.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
             return False
         reach = 0.1 * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
         return _intersection(strip.full_box + np.array([-reach, -reach, reach, reach]), card.full_box) > 0
