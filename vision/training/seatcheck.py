@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.detections import LABEL, TILT, Detections
-from vision.seats import split_seats, angle_towards
+from vision.seats import angle_towards, split_seats
 from vision.stacks import canonical, read_tableau
 from vision.synth.dataset import load_truths
 from vision.tilts import card_tilts
