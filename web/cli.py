@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "vision.cli",
     "vision.training.cli",
     "vision.live.cli",
+    "vision.fieldtest.cli",
     "web.live_cli",  # adds --serve to vision.live.cli's live command
     "vision.teach.cli",
     "web.serve",

@@ -10,6 +10,12 @@ The ``Film`` gives the frames (BGR, ``fps`` a second), the truth turn log in
 ``scorer.turns`` terms (``[{"reveals": {"Ann": ["tempura"], ...}}, ...]``) and the seating:
 players in seat order (seat 0 nearest the bottom of the picture, then clockwise), each
 with the pixel point of their tableau (``LiveGame(seat_anchors=...)``).
+
+How the players play and the film is shot is a :class:`FilmStyle`: ``PLAIN`` (the default)
+lays each card a third of a card's width down its column and ends the film a few seconds
+after the last turn; ``STACKED`` has players lay the kind they laid before (a card over the
+lower part of the one below in its column, a nigiri on the wasabi just laid), hands that
+reach over a neighbour's tableau, and a film that ends a second after the last cards.
 """
 
 from __future__ import annotations
@@ -49,6 +55,47 @@ TURN_S = 5.5
 SLIDE_S = 0.9
 LEAVE_S = 0.7
 COVER_S = 1.6
+
+
+@dataclass(frozen=True)
+class FilmStyle:
+    """How a film's players play and how it ends, apart from the round drawn from its seed.
+
+    A style draws its own chances from a stream of its own, so the plain style renders the
+    very films it always rendered."""
+
+    name: str = "plain"
+    #: the chance a player lays again the kind they laid the turn before (a nigiri after their
+    #: wasabi), so a column grows card over card of one kind
+    repeat: float = 0.0
+    #: how much of a card (cm down its long side) the next card of its column leaves in sight
+    strip: float = 0.33 * CARD_W_CM
+    #: the chance a laying hand comes in over the tableau of the player beside its own
+    reach: float = 0.0
+    #: the print every card of the film is in (``cards.PRINT_STYLES``); None: one drawn from
+    #: the seed among plain, profile, gloss and worn
+    print_style: str | None = None
+    #: the film ends this long (s) after the last card is laid (once every hand is gone);
+    #: None: four seconds after the last turn's time is up
+    tail_s: float | None = None
+
+    def __post_init__(self) -> None:
+        from vision.fieldtest.cards import PRINT_STYLES
+
+        if not (0 <= self.repeat <= 1 and 0 <= self.reach <= 1):
+            raise ValueError("a film style's chances lie between 0 and 1")
+        if not 0 < self.strip < CARD_H_CM:
+            raise ValueError(f"a column's strip lies between 0 and a card's length ({CARD_H_CM} cm)")
+        if self.print_style is not None and self.print_style not in PRINT_STYLES:
+            raise ValueError(f"unknown print {self.print_style!r} (expected one of {', '.join(PRINT_STYLES)})")
+
+
+#: the films the renderer has always made
+PLAIN = FilmStyle()
+#: players who lay one kind turn after turn, each card over the lower part of the card below
+#: (a little more than half of it in sight), hands over a neighbour's cards, and the film
+#: over a second after the last cards are down
+STACKED = FilmStyle("stacked", repeat=0.45, strip=0.55 * CARD_H_CM, reach=0.3, tail_s=1.0)
 
 
 @dataclass
@@ -189,16 +236,24 @@ class Film:
 
 
 def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int, menu: tuple[str, ...] = MENU,
-               limits: tuple = ()) -> list[dict]:
+               limits: tuple = (), repeat: float = 0.0, style_rng: np.random.Generator | None = None) -> list[dict]:
     """A round's turn log the table can show: special orders copy a card the player has; no
-    more cards of a kind than the deck holds (``limits``: ``vision.deck.Deck.limits``)."""
+    more cards of a kind than the deck holds (``limits``: ``vision.deck.Deck.limits``).
+    ``repeat``: the chance (drawn from ``style_rng``) a player lays again what they laid the
+    turn before, or a nigiri on the wasabi they laid, while the deck has one left."""
     have: dict[str, list[str]] = {p: [] for p in players}
     laid: list[str] = []
     log = []
+
+    def allowed(slug: str) -> bool:
+        return slug in menu and not any(slug in faces and sum(c in faces for c in laid) >= copies
+                                        for faces, copies in limits)
+
     for _ in range(turns):
         reveals = {}
         for p in players:
-            while True:
+            again = _again(style_rng, have[p][-1] if have[p] else None, repeat, allowed)
+            while again is None:
                 slug = str(rng.choice(menu))
                 if any(slug in faces and sum(c in faces for c in laid) >= copies for faces, copies in limits):
                     continue
@@ -208,6 +263,8 @@ def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int, m
                 if copyable:
                     slug = f"special-order:{rng.choice(copyable)}"
                     break
+            if again is not None:
+                slug = again
             have[p].append(slug.split(":")[-1] if not slug.startswith("special") else "special-order")
             laid.append(slug.partition(":")[0])
             reveals[p] = [slug]
@@ -215,7 +272,17 @@ def random_log(rng: np.random.Generator, players: tuple[str, ...], turns: int, m
     return log
 
 
-def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCard], list[float], list[bool]]:
+def _again(rng: np.random.Generator | None, last: str | None, chance: float, allowed) -> str | None:
+    """What a player lays again after ``last`` (the same card; a nigiri after a wasabi), with
+    ``chance``; None: they draw a card as anyone would."""
+    if rng is None or not chance or last is None or last == "special-order" or rng.random() >= chance:
+        return None
+    choices = [s for s in NIGIRI if allowed(s)] if last == "wasabi" else [last] if allowed(last) else []
+    return str(rng.choice(choices)) if choices else None
+
+
+def _stage(rng, log: list[dict], players: tuple[str, ...],
+           strip: float = PLAIN.strip) -> tuple[list[FilmCard], list[float], list[bool]]:
     """Where each card goes in its player's columns and when it is laid; when each turn
     starts, and in which turns a hand rests on a card for a moment (those last longer: the
     players wait for the hand to leave before they pick their next card)."""
@@ -260,7 +327,6 @@ def _stage(rng, log: list[dict], players: tuple[str, ...]) -> tuple[list[FilmCar
     for cols in columns.values():
         order = [c for c in range(len(cols)) if cols[c][0].slug not in DESSERTS]
         order += [c for c in range(len(cols)) if cols[c][0].slug in DESSERTS]
-        strip = 0.33 * CARD_W_CM
         pitch = CARD_W_CM * 1.2
         for place, c in enumerate(order):
             extra = pitch * 0.8 if cols[c][0].slug in DESSERTS else 0.0
@@ -300,13 +366,25 @@ def _tableaux_apart(cards: list[Card], margin: float) -> bool:
     return True
 
 
+def _over_neighbour(rng: np.random.Generator, by_seat: dict[int, list[FilmCard]], card: FilmCard,
+                    goal: np.ndarray) -> tuple[np.ndarray, float]:
+    """Where a hand that reaches over the tableau of a player beside its own comes in from, and
+    the way it points: from beyond that tableau's middle, so the hand and arm cross its cards."""
+    players = len(by_seat)
+    beside = (card.seat + (1 if rng.random() < 0.5 else -1)) % players
+    middle = np.mean([[c.plane.x, c.plane.y] for c in by_seat[beside]], 0)
+    entry = middle + (middle - goal) * 0.4 + rng.normal(0, 2, 2)
+    return entry, math.atan2(goal[0] - entry[0], goal[1] - entry[1])
+
+
 def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, int] = (960, 720),
                 fps: float = 10.0, cards_dir: str | None = None, log: list[dict] | None = None,
-                menu: tuple[str, ...] | None = None) -> Film:
+                menu: tuple[str, ...] | None = None, style: FilmStyle = PLAIN) -> Film:
     """The film of one round of ``turns`` turns by ``players`` players (2-5); ``log`` (one card
     a player a turn, players named ``Ann``, ``Ben``...) plays that round instead of a drawn one.
     ``menu`` (the kinds of a Sushi Go Party menu, e.g. ``PARTY_MENU``) draws the round from
     those cards only; left out, from every card the film shows (no Party menu holds them all).
+    ``style``: how the players play and the film ends (:class:`FilmStyle`).
     The film's own log names the players by where they sit in the picture."""
     if log is not None:
         players, turns = len(log[0]["reveals"]), len(log)
@@ -315,6 +393,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     if turns < 1:
         raise ValueError("a film needs at least one turn")
     rng = np.random.default_rng([seed, 0xF11])
+    style_rng = np.random.default_rng([seed, 0x5717E])  # the style's own chances
     names = NAMES[:players]
     drawable, limits = MENU, ()
     if menu is not None:
@@ -322,9 +401,9 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
 
         drawable = tuple(s for s in MENU if CARDS[s].kind in menu)
         limits = Deck.of("party", list(menu)).limits
-    log = log if log is not None else random_log(rng, names, turns, drawable, limits)
+    log = log if log is not None else random_log(rng, names, turns, drawable, limits, style.repeat, style_rng)
     TurnLog.from_json(log, names, "party")  # the scorer accepts it
-    cards, starts, covered = _stage(rng, log, names)
+    cards, starts, covered = _stage(rng, log, names, style.strip)
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
              for s in range(players)]
     table = place_tableaux(rng, local, "round")
@@ -346,8 +425,11 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
         seat = table.seats[card.seat]
         entry = np.array([seat.x, seat.y]) + rng.normal(0, 4, 2)
         goal = np.array([card.plane.x, card.plane.y])
+        direction = seat.facing + float(rng.normal(0, 0.2))
+        if style.reach and style_rng.random() < style.reach:
+            entry, direction = _over_neighbour(style_rng, by_seat, card, goal)
         hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
-                          seat.facing + float(rng.normal(0, 0.2)), k, card))
+                          direction, k, card))
     end = starts[-1] + TURN_S + 4.0
     for k in range(len(log)):
         if covered[k]:  # a hand rests on a card of another player for a moment
@@ -359,6 +441,8 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
             hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]),
                                                           np.array([victim.plane.x, victim.plane.y])),
                               math.atan2(victim.plane.x - seat.x, victim.plane.y - seat.y), 1000 + k))
+    if style.tail_s is not None:  # the film stops soon after the last cards are down
+        end = max(max(c.laid_at for c in cards) + style.tail_s, max(hd.end for hd in hands) + 0.1)
     # seats in the picture's order: seat 0 nearest the bottom, then clockwise
     anchors = [camera.flat([[np.mean([c.plane.x for c in by_seat[s]]), np.mean([c.plane.y for c in by_seat[s]])]])[0]
                for s in range(players)]
@@ -377,6 +461,7 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     gain = np.float32(rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]))
     film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, menu,
                 style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
+    film.style = style.print_style or film.style
     film._background = background
     film._light = light
     film._gain = gain

@@ -1,4 +1,5 @@
-"""The ``field-*`` test sets: photos from this renderer, rendered once under ``datasets/build``.
+"""The ``field-*`` test sets (photos from this renderer, rendered once under ``datasets/build``)
+and the ``film-*`` sets of live rounds (``FILM_SETS``, rendered as they are read).
 
 Layout like the training renderer's test sets, so ``load_truths`` reads them:
 ``<root>/images/p000007.jpg`` and ``<root>/truth/val/p000007.json`` (the truth names its
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 
+from vision.fieldtest.cards import PRINT_STYLES
+from vision.fieldtest.film import PARTY_MENU, PLAIN, STACKED, FilmStyle, render_film
 from vision.fieldtest.render import render_photo
 
 
@@ -74,3 +77,65 @@ def build(name: str, root: str | Path, workers: int = 2) -> Path:
         for job in jobs:
             _one(job)
     return root
+
+
+# --- films -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FilmSpec:
+    """One film of a set: ``render_film(seed, players, turns, menu=menu, style=style)``."""
+
+    players: int
+    turns: int
+    seed: int
+    style: FilmStyle = PLAIN
+    menu: tuple[str, ...] | None = PARTY_MENU
+
+    def render(self):
+        return render_film(self.seed, players=self.players, turns=self.turns, menu=self.menu, style=self.style)
+
+    def describe(self) -> str:
+        return (f"{self.players} players, {self.turns} turns, seed {self.seed}, {self.style.name} style, "
+                f"{self.style.print_style or 'drawn'} print")
+
+
+@dataclass(frozen=True)
+class FilmSet:
+    name: str
+    films: tuple[FilmSpec, ...]
+    #: what the set is for, said where it is reported
+    purpose: str
+
+
+def _stacked(films: tuple[tuple[int, int, int], ...]) -> tuple[FilmSpec, ...]:
+    """Films of the stacked style, ``(players, turns, seed)`` each, each film in the next print
+    of ``PRINT_STYLES`` in turn."""
+    return tuple(FilmSpec(players, turns, seed, replace(STACKED, print_style=PRINT_STYLES[k % len(PRINT_STYLES)]))
+                 for k, (players, turns, seed) in enumerate(films))
+
+
+def _plain(players: int, turns: int, seeds: tuple[int, ...]) -> tuple[FilmSpec, ...]:
+    return tuple(FilmSpec(players, turns, seed) for seed in seeds)
+
+
+#: Films of the independent renderer that ``sushicam eval-live --sets`` reads. ``film-dev``
+#: and ``film-plain-dev`` are development sets: the live reader may be tuned on them.
+#: ``film-release`` is a release set: read once at the end of a change to the live reader,
+#: never looked into to fix a rule, so its figures say how the reader does on films it was
+#: not fixed on. Seeds that draw no film (a special order with nothing to copy) are left out.
+FILM_SETS = {s.name: s for s in (
+    # seeds that draw a film with two cards or more laid on their own kind and a nigiri on a wasabi
+    FilmSet("film-dev", _stacked(((3, 9, 5000), (3, 8, 5001), (2, 9, 5002), (4, 8, 5004), (3, 9, 5005),
+                                  (5, 8, 5006), (3, 9, 5008), (3, 8, 5012), (2, 9, 5013), (4, 8, 5014),
+                                  (3, 9, 5015), (5, 8, 5016))),
+            "development: stacked columns, hands across seats, a second of film after the last cards"),
+    FilmSet("film-release", _stacked(((3, 8, 7000), (2, 9, 7001), (3, 8, 7002), (4, 9, 7003), (3, 8, 7004),
+                                      (5, 9, 7005), (3, 8, 7006), (2, 9, 7008), (3, 8, 7009), (4, 9, 7010),
+                                      (3, 8, 7011), (5, 9, 7012)))
+            + _plain(3, 5, (7100, 7101)) + _plain(5, 4, (7102, 7103)),
+            "release: read once at the end of a change, never tuned to"),
+    FilmSet("film-plain-dev", _plain(5, 4, (4, *range(6, 15), *range(20, 32))) + _plain(3, 5, tuple(range(20, 32)))
+            + _plain(4, 5, (*range(60, 66), *range(70, 80))),
+            "development: the plain films the live reader was tuned on"),
+)}
