@@ -31,9 +31,10 @@ from vision.detections import (
     VISIBLE,
     Detections,
 )
+from vision.live.events import CardEvent, Snapshot, snapshot, step
 from vision.live.tracker import CardTracker, SeatMemory
 from vision.live.tuning import Tuning
-from vision.live.turns import TurnDetector, TurnEvent
+from vision.live.turns import LiveEvent, TurnDetector
 
 #: Seat colours (BGR) for the overlay; the page uses the same hues.
 SEAT_COLOURS = ((46, 87, 228), (143, 157, 42), (0, 168, 233), (147, 76, 106), (200, 134, 58),
@@ -47,7 +48,7 @@ class LiveState:
     frame: int
     timestamp: float
     cards: tuple[dict, ...]
-    events: tuple[TurnEvent, ...]
+    events: tuple[LiveEvent, ...]
     record: dict
     pending: dict[str, list[str]]
     scores: dict | None
@@ -121,6 +122,9 @@ class LiveGame:
         self.turns = TurnDetector(players, edition, tuning=self.tuning.turns)
         self.frames = 0
         self._start: float | None = None
+        #: what happened to each card in play in the last frame (``vision.live.events``)
+        self.card_events: list[CardEvent] = []
+        self._snapshot: dict[int, Snapshot] = {}
         self._background: set[int] = set()
         self._background_boxes: list[np.ndarray] = []
         self._known: set[int] = set()
@@ -162,6 +166,9 @@ class LiveGame:
             # the seats read again from more cards: the turns read so far follow them
             self.turns.reseat(self.seats.revised)
             self._version += 1
+        now = snapshot(tracked)
+        self.card_events = step(self._snapshot, now, float(timestamp))
+        self._snapshot = now
         events = self.turns.update(tracked, timestamp)
         self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
@@ -178,7 +185,7 @@ class LiveGame:
         (:meth:`TurnDetector.end_round`); the next card laid is the next round's."""
         return self._state(self.turns.end_round())
 
-    def _state(self, events: list[TurnEvent], seconds: dict[str, float] | None = None) -> LiveState:
+    def _state(self, events: list[LiveEvent], seconds: dict[str, float] | None = None) -> LiveState:
         """What the game knows now, with the cards of the last frame seen."""
         if events:
             self._version += 1
@@ -266,7 +273,10 @@ def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
     from vision.deck import Deck, DeckError
 
     try:
-        return Deck.of(edition, menu if edition == "party" else None).allowed
+        names = menu if edition == "party" and isinstance(menu, (str, list, tuple)) else None
+        if edition == "party" and menu is not None and names is None:
+            return None  # a stored menu of no form a menu has
+        return Deck.of(edition, names).allowed
     except (DeckError, TypeError):
         return None
 
@@ -276,10 +286,9 @@ def _oversized(xyxy: np.ndarray, times: float = 3.0) -> np.ndarray:
     more boxes): no card lies that much nearer the camera than the others.
 
     Long sides, not areas: where cards lie in columns most boxes are the strips the cards
-    laid over them leave, each as long as a card is wide but a fifth of its area. Two-player
-    field film seed 363 (held out): Ann's second and third salmon nigiri, laid on her first
-    in a column, were 4.5 times the area of the table's middle box, a strip, and never came
-    into play (turns 4 and 6 read without her). A card's long side is about 1.5 times its
+    laid over them leave, each as long as a card is wide but a fifth of its area: a whole
+    card there is several times the area of the table's middle box and must still come
+    into play. A card's long side is about 1.5 times its
     width, and a near card of a tilted camera half as long again as a far one: three times
     the middle long side is no card, a stretch of cloth boxed as one is many cards wide.
 
@@ -408,8 +417,9 @@ class StillTable:
 
     def allow(self, faces: frozenset[str] | None) -> None:
         for detect in (self.detect, self.detect_still):
-            if hasattr(detect, "allow"):
-                detect.allow(faces)
+            allow = getattr(detect, "allow", None)
+            if allow is not None:
+                allow(faces)
         self._last = None
 
     @property
@@ -427,18 +437,20 @@ class StillTable:
         thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
         thumb = thumb.astype(np.float32)
         thumb -= thumb.mean()
-        still = (self._last is not None and self._thumb.shape == thumb.shape
+        still = (self._last is not None and self._thumb is not None and self._thumb.shape == thumb.shape
                  and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold)
         # a closer look, costlier, stands three times as long while nothing changes
         every = self.every * (3 if self._closer else 1)
-        if still and self._age + 1 < every:
+        if still and self._last is not None and self._age + 1 < every:
             self._age += 1
             self.skipped += 1
             return self._last
-        self._closer = still and self.detect_still is not None
-        detect = self.detect_still if self._closer else self.detect
-        self._last, self._thumb, self._age = detect(image_bgr), thumb, 0
-        return self._last
+        closer = self.detect_still if still else None
+        self._closer = closer is not None
+        detect = closer if closer is not None else self.detect
+        found = detect(image_bgr)
+        self._last, self._thumb, self._age = found, thumb, 0
+        return found
 
 
 def live_detector(recognizer, refresh: int = 4, still_every: int = 5, still_full: bool = True) -> Detector:
@@ -512,7 +524,7 @@ def open_source(camera: int | None = None, video: str | Path | None = None,
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     try:
-        capture = cv2.VideoCapture(str(video)) if video is not None else cv2.VideoCapture(int(camera))
+        capture = cv2.VideoCapture(str(video)) if video is not None else cv2.VideoCapture(int(camera or 0))
     finally:
         cv2.utils.logging.setLogLevel(level)
     if not capture.isOpened():

@@ -330,8 +330,8 @@ class SeatMemory:
         line with that one's row, facing the same way, and none of its cards was laid with
         one of that group's (within ``wave_s``): the same player's card put further along
         the row (a dessert at its end), not a player's first card. A player's first card
-        unseen, such a card was taken for that player's seat and the seats were learned wrong
-        (four-player field film seed 61: Ann's pudding taken for Ben's seat). Read again as
+        unseen, such a card would be taken for that player's seat and the seats learned wrong
+        (a dessert at the end of one player's row taken for the next player's). Read again as
         cards come: a player laying with the group's player later (each lays one a turn) is
         another player, and the group stands alone again."""
         groups = [list(g) for g in self._groups]

@@ -43,6 +43,7 @@ import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -55,8 +56,11 @@ from vision.detections import (
     FIRST_SEEN,
     LABEL,
     LABEL_SINCE,
+    MOVED_AT,
     REGION_SCORE,
+    REST_BOX,
     SCORE,
+    STATE,
     TRACK_ID,
     VISIBLE,
     Detections,
@@ -92,6 +96,16 @@ def inner_duplicates(boxes: np.ndarray, labels: Sequence[str], ratio: float = 0.
                     and areas[small] <= ratio * areas[big]):
                 keep[small] = False
     return keep
+
+
+class CardState(StrEnum):
+    """What a tracked card is doing, frame by frame (``data[STATE]``)."""
+
+    ARRIVING = "arriving"  # in sight, first seen within ``arriving_s`` and not yet lain still ``lain_s``
+    LYING = "lying"  # in sight, whole, where it lies
+    COVERED = "covered"  # in sight only in part (a strip under the next card, a hand over it)
+    HIDDEN = "hidden"  # out of sight, kept where it was last seen
+    GONE = "gone"  # out of sight too long: no longer tracked (``CardTracker.gone`` this frame)
 
 
 @dataclass
@@ -188,6 +202,9 @@ class CardTracker:
     #: per (track id, detection index) paired in the last frame, the matching rule that decided it
     decided: dict[tuple[int, int], str] = field(default_factory=dict, init=False, repr=False)
 
+    #: the track ids the last update stopped following (out of sight ``keep_hidden_s``)
+    gone: list[int] = field(default_factory=list, init=False, repr=False)
+
     def reset(self) -> None:
         """Forget every card (a new game)."""
         self._tracks.clear()
@@ -212,11 +229,9 @@ class CardTracker:
         matched, moving, over_a_card = self._match(boxes, labels)
         unmatched = sorted(set(range(len(boxes))) - {d for _, d in matched})
         # a box taken for the next card of a column laid over a card lying still is no card
-        # moved there from elsewhere either (three-player field film seed 302: as Ann's hand
-        # laid her egg nigiri on her first wasabi, her second wasabi, beside it, was boxed 14-20
-        # px wider on the side of the hand; that box went to the first wasabi, under the hand,
-        # as if moved there, and the first one's strip, seen again, was read as a third wasabi
-        # laid that turn)
+        # moved there from elsewhere either: a card beside it, boxed wider on the side of the
+        # hand, would otherwise go to the card under the hand as if moved there, and the strip
+        # of that card, seen again, would be read as one more card laid
         found_again = self._reidentify(boxes, labels, [d for d in unmatched if not over_a_card[d]], matched)
         matched += found_again
         moving |= set(found_again)
@@ -322,14 +337,11 @@ class CardTracker:
         showed: the card boxed together with what a hand brings over it (the next card of
         its column on its way in, the hand's edge). The card keeps its box, size and place.
 
-        Seen with the real models on a five-player field film (dev seed 6): as Eve's second
-        squid nigiri came in over her first, the two were boxed as one for a frame; the first
-        card took that box as where it lay whole, and a frame later took the new card's box
-        (lying 0.9 within it) while its own strip became a card of its own: the new squid was
-        never counted. And on dev seed 8: a hand passing over Dan's far squid nigiri (38 x 51
-        px) was boxed with it, a few pixels past it on one side, for half a second; taken as
-        the card, such boxes made it a card a third larger, and the card seen again at its
-        own size was a second squid."""
+        Why: a card coming in over one of its kind is boxed together with it for a frame or
+        two; taken as where the card lies, that box would let the card below follow the new
+        card while its own strip became a card of its own. A hand passing over a far card is
+        boxed with it the same way: taken as the card, such boxes would make it larger than
+        it is, and the card seen again at its own size would be a second card."""
         return bool(self._holding(track, box[None]).any()
                     and _box_area(box) > (1 + 2 * self.tuning.grown_share) * track.full_area)
 
@@ -346,11 +358,10 @@ class CardTracker:
         theirs. Such a box matching no card, or only one still being confirmed, is no new
         card (:meth:`update` starts no track for it, and confirms none).
 
-        Seen with a detector trained on cameras held at any angle (five-player field film,
-        seed 42): a wasabi lying diagonally was boxed whole and, from two frames after it was
-        laid, its corner with the icon boxed again, 0.56-0.8 within the whole box; that piece
-        became a second wasabi, given to a neighbour. A true strip of a column lying in such
-        a box is the card beneath, which lay there first: its track takes the strip."""
+        Why: a card lying diagonally is boxed whole and its corner with the icon boxed again,
+        mostly within the whole box; that piece is no second card. A true strip of a column
+        lying in such a box is the card beneath, which lay there first: its track takes the
+        strip."""
         return piece_mask(boxes, labels, self.tuning.piece_inside, self.tuning.piece_larger)
 
     def _lain(self, track: _Track) -> bool:
@@ -415,11 +426,9 @@ class CardTracker:
         not found again as a whole card lying elsewhere than it lay whole (the next card of its
         column, laid over it, while its strip goes unseen for a frame), nor a track that only
         ever showed a piece of a card as a box much larger (``_outgrown``). A box the size of a
-        strip is the card's strip only where the card lay: seen with the real models on a
-        five-player field film (dev seed 40, after the classifier's wide stage), a sliver boxed
-        below Ben's wasabi as the hand laid his second one was read as a wasabi, and the first
-        one, under the hand, was found again there. The card found again takes the new box: it
-        lies there now.
+        strip is the card's strip only where the card lay: a sliver boxed beside a card as the
+        hand lays the next one may be read under the card's name, and is not the card. The card
+        found again takes the new box: it lies there now.
         """
         if not unmatched:
             return []
@@ -447,10 +456,8 @@ class CardTracker:
                         and track.last_seen - track.whole_since >= self.tuning.lain_s):
                     # a card that lay still, moved, keeps its size (one on its way in turns and
                     # grows as it comes): a box this much larger than the card ever showed is
-                    # another card held nearer the camera (three-player field film
-                    # seed 325: Cid's salmon nigiri in his hand, read as an egg nigiri, took the
-                    # track of his egg nigiri lying under the hand, 80 px off and 1.3 times its
-                    # size; the egg's strip, once the salmon lay on it, was read as his card)
+                    # another card held nearer the camera (a card in a hand, misread as the
+                    # card lying under the hand, must not take that card's track)
                     continue
                 if dist > self.tuning.reid_distance * size:
                     continue
@@ -474,11 +481,9 @@ class CardTracker:
         what is over it (a hand, the next card of its column on its way in), and is not a card
         of its name boxed elsewhere in the same frame.
 
-        Seen with the real models on a five-player field film (dev seed 8): as Dan slid his
-        second tempura in over his first, beside his squid nigiri, the detector boxed the
-        squid together with the hand and, for one frame, read the tempura on its way in as a
-        squid nigiri. Found again there, the squid followed the tempura's box for a second and
-        a half while its own place made a second squid, read as Dan's card of that turn."""
+        Why: a card slid in beside another may be read for a frame under the other's name,
+        while the other is boxed together with the hand; found again there, the card lying
+        still would follow the new card's box while its own place made a second card."""
         return bool(self._holding(track, boxes).any())
 
     @staticmethod
@@ -503,6 +508,7 @@ class CardTracker:
         return _box_area(box) >= 0.75 * track.full_area and where_it_lay[0, 0] < self.tuning.still_iou
 
     def _forget(self, now: float, seen: set[int]) -> None:
+        """Drop the tracks no longer on the table; the confirmed ones go to :attr:`gone`."""
         keep: list[_Track] = []
         for track in self._tracks:
             if track.track_id in seen:
@@ -512,7 +518,19 @@ class CardTracker:
                     keep.append(track)
             elif now - track.last_seen <= self.tuning.keep_hidden_s:
                 keep.append(track)
+        kept = {t.track_id for t in keep}
+        self.gone = [t.track_id for t in self._tracks if t.confirmed and t.track_id not in kept]
         self._tracks = keep
+
+    def _state(self, track: _Track, seen: set[int]) -> CardState:
+        if track.track_id not in seen:
+            return CardState.HIDDEN
+        if track.covered_at >= self._now:
+            return CardState.COVERED
+        if (self._now - track.first_seen <= self.tuning.arriving_s
+                and self._now - track.whole_since < self.tuning.lain_s):
+            return CardState.ARRIVING
+        return CardState.LYING
 
     def _output(self, seen: set[int]) -> Detections:
         tracks = sorted((t for t in self._tracks if t.confirmed), key=lambda t: t.track_id)
@@ -528,6 +546,11 @@ class CardTracker:
                 LABEL_SINCE: np.array([t.label_since for t in tracks], float),
                 SCORE: np.array([t.score for t in tracks], float),
                 REGION_SCORE: np.array([t.region for t in tracks], float),
+                STATE: np.array([self._state(t, seen) for t in tracks], dtype=object),
+                REST_BOX: np.array([t.rest_box if t.rest_box is not None else
+                                    t.full_box if t.full_box is not None else t.box for t in tracks],
+                                   float).reshape(-1, 4),
+                MOVED_AT: np.array([t.whole_since for t in tracks], float),
             },
         )
 
