@@ -47,3 +47,17 @@ def test_a_recorded_film_is_read_turn_by_turn(path):
 
 def test_there_are_traces_to_replay():
     assert len(TRACES) >= 4
+
+
+STACKED = Path(__file__).parent / "traces" / "dev" / "four-players-stacked-columns.json"
+
+
+def test_a_card_carried_over_a_covered_card_of_its_kind_is_the_next_card_of_the_column():
+    """Four players laying like cards in columns, a card slid in from the player's edge over
+    the column to its far end (a development film). On its way, a sashimi is boxed whole right
+    where the sashimi beneath the column's last card lay: that card still lies under the one
+    laid on it, so the box is the new card, and the turn has the player's sashimi."""
+    trace = Trace.from_json_text(STACKED.read_text())
+    read = [t["reveals"] for t in replay(trace).record()["rounds"][0]["turns"]]
+    truth = [t["reveals"] for t in trace.log]
+    assert read[:5] == truth[:5]

@@ -500,11 +500,13 @@ class TurnDetector:
             # keep on the table does not leave it mid-round)
             return _iou(card.box, box)
         if (card.status == Status.PLAYED and card.round == self.round_index and card.face == label
-                and _iou(card.full_box, box) >= self.tuning.same_place_iou):
+                and _iou(card.full_box, box) >= self.tuning.same_place_iou and not self._under_a_card(card)):
             # boxed whole right where it lay whole, out of sight under its track: the
             # tracker's track of it went over to a piece of it and lost it there (seen whole
             # again seconds later, it is no new card). A card laid on its like lies a strip
-            # off it, or the one beneath could not be seen.
+            # off it, or the one beneath could not be seen. Not a card another card still lies
+            # on: it cannot show whole where it lay, and a box of its name there is the next
+            # card of its column passing over it in a hand, on its way to the column's end.
             return _iou(card.full_box, box)
         # a strip of a card still played, found again after a hand laid a card on it
         strip = self._strip_of(card, label, box)
@@ -518,7 +520,11 @@ class TurnDetector:
             if kept_dessert or card.covered_by is not None:
                 # a covered card seen again shows a strip of itself, within where it lay; a
                 # dessert kept from an earlier round, seen again, lies where it lay (a new
-                # one laid on it only overlaps it)
+                # one laid on it only overlaps it). A box of its whole size, while the card
+                # laid on it still lies there, is no strip of it: the next card of its column
+                # passing over it in a hand
+                if self._under_a_card(card) and _area(box) > self.tuning.part * card.size():
+                    return None
                 inter = _intersection(card.full_box, box)
                 if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
                     return None
@@ -586,6 +592,11 @@ class TurnDetector:
                 event = LogEvent(self.players[card.seat], tool_event)
                 events += self._attach(_Held(card.seat, card.last_seen, event, card.turn))
         return events
+
+    def _under_a_card(self, card: _Card) -> bool:
+        """Whether a card laid over ``card`` as it went out of sight still lies on the table."""
+        cover = self._cards.get(card.covered_by) if card.covered_by is not None else None
+        return cover is not None and cover.status != Status.GONE and cover.gone_at is None
 
     def _covering(self, card: _Card) -> _Card | None:
         """The newer card of the same seat laid over ``card`` as it went out of sight.
