@@ -160,7 +160,7 @@ class SeatMemory:
             if card.box is None or earlier.box is None:  # a card seated without its box
                 continue
             iou, inside = box_overlaps(card.box[None], earlier.box[None])
-            if iou[0, 0] >= 0.8 or (inside[0, 0] >= 0.8 and _box_area(card.box) <= 0.6 * _box_area(earlier.box)):
+            if iou[0, 0] >= self.tuning.same_iou or (inside[0, 0] >= self.tuning.same_iou and _box_area(card.box) <= 0.6 * _box_area(earlier.box)):
                 seat = self._settled_seat[track_id] = self._settled_seat[earlier_id]
                 if self._seat_of[track_id] != seat:
                     self.revised[track_id] = self._seat_of[track_id] = seat

@@ -255,11 +255,11 @@ class CardTracker:
             track.grown_since = grown_since
             held = grown_since is not None and now - grown_since < self.tuning.lain_s
             # a misread frame, or a stray box that barely overlaps, does not move the card
-            if not held and labels[d] == track.label and (iou[0, 0] >= 0.4 or inside[0, 0] >= 0.6
+            if not held and labels[d] == track.label and (iou[0, 0] >= self.tuning.moved_iou or inside[0, 0] >= self.tuning.moved_inside
                                                           or (t, d) in moving):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
-                if _box_area(track.box) >= 0.85 * track.full_area:
+                if _box_area(track.box) >= self.tuning.whole_share * track.full_area:
                     if track.full_box is None or box_overlaps(track.full_box[None], track.box[None])[0][0, 0] < self.tuning.whole_iou:
                         track.whole_since = now
                     if iou[0, 0] >= self.tuning.whole_iou:
