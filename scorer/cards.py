@@ -170,6 +170,36 @@ CARDS: dict[str, Card] = {c.slug: c for c in _CATALOGUE}
 SPECIAL_ORDER = "special-order"
 CARD_BACK = "card-back"
 
+#: Cards that go back to their player's hand when used, and the turn-log event that says so.
+RETURNS_TO_HAND: dict[str, str] = {"chopsticks": "chopsticks-used", "spoon": "spoon-used"}
+#: Cards that go to the discard as soon as they are played (what they do is done by then).
+DISCARDED_ON_PLAY: frozenset[str] = frozenset({"menu", "takeout-box"})
+#: Cards a special order cannot copy.
+NEVER_COPIED: frozenset[str] = frozenset({"menu", "takeout-box", SPECIAL_ORDER})
+#: Kinds the rules may take off the table during a round: miso soups played together, uramaki
+#: that reached the goal.
+_LEAVE_DURING_ROUND = ("miso-soup", "uramaki")
+
+
+def leaves_by_rule(slug: str) -> bool:
+    """Whether the rules themselves may take a card of this face off the table before the
+    round ends (so its going needs no event in the log).
+
+    >>> leaves_by_rule("miso-soup"), leaves_by_rule("uramaki-4"), leaves_by_rule("menu"), leaves_by_rule("tempura")
+    (True, True, True, False)
+    """
+    return slug in DISCARDED_ON_PLAY or (slug in CARDS and CARDS[slug].kind in _LEAVE_DURING_ROUND)
+
+
+def stays_all_round(slug: str) -> bool:
+    """Whether a card of this face, once played, lies on the table till the round ends: it
+    goes back to no hand and the rules take it off the table at no time before.
+
+    >>> stays_all_round("tempura"), stays_all_round("chopsticks"), stays_all_round("miso-soup")
+    (True, False, False)
+    """
+    return slug not in RETURNS_TO_HAND and not leaves_by_rule(slug)
+
 
 def card(slug: str) -> Card:
     """The card named ``slug``; ``KeyError("unknown card 'x'")`` otherwise."""

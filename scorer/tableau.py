@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from scorer.cards import (
     CARD_BACK,
     CARDS,
+    NEVER_COPIED,
     SPECIAL_ORDER,
     is_nigiri,
     unknown_card,
@@ -34,7 +35,6 @@ from scorer.cards import (
 from scorer.errors import EditionError, FormatError, StackError, UnknownCardError
 
 # Copies that no game can hold: these cards leave the table the moment they are played.
-_NEVER_COPIED = {"menu", "takeout-box", SPECIAL_ORDER}
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class Played:
             _check_card(SPECIAL_ORDER, edition, path)
             copied = text.split(":", 1)[1]
             _check_card(copied, edition, path)
-            if copied in _NEVER_COPIED:
+            if copied in NEVER_COPIED:
                 raise StackError(path, f"a special order cannot copy {copied!r}: it leaves the table when played")
             return cls(copied, SPECIAL_ORDER)
         _check_card(text, edition, path)
@@ -116,7 +116,7 @@ class Stack:
                         "'special-order'] or 'special-order:<card>'"
                     )
                 below = cards[-1]
-                if below.slug in _NEVER_COPIED:
+                if below.slug in NEVER_COPIED:
                     raise StackError(where, f"a special order cannot copy {below.slug!r}")
                 cards.append(Played(below.slug, SPECIAL_ORDER))
                 continue

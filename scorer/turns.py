@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scorer.cards import CARD_BACK, SPECIAL_ORDER, is_nigiri
+from scorer.cards import CARD_BACK, DISCARDED_ON_PLAY, SPECIAL_ORDER, is_nigiri
 from scorer.errors import FormatError, TurnLogError, UnknownPlayerError
 from scorer.i18n import N_, NP_, Text
 from scorer.tableau import Played, Stack, Tableau
@@ -201,7 +201,7 @@ def replay(
                                     turn=t + 1, player=player))
                     continue
                 played = Played.from_text(text, edition, here)
-                if played.slug in ("menu", "takeout-box"):
+                if played.slug in DISCARDED_ON_PLAY:
                     continue  # both go to the discard as soon as they are played
                 free_wasabi = next(
                     (s for s in stacks[player] if s and s[-1].slug == "wasabi"), None

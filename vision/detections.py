@@ -61,9 +61,16 @@ SCORE = "score"
 #: seconds: when the tracker first saw the card, and since when it has held its ``label``
 FIRST_SEEN = "first_seen"
 LABEL_SINCE = "label_since"
+#: what the tracked card is doing (live tracker, ``vision.live.tracker.CardState``): arriving,
+#: lying, covered, hidden
+STATE = "state"
+#: where the tracked card last rested whole, [x1, y1, x2, y2] per card (live tracker)
+REST_BOX = "rest_box"
+#: seconds: since when the tracked card has lain whole where it lies (when it last moved; live tracker)
+MOVED_AT = "moved_at"
 
 DATA_KEYS = (LABEL, REGION_SCORE, LABEL_SCORE, LABEL_MARGIN, SEEN_AS, FLAG, CARD_ID, ON, SEAT, SEAT_ANGLE, TILT, TRACK_ID,
-             VISIBLE, SCORE, FIRST_SEEN, LABEL_SINCE)
+             VISIBLE, SCORE, FIRST_SEEN, LABEL_SINCE, STATE, REST_BOX, MOVED_AT)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

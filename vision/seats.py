@@ -122,18 +122,18 @@ def card_axes(xyxy: np.ndarray) -> np.ndarray:
     return np.where(tall, 0, np.where(wide, 1, -1))
 
 
-def column_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
+def column_angles(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
     """The turn each column of one tableau shows, in degrees: a column runs from its first
     card, away from its player, to its last, the whole card nearest its player, so the step
     from the strip a whole card covers to that card's centre points at the player. The
     centres of axis-aligned boxes turn exactly with the cards, so this holds at any turn.
 
-    >>> column_turns(np.array([[0, 0, 100, 35], [0, 30, 100, 186]]), np.array([True, False])).round(1).tolist()
+    >>> column_angles(np.array([[0, 0, 100, 35], [0, 30, 100, 186]]), np.array([True, False])).round(1).tolist()
     [0.0]
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    return np.array([turn_towards(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
+    return np.array([angle_towards(centres[card] - centres[strip]) for strip, card in column_pairs(xyxy, is_strip)])
 
 
 def _mean_turn(turns: np.ndarray) -> float:
@@ -141,17 +141,17 @@ def _mean_turn(turns: np.ndarray) -> float:
     return math.degrees(math.atan2(np.sin(radians).mean(), np.cos(radians).mean())) % 360
 
 
-def turn_towards(vector: np.ndarray) -> float:
+def angle_towards(vector: np.ndarray) -> float:
     """The turn of a seat whose player sits in ``vector``'s direction from the table's centre
     (0: below it, 90: to its left, then on round), in degrees; image y grows downwards.
 
-    >>> [round(turn_towards(np.array(v))) for v in ([0, 1], [-1, 0], [0, -1], [1, 0])]
+    >>> [round(angle_towards(np.array(v))) for v in ([0, 1], [-1, 0], [0, -1], [1, 0])]
     [0, 90, 180, 270]
     """
     return (math.degrees(math.atan2(vector[1], vector[0])) - 90) % 360
 
 
-def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | None = None,
+def seat_angle(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | None = None,
               is_strip: np.ndarray | None = None, top: TableTop | None = None) -> float:
     """The turn of one tableau (0: its player at the bottom of the photo, 90 at the left, 180
     at the top, 270 at the right) from its own cards: their boxes give the axis, the way
@@ -171,7 +171,7 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     # on the table top as if seen from straight above
     flat = top.flat(xyxy)
     at = ((xyxy[:, :2] + xyxy[:, 2:]) / 2).mean(0) if len(xyxy) else np.zeros(2)
-    columns = column_turns(flat, is_strip)
+    columns = column_angles(flat, is_strip)
     folded = folded_turns(flat, is_strip)[~is_strip]
     if len(columns):
         # the turn most columns agree on (a stray pair with a neighbouring column's strip
@@ -200,7 +200,7 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
             if by_rows:
                 axis = math.degrees(math.atan2(rows[:, 1].sum(), rows[:, 0].sum())) / 2
                 candidates = np.array([axis, axis + 180]) % 360
-            side = turn_towards(np.subtract(*top.place(np.array([at, at - towards]))))
+            side = angle_towards(np.subtract(*top.place(np.array([at, at - towards]))))
             off = np.abs((candidates - side + 180) % 360 - 180)
             # without rows, a turn far from the tableau's side of the table is a guess between
             # two: left to the cards' axis below
@@ -219,7 +219,7 @@ def seat_turn(xyxy: np.ndarray, towards: np.ndarray | None, axes: np.ndarray | N
     if towards is None or not np.any(towards):
         return 0.0
     # a tableau is seldom centred on its player: near a side of the table, that side it is
-    return _square(turn_towards(towards), SNAP)
+    return _square(angle_towards(towards), SNAP)
 
 
 def _square(turn: float, within: float) -> float:
@@ -316,7 +316,7 @@ def _turn_evidence(xyxy: np.ndarray, is_strip: np.ndarray,
         step = centres[card] - centres[strip]
         # a column runs along its cards' long side: a step across it pairs a strip with a
         # neighbouring column's card
-        along = turn_towards(step) % 180
+        along = angle_towards(step) % 180
         if abs(min(along, 180 - along) - folded[card]) > FOLD_AGREEMENT:
             continue
         vectors[card] = vectors[strip] = step / max(float(np.linalg.norm(step)), 1e-9)
@@ -357,7 +357,7 @@ def _row_axes(xyxy: np.ndarray, is_strip: np.ndarray, folded: np.ndarray, gaps: 
         for j in whole[np.argsort(distance[i, whole])]:
             if j == i or gaps[i, j] > ROW_GAP:
                 continue
-            across = (turn_towards(centres[j] - centres[i]) + 90) % 180
+            across = (angle_towards(centres[j] - centres[i]) + 90) % 180
             if (abs(min(across, 180 - across) - folded[i]) <= FOLD_AGREEMENT
                     and abs(folded[i] - folded[j]) <= FOLD_AGREEMENT):
                 axes[i] = across
@@ -545,13 +545,13 @@ class TableTop:
                          self.row + depth / self.squash * (1 - depth / (y - self.horizon))], 1)
 
     def photo_turn(self, turn: float, at: np.ndarray) -> float:
-        """A turn on the table top (``turn_towards``'s degrees) as the photo shows it at the
+        """A turn on the table top (``angle_towards``'s degrees) as the photo shows it at the
         point ``at``: squashed in depth, and leaning with the upright edges there."""
         a = math.radians(turn)
         across, down = -math.sin(a), math.cos(a)
         squash = self.squash * float(self.scale(at[1]))
         lean = (at[0] - self.middle) / (at[1] - self.horizon) if math.isfinite(self.horizon) else 0.0
-        return turn_towards(np.array([across + lean * squash * down, squash * down]))
+        return angle_towards(np.array([across + lean * squash * down, squash * down]))
 
     def table_tilts(self, tilts: np.ndarray, points: np.ndarray) -> np.ndarray:
         """Cards' tilts read in the photo (``vision.tilts.card_tilts``: degrees modulo 90, the
@@ -761,7 +761,7 @@ def _recut(groups: list[np.ndarray], k: int, centres: np.ndarray, gaps: np.ndarr
     middle = centres.mean(0)
     changed = False
     for _ in range(2 * k):
-        around = np.argsort([turn_towards(centres[g].mean(0) - middle) for g in groups])
+        around = np.argsort([angle_towards(centres[g].mean(0) - middle) for g in groups])
         if len(groups) > 2:
             neighbours = list(zip(around, np.roll(around, -1), strict=True))
         else:
@@ -910,7 +910,7 @@ def clutter(xyxy: np.ndarray, top: TableTop | None = None) -> np.ndarray:
 
 def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     """``n_seats`` tableaux (``tableau_segments``: runs of cards round the table that lie
-    close and are turned alike), each turned by its own cards (``seat_turn``), not by an
+    close and are turned alike), each turned by its own cards (``seat_angle``), not by an
     assumed even spacing round the table: two players on one side of a rectangular table
     face the same way. Seats are numbered by their direction from the table's centre:
     seat 0 nearest the bottom, then clockwise; a seat left empty (fewer tableaux than
@@ -921,7 +921,7 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     if not len(detections):
         return [_tag(Detections.empty(), s, 0.0) for s in range(n_seats)]
     if n_seats == 1:
-        return [_tag(detections, 0, seat_turn(detections.xyxy, None))]
+        return [_tag(detections, 0, seat_angle(detections.xyxy, None))]
     top = table_top(detections.xyxy)
     # boxes that are no player's cards take no seat of their own (``clutter``): split the
     # rest, then each goes with the tableau nearest it
@@ -936,13 +936,13 @@ def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
     # the table's centre, the seats' directions and turns from the tableaux alone
     centre = table_centre(detections[kept])
     towards = [detections.centres[g].mean(0) - centre for g in groups]
-    directions = [turn_towards(t) for t in towards]
+    directions = [angle_towards(t) for t in towards]
     # the seats left empty lie where the table has room for a player: in the widest gaps
     # between neighbouring tableaux round it (``_room_between``), so the seats still count
     # round the table from the bottom
     around = sorted(range(len(groups)), key=lambda g: directions[g])
     axes, is_strip = card_axes(detections.xyxy), strips(detections.xyxy)
-    turns = [seat_turn(detections.xyxy[g], towards[i], axes[g], is_strip[g], top) for i, g in enumerate(groups)]
+    turns = [seat_angle(detections.xyxy[g], towards[i], axes[g], is_strip[g], top) for i, g in enumerate(groups)]
     widths = []
     # gaps between the boxes on the table top, in card sizes: for the room an empty seat
     # takes and the tableau each stray box goes with
@@ -986,7 +986,7 @@ def _room_between(direction: float, next_direction: float, turn: float, next_tur
 
 def _empty_directions(directions: list[float], widths: list[float], empty: int) -> list[float]:
     """Where round the table ``empty`` seats without cards sit: ``directions`` are those of
-    the tableaux seen (from the table's centre, ``turn_towards``'s degrees, in order round
+    the tableaux seen (from the table's centre, ``angle_towards``'s degrees, in order round
     it), ``widths[g]`` the room from tableau ``g`` to the next (``_room_between``). Each
     empty seat in turn goes into the widest room left, the room's seats spaced evenly."""
     if not empty:
@@ -1024,7 +1024,7 @@ def _polygon(area) -> tuple[np.ndarray, float | None]:
 def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Detections]:
     """Cards whose centre lies in each area; cards outside every area are left out. A seat
     is turned as its area says (its ``angle``), else by its own cards as in a split by
-    position (``seat_turn``: the way their columns run, their own turn, the side of the
+    position (``seat_angle``: the way their columns run, their own turn, the side of the
     areas' middle the area lies on); an area without cards faces that side."""
     h, w = image_shape[:2]
     polygons = [_polygon(a) for a in seat_areas]
@@ -1042,11 +1042,11 @@ def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Dete
         if angle is None:
             towards = None if len(polygons) == 1 else (points.mean(0) - middle) * [w, h]
             if inside.any():
-                angle = seat_turn(detections.xyxy[inside], towards, axes[inside], is_strip[inside], top)
+                angle = seat_angle(detections.xyxy[inside], towards, axes[inside], is_strip[inside], top)
             elif towards is None:
                 angle = 0.0
             else:
-                angle = round(turn_towards(towards) / 90) * 90 % 360
+                angle = round(angle_towards(towards) / 90) * 90 % 360
         seats.append(_tag(detections[inside], s, float(angle)))
     return seats
 

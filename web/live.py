@@ -486,13 +486,15 @@ def end_round(session_id: str):
     """The players end the round: the turn in play is read as the table lies (its last cards
     need not lie still the usual few seconds first), then the round; the next card laid
     starts the next round."""
+    from vision.live.turns import EventKind
+
     session = sessions().get(session_id)
     if session.source != "browser":
         abort(409, description=_("this live game reads a camera on the server: its rounds end as the table is "
                                   "cleared"))
     with session.lock:
         state = session.game.end_round()
-        if not any(e.kind == "round-end" for e in state.events):
+        if not any(e.kind == EventKind.ROUND_END for e in state.events):
             abort(409, description=_("no turn has been read in this round yet: nothing to end"))
         session.state = state.to_json()
         session.touched = time.monotonic()

@@ -1,11 +1,14 @@
 """Per-seed reading of field films with the real models (not a test: a measuring script).
 
     PYTHONPATH=$PWD python tests/live/measure_films.py PLAYERS TURNS SEED,FIRST-LAST,... [--no-menu]
+        [--record DIR | --replay DIR]
 
 prints, per seed, the turns read exactly, frames/s, each wrong turn (read vs truth) and each
 turn read that the film has not. Films
 are drawn on ``PARTY_MENU`` and the game is told it (``--no-menu``: the film's whole card set,
-no names restricted), seats learned from the cards (no seat points).
+no names restricted), seats learned from the cards (no seat points). ``--record DIR``: also
+write each film's detections to ``DIR/PLAYERSp-SEED.json`` (:class:`vision.live.trace.Trace`);
+``--replay DIR``: read those instead of the films and the models (the live reader alone).
 """
 
 from __future__ import annotations
@@ -38,25 +41,61 @@ def drawn_films(argv: list[str]):
             print(f"seed {seed}: no film ({exc})")
 
 
-def main(argv: list[str]) -> None:
+def _option(argv: list[str], name: str) -> str | None:
+    return argv[argv.index(name) + 1] if name in argv else None
+
+
+def _read(argv: list[str]):
+    """``(seed, game, truth, frames/s)`` per film: read with the models, or replayed."""
+    from pathlib import Path
+
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector
+    from vision.live.trace import Trace
+
+    players, record, replay = int(argv[0]), _option(argv, "--record"), _option(argv, "--replay")
+    if replay:
+        for seed in seeds_of(argv[2]):
+            path = Path(replay) / f"{players}p-{seed}.json"
+            if not path.exists():
+                print(f"seed {seed}: no trace {path}")
+                continue
+            trace = Trace.from_json_text(path.read_text())
+            game = LiveGame(trace.players, trace.edition, menu=trace.menu)
+            started = time.perf_counter()
+            for timestamp, detections in trace.frames:
+                game.update(detections, timestamp)
+            yield seed, game, trace.log, len(trace.frames) / (time.perf_counter() - started)
+        return
     from vision.paths import MODELS_DIR
     from vision.recognizer import Recognizer
 
-    players = int(argv[0])
     recognizer = Recognizer.load(MODELS_DIR)
-    total = [0, 0, 0]
     for seed, film in drawn_films(argv):
         frames = list(film.timed_frames())
         game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None)
         pipeline = LivePipeline(live_detector(recognizer), game)
+        seen = []
         started = time.perf_counter()
         for timestamp, frame in frames:
-            pipeline.process(frame, timestamp)
+            detections = pipeline.detect(frame)
+            seen.append((timestamp, detections))
+            game.update(detections, timestamp)
         fps = len(frames) / (time.perf_counter() - started)
+        if record:
+            source = {"seed": seed, "players": players, "turns": int(argv[1]), "menu": "--no-menu" not in argv}
+            trace = Trace(tuple(film.players), "party", game.setup.get("menu"), list(film.log), seen, source)
+            Path(record).mkdir(parents=True, exist_ok=True)
+            (Path(record) / f"{players}p-{seed}.json").write_text(trace.to_json_text())
+        yield seed, game, list(film.log), fps
+
+
+def main(argv: list[str]) -> None:
+    players = int(argv[0])
+    total = [0, 0, 0]
+    for seed, game, log, fps in _read(argv):
         rounds = game.record()["rounds"]
         read = [t["reveals"] for t in rounds[0]["turns"]] if rounds else []
-        truth = [t["reveals"] for t in film.log]
+        truth = [t["reveals"] for t in log]
         exact = sum(a == b for a, b in zip(read, truth, strict=False))
         total[0] += exact
         total[1] += len(truth)

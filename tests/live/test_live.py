@@ -210,7 +210,7 @@ def test_a_sliver_the_recogniser_is_never_sure_of_is_no_card_of_any_turn():
 
 
 def test_a_card_the_detector_is_sure_of_is_in_play_however_unsure_its_name():
-    """Seen with the real models on a three-player field film (seed 312): Ann's salmon nigiri,
+    """Seen with the real models on a three-player field film: Ann's salmon nigiri,
     laid on her wasabi, was boxed at 0.95 but named at 0.51 (a print read half as salmon, half
     as another nigiri): 0.48 in all, under the 0.5 a card needs, it was never played, and turn
     5 was read without her. The sliver of the five-player film (a wasabi's strip boxed with

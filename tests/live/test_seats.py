@@ -63,7 +63,7 @@ def test_a_seating_the_first_cards_got_wrong_is_put_right_by_the_later_ones(play
 @pytest.mark.parametrize(("players", "seed", "unseen"), [(4, 60, "Ann"), (4, 61, "Ben"), (4, 61, "Dan"),
                                                         (4, 62, "Dan"), (5, 63, "Eve")])
 def test_seats_learned_while_a_players_first_card_goes_unseen_are_the_films_seating(players, seed, unseen):
-    """One player's first card is never seen (four-player field film seed 61: a washed-out
+    """One player's first card is never seen (four-player field film: a washed-out
     wasabi on a striped cloth). Until that player's next card lies there, only the others'
     cards are on the table, and a card one of them put further along their row in the next
     turn (a dessert at its end) was taken for the missing player's seat: the turns read

@@ -8,6 +8,7 @@ import pytest
 from vision.boxes import overlaps as box_overlaps
 from vision.detections import Detections
 from vision.live.tracker import CardTracker, SeatMemory
+from vision.live.tuning import TrackerTuning
 
 CARD = (100.0, 100.0, 200.0, 255.0)  # a card about 100 x 155 px
 
@@ -40,7 +41,7 @@ def test_a_card_under_a_hand_for_three_seconds_keeps_its_id():
 
 
 def test_a_card_gone_for_longer_than_the_memory_leaves_the_table():
-    tracker = CardTracker(keep_hidden_s=5.0)
+    tracker = CardTracker(TrackerTuning(keep_hidden_s=5.0))
     seen = run(tracker, [frame(("tempura", CARD))] * 10 + [frame()] * 60)
     assert len(seen[-1]) == 0
 
@@ -114,13 +115,13 @@ def test_seats_are_learned_from_the_first_cards_bottom_first_then_clockwise():
     cards = [("eel", (450, 600, 550, 755)), ("eel", (50, 300, 150, 455)),
              ("eel", (450, 0, 550, 155)), ("eel", (850, 300, 950, 455))]
     memory = SeatMemory(4)
-    tracked = CardTracker(confirm_hits=1).update(frame(*cards), 0.0)
+    tracked = CardTracker(TrackerTuning(confirm_hits=1)).update(frame(*cards), 0.0)
     assert memory.update(tracked).data["seat"].tolist() == [0, 1, 2, 3]
 
 
 def test_a_new_card_goes_to_the_seat_whose_cards_are_nearest():
     memory = SeatMemory(2, anchors=[(500, 700), (500, 50)])
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     seated = memory.update(tracker.update(frame(("eel", (600, 620, 700, 775)), ("tofu", (420, 0, 520, 155))), 0.0))
     assert dict(zip(seated.labels, seated.data["seat"].tolist(), strict=True)) == {"eel": 0, "tofu": 1}
 
@@ -144,7 +145,7 @@ def test_ann_at_the_bottom_keeps_a_card_laid_nearer_bens_first_card_than_her_own
     (upside down to the camera) at the top middle; Ann's chopsticks at the bottom right lie
     nearer Ben's card than Ann's, yet on Ann's side of the table."""
     memory = SeatMemory(2)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     ann, ben = ("wasabi", (250, 520, 350, 675)), ("tempura", (550, 75, 650, 230))
     for k in range(12):
         memory.update(tracker.update(frame(ann, ben), k / 10), k / 10)
@@ -157,7 +158,7 @@ def test_ann_at_the_bottom_keeps_a_card_laid_nearer_bens_first_card_than_her_own
 def test_seats_are_learned_from_cards_lying_still_not_from_one_on_its_way_in():
     # a card crossing the table under Ben's hand is seen for a few frames before any other
     memory = SeatMemory(2)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     passing = ("eel", (450, 300, 550, 455))
     for k in range(5):
         memory.update(tracker.update(frame(passing), k / 10), k / 10)
@@ -173,7 +174,7 @@ def seat_round(memory: SeatMemory, turns: list[list[tuple[str, tuple[float, floa
                turn_s: float = 5.0) -> list[int]:
     """Each turn's cards laid at once, then the table still for a while: the seat of each
     card, in the order they were laid."""
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     laid: list = []
     seated = None
     for k, cards in enumerate(turns):
@@ -186,7 +187,7 @@ def seat_round(memory: SeatMemory, turns: list[list[tuple[str, tuple[float, floa
 
 
 def test_seats_are_the_players_rows_not_even_angles_round_the_table():
-    """Three players seated unevenly (a drawn film of the independent renderer, seed 0): Ann
+    """Three players seated unevenly (a drawn film of the independent renderer): Ann
     at the bottom (her cards upright), Ben at the upper left and Cid at the right (their
     cards lie sideways). Ann puts her pudding apart, at the right end of her row: seen from
     the table's middle it lies nearer Cid's direction; Ben's tempura ends his row, low on the
@@ -207,7 +208,7 @@ def test_a_misread_box_on_a_first_card_founds_no_seat():
     name: that box lies on Ben's card, so it is not a third player; Ann's card, seen a
     moment later, is."""
     memory = SeatMemory(3)
-    tracker = CardTracker(confirm_hits=1)
+    tracker = CardTracker(TrackerTuning(confirm_hits=1))
     cid, ben, half = ("squid-nigiri", (702, 285, 812, 387)), ("eel", (343, 74, 467, 154)), ("maki-2", (420, 98, 470, 155))
     ann = ("egg-nigiri", (324, 497, 405, 629))
     for k in range(15):
@@ -219,7 +220,7 @@ def test_a_misread_box_on_a_first_card_founds_no_seat():
 
 
 def test_of_two_rows_a_card_could_extend_the_one_whose_player_laid_nothing_this_turn_takes_it():
-    """Five players (a drawn film, seed 4): Dan's first card is a pudding at the far end of
+    """Five players (a drawn film): Dan's first card is a pudding at the far end of
     his row; his second, a squid nigiri, starts his columns at the other end, right where
     Eve's row would go on. Eve laid her card that same turn; Dan laid none but this."""
     turns = [
@@ -233,7 +234,7 @@ def test_of_two_rows_a_card_could_extend_the_one_whose_player_laid_nothing_this_
 
 
 def test_the_player_at_the_bottom_is_the_low_one_whose_cards_stand_upright():
-    """Five players (a drawn film, seed 1): Ann sits at the bottom, her cards upright; Eve's
+    """Five players (a drawn film): Ann sits at the bottom, her cards upright; Eve's
     first card lies about as low and nearer straight below the middle of the first cards, but
     turned half towards the right side, where Eve sits."""
     turns = [[("onigiri-circle", (539, 558, 619, 641)), ("eel", (317, 526, 373, 602)), ("eel", (244, 156, 315, 206)),
@@ -268,7 +269,7 @@ def test_a_card_lost_on_its_way_in_and_found_where_it_came_to_rest_is_boxed_ther
 
 
 def test_a_card_in_a_hand_boxed_larger_beside_a_card_lying_under_that_hand_is_not_that_card_moved():
-    """Seen with the real models on a three-player field film (seed 325): Cid's egg nigiri had
+    """Seen with the real models on a three-player field film: Cid's egg nigiri had
     lain still for seconds when the hand bringing his salmon nigiri covered it; the salmon,
     still in the hand, was boxed 80 px off, 1.3 times the egg's size, and read as an egg
     nigiri. The tracker took that box for the egg moved there; once the salmon lay on the egg,
@@ -298,12 +299,12 @@ def test_the_next_card_of_a_column_laid_over_one_showing_its_strip_is_a_new_card
 
 
 @pytest.mark.parametrize("lying, piece, both", [
-    ((311, 96, 363, 157), (315, 121, 362, 157), (307, 84, 363, 155)),  # Cid's pudding, dev seed 4
-    ((495, 82, 535, 132), (495, 102, 532, 132), (495, 75, 536, 130)),  # Dan's tempura, dev seed 8
+    ((311, 96, 363, 157), (315, 121, 362, 157), (307, 84, 363, 155)),  # Cid's pudding, a development film
+    ((495, 82, 535, 132), (495, 102, 532, 132), (495, 75, 536, 130)),  # Dan's tempura, a development film
     ((100, 100, 200, 255), (100, 180, 200, 255), (100, 83, 200, 255)),  # a strip a tenth of a card
 ])
 def test_a_card_laid_over_a_same_named_one_boxed_with_the_strip_it_leaves_is_a_new_card(lying, piece, both):
-    """Seen with the real models on five-player films (dev seeds 4 and 8): a player far from
+    """Seen with the real models on five-player films: a player far from
     the camera lays a card over the lower part of a card of the same name; the strip it
     leaves is a few pixels tall, and the detector boxes both cards as one, reaching a strip
     past where the first lay. The tracker took that box for the first card seen again, and
@@ -330,7 +331,7 @@ def test_a_card_lying_still_boxed_a_little_larger_is_the_same_card():
 
 
 def test_a_card_boxed_again_at_a_size_it_showed_before_is_the_same_card_though_a_strip_longer():
-    """Seen with the real models on a three-player film (seed 203): Ann's sashimi was boxed
+    """Seen with the real models on a three-player film: Ann's sashimi was boxed
     whole, then for seconds a few pixels shorter; after a hand passed over it, it was boxed at
     its first size again, a tenth of its length past its last box. Taken for the next card of
     its column laid over it (boxed with the strip it leaves), it became a second sashimi, and
@@ -346,7 +347,7 @@ def test_a_card_boxed_again_at_a_size_it_showed_before_is_the_same_card_though_a
 
 
 def test_a_card_seen_whole_again_where_it_lay_after_only_a_piece_of_it_showed_keeps_its_id():
-    """Seen with the real models on a five-player film (dev seed 4): Eve's egg nigiri lay
+    """Seen with the real models on a five-player film: Eve's egg nigiri lay
     whole for seconds, then for two frames only its left half was boxed (a hand reaching
     over it), then it was boxed whole again where it lay. The tracker had moved its box to
     the half and took the whole card for a second egg nigiri: an extra turn of one card."""
@@ -359,7 +360,7 @@ def test_a_card_seen_whole_again_where_it_lay_after_only_a_piece_of_it_showed_ke
 
 
 def test_a_card_slid_over_a_same_named_one_is_a_new_card_and_the_one_below_keeps_its_strip():
-    """Seen with the real models on a five-player film (dev seed 9): Eve's second dumpling is
+    """Seen with the real models on a five-player film: Eve's second dumpling is
     slid down her column over her first, which keeps a strip in sight along its top left.
     While the hand lay over them, the first dumpling showed a piece of itself, and the new
     card on its way in was boxed mostly inside where the first lay: the tracker moved the
@@ -379,7 +380,7 @@ def test_a_card_slid_over_a_same_named_one_is_a_new_card_and_the_one_below_keeps
 
 
 def test_a_card_slid_sideways_over_a_same_named_one_is_a_new_card_while_the_strip_of_that_one_shows():
-    """Seen with the real models on a five-player film (dev seed 13): Dan's column runs
+    """Seen with the real models on a five-player film: Dan's column runs
     sideways, and his second tempura is slid over his first from the left, coming to rest a
     fifth of a card to the right. On its way in, under the hand, it was boxed in one frame
     almost exactly where the first lay whole, beside the strip of the first it leaves (the
@@ -399,8 +400,7 @@ def test_a_card_slid_sideways_over_a_same_named_one_is_a_new_card_while_the_stri
 
 
 def test_a_card_laid_almost_where_a_same_named_one_lies_then_slid_off_it_is_a_new_card():
-    """Seen with the real models on a five-player field film (seed 92, the boxes of frames
-    248-260): Ben's column of maki rolls runs sideways. His second maki-3 came in under the
+    """Seen with the real models on a five-player field film: Ben's column of maki rolls runs sideways. His second maki-3 came in under the
     hand and was boxed for one frame almost exactly where his first lay whole, then slid a
     fifth of a card left, the strip of the first sticking out beside it. The first maki took
     the one box for itself seen whole again, then followed the new card; its strip became a
@@ -420,7 +420,7 @@ def test_a_card_laid_almost_where_a_same_named_one_lies_then_slid_off_it_is_a_ne
 
 
 def test_a_card_boxed_with_the_hand_over_it_past_two_of_its_sides_stays_one_card():
-    """Seen with the real models on a five-player field film (seed 235): a hand reaching over
+    """Seen with the real models on a five-player field film: a hand reaching over
     Cid's salmon nigiri was boxed with it for a few frames, past its top, left, right and
     bottom edges. Taken for the next salmon of its column laid over it (a box reaching a strip
     past the card), it became a second salmon, a card too many for a turn. The next card of a
@@ -434,8 +434,7 @@ def test_a_card_boxed_with_the_hand_over_it_past_two_of_its_sides_stays_one_card
 
 
 def test_a_card_boxed_wider_toward_the_hand_laying_a_card_beside_it_is_no_card_laid_over_it():
-    """Seen with the real models on a three-player field film (seed 302, the boxes of frames
-    195-207): Ann's two wasabis lie side by side. As her hand lays an egg nigiri on the first,
+    """Seen with the real models on a three-player field film: Ann's two wasabis lie side by side. As her hand lays an egg nigiri on the first,
     the second is boxed up to 20 px wider on the side of the hand. Taken for the next card
     of its column laid over it, that box was given to the first wasabi, under the hand, as
     if moved there; the first one's strip, seen again under the egg nigiri, became a third
@@ -459,8 +458,7 @@ def test_a_card_boxed_wider_toward_the_hand_laying_a_card_beside_it_is_no_card_l
 
 
 def test_a_card_boxed_whole_beside_the_edge_of_the_next_card_in_a_hand_keeps_its_id():
-    """Seen with the real models on a five-player field film (seed 3, the boxes of frames
-    168-189): Eve's salmon nigiri lies sideways; her second salmon comes in by hand to start
+    """Seen with the real models on a five-player field film: Eve's salmon nigiri lies sideways; her second salmon comes in by hand to start
     a column beside it. For a few frames its edge in the hand is boxed within the lying
     card's box; the lying card took that edge (it lies within the card's box, as a part of
     the card would) rather than its own box a few pixels off, and followed the hand away:
@@ -480,8 +478,7 @@ def test_a_card_boxed_whole_beside_the_edge_of_the_next_card_in_a_hand_keeps_its
 
 
 def test_a_card_boxed_together_with_the_next_card_coming_over_it_keeps_where_it_lies():
-    """Seen with the real models on a five-player field film (dev seed 6, the boxes of frames
-    60-100): Eve's second squid nigiri came in by hand over her first, almost on it. For one
+    """Seen with the real models on a five-player field film: Eve's second squid nigiri came in by hand over her first, almost on it. For one
     frame the detector boxed both as one box, larger than the card and reaching past where it
     lay; the lying card took that box as itself, then took the new card's box (lying 0.9
     within it) while its own strip became a card of its own: the second squid was never
@@ -500,8 +497,7 @@ def test_a_card_boxed_together_with_the_next_card_coming_over_it_keeps_where_it_
 
 
 def test_a_far_card_boxed_with_a_hand_passing_over_it_stays_one_card():
-    """Seen with the real models on a five-player field film (dev seed 8, the boxes of frames
-    176-250): a hand passing over Dan's far squid nigiri, a card 38 x 51 px, was boxed with it
+    """Seen with the real models on a five-player field film: a hand passing over Dan's far squid nigiri, a card 38 x 51 px, was boxed with it
     for half a second, a few pixels past it on one side or another. Taken as the card, those
     boxes made it a card a third larger than it is; seen again at its own size, it was not
     that card any more but a second squid, read as Dan's card of the next turn."""
@@ -520,8 +516,7 @@ def test_a_far_card_boxed_with_a_hand_passing_over_it_stays_one_card():
 
 
 def test_a_card_lying_under_a_box_that_holds_it_is_not_found_again_where_a_same_named_card_comes_in():
-    """Seen with the real models on a five-player field film (dev seed 8, the boxes of frames
-    196-232, after the classifier's wide stage): Dan slid his second tempura in over his
+    """Seen with the real models on a five-player field film: Dan slid his second tempura in over his
     first, beside his squid nigiri. The hand was boxed with the squid, and the tempura on its
     way in was read as a squid nigiri for one frame. The squid lying still was found again
     in that box, a card's width away, and followed the tempura for a second and a half while
@@ -555,8 +550,7 @@ def test_a_card_lying_under_a_box_that_holds_it_is_not_found_again_where_a_same_
 
 
 def test_a_sliver_boxed_beside_a_card_under_a_hand_is_not_that_card_found_again():
-    """Seen with the real models on a five-player field film (dev seed 40, the boxes of frames
-    140-180, after the classifier's wide stage): as Ben laid his second wasabi below his
+    """Seen with the real models on a five-player field film: as Ben laid his second wasabi below his
     first, a sliver 15 px wide was boxed below the first, under the hand, and read as a
     wasabi. The first wasabi was found again in that sliver and kept it, the second took its
     strip for the first one's, and Ben's card of the turn was lost."""
@@ -582,8 +576,7 @@ def test_a_sliver_boxed_beside_a_card_under_a_hand_is_not_that_card_found_again(
 
 
 def test_a_card_misread_for_a_moment_is_not_revived_by_a_card_laid_there_seconds_later():
-    """Seen with the real models on a three-player field film (dev seed 24, the boxes of
-    frames 140-205): a hand over Ann's wasabi, her wasabi was read as a squid nigiri for four
+    """Seen with the real models on a three-player field film: a hand over Ann's wasabi, her wasabi was read as a squid nigiri for four
     frames, then as a wasabi again. Four seconds later she laid a squid nigiri on it; its
     first box lay in that misreading's box and took it up again, so the squid was a card
     first seen four seconds before it was laid, and was read as a turn of its own."""
@@ -604,7 +597,7 @@ def test_a_card_misread_for_a_moment_is_not_revived_by_a_card_laid_there_seconds
 
 
 def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_keeps_its_id():
-    """Seen with the real models on a three-player film (dev seed 5): just after a hand passed
+    """Seen with the real models on a three-player film: just after a hand passed
     over Ann's dumpling, the detector boxed it whole where it had lain the frame before and,
     in the same frames, boxed a piece of it along its top edge, reaching a few pixels past
     the whole box. No card was laid: the whole box is the card, not a second dumpling."""
@@ -618,7 +611,7 @@ def test_a_card_boxed_whole_and_in_part_at_once_where_it_lay_the_frame_before_ke
 
 
 def test_a_corner_of_a_card_boxed_apart_is_not_found_again_as_a_whole_card_beside_it():
-    """Seen with the real models on a five-player film (dev seed 10): the detector boxed a
+    """Seen with the real models on a five-player film: the detector boxed a
     corner of Eve's salmon nigiri apart from the card, a box of its own followed as a track.
     A hand laid her second salmon a strip off the first; when the hand left, the new card was
     taken for that corner, lost under the hand and found again moved there (a card three
@@ -656,7 +649,7 @@ def test_a_corner_of_a_diagonal_card_boxed_again_is_no_second_card():
 
 
 def test_a_card_seen_whole_again_after_a_hand_hid_its_edge_keeps_its_id():
-    """Seen with the real models on a five-player film (dev seed 10): a hand reaching past
+    """Seen with the real models on a five-player film: a hand reaching past
     Eve's second salmon nigiri hid its right edge, a little more from one frame to the next
     (each box near enough the one before to be the card lying still, so the place the
     tracker keeps for it shrank with them); seen whole again, reaching past that place by a

@@ -108,7 +108,7 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
 
 
 def test_the_strip_of_a_card_lost_from_sight_under_another_name_is_no_card_laid():
-    """Seen with the real models on a three-player film (dev seed 31): Cid's first card, read as
+    """Seen with the real models on a three-player film: Cid's first card, read as
     a squid nigiri, was lost from sight under a hand with no card of his over it. As he laid
     an egg nigiri over most of it, its strip showed, named salmon nigiri: taken for a card
     laid, it made his card of that turn, and the egg nigiri a turn of its own. A card played
@@ -131,7 +131,7 @@ def test_the_strip_of_a_card_lost_from_sight_under_another_name_is_no_card_laid(
 
 
 def test_cards_glimpsed_in_hands_after_a_turn_make_no_turn_of_their_own():
-    """Seen with the real models on a three-player field film (seed 25): as the last turn's
+    """Seen with the real models on a three-player field film: as the last turn's
     cards came in, the hands carrying them were boxed as cards for a frame or three (a
     maki under Ann's hand, a wasabi and two salmon nigiri under the others'), then never
     again. The turn was read from the cards laid; the glimpses, left over, were read as one
@@ -162,7 +162,7 @@ def test_cards_glimpsed_in_hands_after_a_turn_make_no_turn_of_their_own():
 
 
 def test_a_nigiri_laid_on_a_wasabi_boxed_with_the_hand_that_laid_it_is_a_card_of_its_own():
-    """Seen with the real models on a five-player field film (dev seed 11, these boxes): the
+    """Seen with the real models on a five-player field film: the
     hand that laid Ben's wasabi was boxed with it for a second, a box nearly twice the card.
     Two turns later his squid nigiri went on the wasabi; half that box or less and lying in
     it, it was taken for a piece of the wasabi (a strip a card laid on it leaves), and Ben's
@@ -279,7 +279,7 @@ def test_chopsticks_back_in_the_hand_before_the_turn_is_read_still_let_two_cards
 
 
 def test_a_card_boxed_twice_for_a_moment_under_another_name_is_not_a_card_laid():
-    """Seen with the real models on a film of the independent renderer (seed 2): while Ben's
+    """Seen with the real models on a film of the independent renderer: while Ben's
     sashimi lay in sight, the recogniser also boxed it, for one frame, as an uramaki. A
     scored uramaki may leave the table at once, but this box lay exactly on a card that
     stayed: it is no card of Ben's second turn."""
@@ -369,7 +369,7 @@ def _live_shown(game: LiveGame):
 
 
 def test_a_pudding_laid_over_a_far_players_pudding_boxed_with_its_strip_is_that_turns_card():
-    """Seen with the real models on a five-player film (dev seed 4): Cid sits far from the
+    """Seen with the real models on a five-player film: Cid sits far from the
     camera and lays his second pudding over the lower part of his first; the strip it leaves
     is a few pixels tall and the detector boxes both puddings as one box, a strip longer than
     the first. That box was taken for the first pudding seen again: his card of the turn was
@@ -422,8 +422,7 @@ def _recorded_column_round(name: str, anns_seat: tuple[int, int], bens_times: tu
 
 
 def test_a_card_laid_where_most_boxes_are_strips_of_columns_is_in_play():
-    """Recorded with the real models on a two-player film (seed 363, then held out; ``data/``,
-    the whole picture, seats learned as the film goes): both players lay like cards in
+    """Recorded with the real models on a two-player film: both players lay like cards in
     columns, so most boxes on the table are strips, each a fifth of a card. Ann's second and
     third salmon nigiri, laid whole over the lower part of the one before, were more than
     four times the area of the table's middle box and were taken for a stretch of cloth boxed
@@ -431,7 +430,7 @@ def test_a_card_laid_where_most_boxes_are_strips_of_columns_is_in_play():
     import json
     from pathlib import Path
 
-    film = json.loads((Path(__file__).parent / "data" / "seed363_table.json").read_text())
+    film = json.loads((Path(__file__).parent / "data" / "two_players_table.json").read_text())
     game = LiveGame(["Ann", "Ben"], "party")
     show = _live_shown(game)
     for i in range(film["frames"]):
@@ -445,83 +444,83 @@ def test_a_card_laid_where_most_boxes_are_strips_of_columns_is_in_play():
 
 
 def test_a_dumpling_slid_down_a_column_over_a_dumpling_is_that_turns_card():
-    """Recorded with the real models on a five-player film (dev seed 9; ``data/``): Eve's
+    """Recorded with the real models on a five-player film: Eve's
     regions, her second dumpling slid down her first column over the first, which keeps a
     strip in sight at its top left. While the hand lay over them, the first dumpling showed a
     piece of itself and the new card on its way in was boxed mostly where the first lay: the
     first dumpling was followed onto the new card, and her card of turn 4 was never seen.
     (Eve's cards there, Ann's here; Ben lays a card a turn, after her.)"""
-    reveals = _recorded_column_round("seed9_eve_column.json", (690, 480), (3.5, 9.5, 14.5, 20.0))
+    reveals = _recorded_column_round("five_players_eve_column.json", (690, 480), (3.5, 9.5, 14.5, 20.0))
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["dumpling", "maki-3", "sashimi", "dumpling"], RECORDED_BENS, strict=True)]
 
 
 def test_a_tempura_slid_sideways_over_a_tempura_is_that_turns_card():
-    """Recorded with the real models on a five-player film (dev seed 13; ``data/``): Dan's
+    """Recorded with the real models on a five-player film: Dan's
     regions, his columns running sideways. His second tempura, slid over his first from the
     left, was boxed on its way in almost exactly where the first lay, beside the strip of the
     first sticking out from under it: taken for the first tempura seen whole again, the new
     card was followed as the first, and a misread of his maki under the hand made his card of
     turn 4 (Dan's cards there, Ann's here; Ben lays a card a turn, after him)."""
-    reveals = _recorded_column_round("seed13_dan_column.json", (720, 330), (3.5, 9.6, 14.5, 21.5))
+    reveals = _recorded_column_round("five_players_dan_sideways_column.json", (720, 330), (3.5, 9.6, 14.5, 21.5))
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["tempura", "maki-2", "salmon-nigiri", "tempura"], RECORDED_BENS, strict=True)]
 
 
 def test_a_card_a_hand_half_hides_with_its_corner_boxed_apart_keeps_its_place():
-    """Recorded with the real models on a five-player film (seed 256, then held out; ``data/``):
+    """Recorded with the real models on a five-player film:
     Ben's second wasabi lies partly over his first. As his hand came over them to lay a salmon
     nigiri on the first, the second was boxed 0.8 of its size and its corner boxed apart, in
     one frame: the corner was taken for the card, as a strip of the card below a card slid
     over it is, and the box went to the first wasabi, under the hand. The strip of the first
     seen again was read as a wasabi laid in turn 4, the salmon as a turn of its own. (Ben's
     cards there, Ann's here; Ben lays a card a turn, after her.)"""
-    reveals = _recorded_column_round("seed256_ben_column.json", (230, 530), (4.3, 9.5, 15.0, 23.8))
+    reveals = _recorded_column_round("five_players_ben_column.json", (230, 530), (4.3, 9.5, 15.0, 23.8))
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["wasabi", "wasabi", "maki-2", "salmon-nigiri"], RECORDED_BENS, strict=True)]
 
 
 def test_the_strip_of_a_columns_first_card_named_surely_only_late_joins_its_turn():
-    """Recorded with the real models on a three-player film (seed 255, then held out; ``data/``):
+    """Recorded with the real models on a three-player film:
     Ann's second maki-3, laid over the lower part of her first, took the first's track; the
     strip left of the first was named maki-3 at about 0.5 only, a card of the game only after
     the turn was read without her. Lying on a maki-3 of hers, it was not taken for her late
     card of that turn, and made a turn of its own: every turn after it one off. (Ann's cards
     there too; Ben lays a card a turn, after her.)"""
     bens = [*RECORDED_BENS, ("eel", (620, 100, 680, 193))]
-    reveals = _recorded_column_round("seed255_ann_column.json", (460, 560), (4.3, 9.5, 17.4, 25.9, 31.1), bens)
+    reveals = _recorded_column_round("three_players_ann_column.json", (460, 560), (4.3, 9.5, 17.4, 25.9, 31.1), bens)
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["maki-3", "sashimi", "maki-3", "special-order:maki-3", "dumpling"], bens, strict=True)]
 
 
 def test_a_cards_uncovered_part_boxed_again_under_another_name_is_no_card_laid():
-    """Recorded with the real models on a two-player film (seed 285, then held out; ``data/``):
+    """Recorded with the real models on a two-player film:
     Ben laid his wasabi over a corner of his salmon nigiri. For 8.7 s the recogniser boxed
     the salmon's uncovered part a second time, within the salmon's whole box, and named it
     squid nigiri: that box was read as his card of turn 4 and the wasabi as a turn of its
     own, every turn after it one off. (Ben's cards there, Ann's here, moved to the bottom of
     the picture; Ben lays a card a turn, after her.)"""
     bens = [*RECORDED_BENS, ("eel", (620, 100, 680, 193)), ("tofu", (700, 100, 760, 193))]
-    reveals = _recorded_column_round("seed285_ben_column.json", (360, 560), (4.9, 9.4, 15.8, 20.5, 29.1, 34.7), bens)
+    reveals = _recorded_column_round("two_players_ben_column.json", (360, 560), (4.9, 9.4, 15.8, 20.5, 29.1, 34.7), bens)
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["dumpling", "egg-nigiri", "salmon-nigiri", "wasabi", "tempura", "salmon-nigiri"], bens, strict=True)]
 
 
 def test_one_card_boxed_as_two_parts_at_once_is_one_card_laid():
-    """Recorded with the real models on a three-player film (seed 295, then held out; ``data/``):
+    """Recorded with the real models on a three-player film:
     a band of glare lay across Cid's first salmon nigiri, and the recogniser boxed the card
     as two overlapping parts from the frame it was laid, the smaller named salmon nigiri, the
     larger squid nigiri by turns. The larger was kept for the next turn and, read alone, made
     a turn of its own: every turn after it one off. (Cid's cards there, Ann's here, moved
     down; Ben lays a card a turn, after her.)"""
     bens = [*RECORDED_BENS, ("eel", (620, 100, 680, 193))]
-    reveals = _recorded_column_round("seed295_cid_column.json", (690, 560), (4.5, 10.0, 15.6, 21.2, 26.5), bens)
+    reveals = _recorded_column_round("three_players_cid_column.json", (690, 560), (4.5, 10.0, 15.6, 21.2, 26.5), bens)
     assert reveals == [{"Ann": [a], "Ben": [b]} for a, (b, _) in zip(
         ["salmon-nigiri", "salmon-nigiri", "dumpling", "tempura", "salmon-nigiri"], bens, strict=True)]
 
 
 def test_a_card_boxed_whole_again_where_it_lies_while_its_track_is_lost_is_no_card_laid():
-    """Four-player field film seed 291 (then held out): Cid's wasabi lay alone; its track went
+    """Four-player field film: Cid's wasabi lay alone; its track went
     over to a piece of it, its corner, and was lost there (the tracker keeps a lost track a
     few seconds), while the card, boxed whole right where it lay, became a new track. That
     new track was read as a turn of Cid's alone, every turn after it one off."""
@@ -561,7 +560,7 @@ def _laid_almost_over_her_first(anns_other: tuple | None, first: list[int] | Non
 
 
 def test_a_card_laid_almost_wholly_over_its_like_is_that_turns_card():
-    """Five-player field film dev seed 25: Dan laid his third maki-2 10 px right and 8 px up of
+    """Five-player field film: Dan laid his third maki-2 10 px right and 8 px up of
     his second, hiding all of it but a sliver the recogniser never boxed. The second card's
     track went over to the new card, as if it had moved, and the turn was read without him.
     A revealed card does not move by itself: a seat missing from a turn, one of whose cards
@@ -571,7 +570,7 @@ def test_a_card_laid_almost_wholly_over_its_like_is_that_turns_card():
 
 
 def test_a_card_laid_a_few_pixels_off_its_like_under_the_hand_is_that_turns_card():
-    """Four-player field film seed 351 (held out; its boxes here, Cid's there, Ann's here):
+    """Four-player field film :
     Cid laid his second sashimi 12 px above his first (51x63 px cards). The first was out
     of sight under his hand for 0.6 s; the box that came back, the new card's, lay still 0.72
     over the first's place, about where it lay, and turn 3 was read without him."""
@@ -582,7 +581,7 @@ def test_a_card_laid_a_few_pixels_off_its_like_under_the_hand_is_that_turns_card
 
 def test_a_cards_box_grown_at_one_edge_in_sight_is_no_card_laid():
     """The same box, come while the card lay in sight (no hand over it): a box changes at one
-    edge while the card lies still (three-player film seed 255, a sashimi's box 10 px short
+    edge while the card lies still (three-player film, a sashimi's box 10 px short
     for a few frames); a turn without Ann's card is read without her."""
     first, moved = [487, 85, 539, 148], [484, 73, 538, 143]
     assert _laid_almost_over_her_first(None, first, moved, hand=False) == [
@@ -597,7 +596,7 @@ def test_a_card_nudged_while_its_player_lays_another_is_no_card_laid():
 
 
 def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
-    """Seen with the real models on a five-player film (dev seed 4, frames fed at 832 px):
+    """Seen with the real models on a five-player film:
     Eve's egg nigiri, carried in under her hand, was boxed for a few frames in bits far from
     where it came to rest, and found whole there as another card. Three seconds later a
     hand over the table left a bit of it in sight, found again as the card glimpsed on its
@@ -619,7 +618,7 @@ def test_a_glimpse_of_a_card_in_the_hand_found_again_seconds_later_is_no_turn():
 
 
 def test_a_card_seen_whole_again_after_a_hand_showed_half_of_it_is_no_card_laid():
-    """Seen with the real models on a five-player film (dev seed 4): a hand reaching over Eve's
+    """Seen with the real models on a five-player film: a hand reaching over Eve's
     egg nigiri left its left half in sight for two frames; boxed whole again where it lay, it
     was taken for a second egg nigiri, read alone as a turn of its own (Eve's card there, Ann's here)."""
     whole, half = (663, 361, 752, 434), (654, 359, 693, 413)
@@ -664,7 +663,7 @@ def test_a_card_lost_in_one_turn_costs_that_turn_only():
 
 
 def test_a_box_that_came_with_a_players_card_is_no_card_of_their_next_turn():
-    """Seen with the real models on a five-player field film (seed 311): a stretch of striped
+    """Seen with the real models on a five-player field film: a stretch of striped
     cloth beside Dan's tempura was boxed, as a dumpling, from the moment the tempura was, and
     for the rest of the round. A player takes their next card only once every player has
     revealed: the box was no card of Dan's next turn, yet left for it, it made a turn of its
@@ -692,7 +691,7 @@ def test_a_box_that_came_with_a_players_card_is_no_card_of_their_next_turn():
 
 
 def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
-    """Seen on a field film (dev seed 4) with Ben's wasabi misread as a squid nigiri: as his
+    """Seen on a field film with Ben's wasabi misread as a squid nigiri: as his
     salmon nigiri went on it, the piece of the wasabi left in sight was read as a wasabi and
     seated with Cid, who had laid just then. Taken for Cid's second card, it waited and made a
     turn of its own, and every turn after it was read one place late."""
@@ -718,7 +717,7 @@ def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
 
 
 def test_a_card_read_again_under_another_name_where_it_lay_is_no_new_card():
-    """Seen on a field film (dev seed 7) with Ben's salmon nigiri misread as a squid nigiri for
+    """Seen on a field film with Ben's salmon nigiri misread as a squid nigiri for
     its first seconds: the turn took the squid; the card went out of sight for a moment and
     came back read right, as a new track right where it lay. That was taken for a new card of
     Ben's, a turn of its own, and every turn after it was read one place late."""
@@ -818,7 +817,7 @@ def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_li
 
 
 def test_a_card_read_under_two_names_by_turns_keeps_the_name_it_was_revealed_as():
-    """Seen on a 5-player field film (dev seed 2): Ben's maki-2, lying whole, read as a maki-3
+    """Seen on a 5-player field film: Ben's maki-2, lying whole, read as a maki-3
     and back in stretches of a few seconds. The log keeps the maki-2, no rename back and forth."""
     turns = TurnDetector(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
@@ -852,7 +851,7 @@ def _seats_learned_late(first_pair: tuple[str, str], column: tuple[list[int], li
 
 
 def test_a_card_first_seen_as_the_strip_the_card_laid_on_it_leaves_was_laid_before_that_card():
-    """Four-player field film seed 61: Ben's wasabi was never boxed whole; once his egg
+    """Four-player field film: Ben's wasabi was never boxed whole; once his egg
     nigiri lay on it, its strip showed beside the egg, seen after the egg. The seats came
     late, so both waited for a turn: the wasabi, covered by the egg, was laid first (turn 1),
     not the egg (before, every turn of Ben's was one off)."""
@@ -862,7 +861,7 @@ def test_a_card_first_seen_as_the_strip_the_card_laid_on_it_leaves_was_laid_befo
 
 
 def test_cards_that_come_to_the_game_together_are_taken_in_the_order_the_tracker_first_boxed_them():
-    """Four-player field film seed 61, with the tilted detector: the seats were learned late,
+    """Four-player field film, with the tilted detector: the seats were learned late,
     and Ben's egg nigiri, boxed at 9.7 s, came to the game only at 16 s, a frame after his
     maki roll of the next turn (boxed at 15.9 s). Taken in the order the game first had
     them, the maki was his turn-1 card and the egg his turn-2 card; the tracker's first box
@@ -888,7 +887,7 @@ def test_cards_that_come_to_the_game_together_are_taken_in_the_order_the_tracker
 
 
 def test_a_like_card_laid_on_a_card_that_now_shows_only_its_strip_is_a_card_of_its_own():
-    """Five-player field film seed 92, with the tilted detector: the seats came late, and by
+    """Five-player field film, with the tilted detector: the seats came late, and by
     then Ann had laid her second sashimi on her first, a strip nearer her; the first one
     showed only that strip from then on. The two were taken for one card boxed twice, and
     turn 2 had no card of hers. A second box of one card leaves the card its size."""
@@ -911,7 +910,7 @@ def test_a_like_card_laid_on_a_card_that_now_shows_only_its_strip_is_a_card_of_i
 
 
 def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_strip_as_that_turns_card():
-    """Four-player field film seed 73: Cid laid a second pudding on his first, a strip
+    """Four-player field film: Cid laid a second pudding on his first, a strip
     nearer him. The tracker followed the first pudding's track onto the new card, lying
     whole a little off, and found the first one's strip as a new track. That strip lies
     within where the first pudding lay, but that card's track lies whole beside it now: the
@@ -931,7 +930,7 @@ def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_str
 
 
 def test_a_like_card_laid_on_a_turned_card_whose_strip_is_boxed_half_over_it_is_a_card_of_its_own():
-    """Five-player field film seed 333 (held out): Ben's cards lay turned almost square to
+    """Five-player field film: Ben's cards lay turned almost square to
     the camera's rows. The seats came late, and by then he had laid his second dumpling on
     his first; the first one showed only its strip from then on, but that strip's upright
     box lay 53 % over the new card's box. The two were taken for one card boxed twice, and
@@ -960,7 +959,7 @@ def test_a_like_card_laid_on_a_turned_card_whose_strip_is_boxed_half_over_it_is_
 
 
 def test_a_like_card_laid_over_a_card_boxed_with_the_hand_that_laid_it_is_that_turns_card():
-    """Five-player field film seed 342 (held out): Ann laid her second tempura almost wholly
+    """Five-player field film: Ann laid her second tempura almost wholly
     over her first. For a frame the tracker boxed her first tempura with the hand laying the
     second (77 % over where it lay), then followed its track onto the new card (60 % over
     that place, 73 % over the hand's box), found the first one's strip as a new track, and
@@ -990,7 +989,7 @@ def test_a_like_card_laid_over_a_card_boxed_with_the_hand_that_laid_it_is_that_t
 
 
 def test_a_maki_laid_over_a_maki_whose_strip_shows_fewer_rolls_is_read_by_the_card_laid():
-    """Three-player field film seed 349 (held out): Ben laid his second maki-2 over his first,
+    """Three-player field film: Ben laid his second maki-2 over his first,
     26 px to the side, in its column. The first one's track went over to the new card, and
     the first one's strip, one roll showing, was boxed as a new track named maki-1, and turn
     4 gave Ben a maki-1. The card of that turn is the maki-2 laid (the film's truth), and the
@@ -1019,7 +1018,7 @@ def test_a_maki_laid_over_a_maki_whose_strip_shows_fewer_rolls_is_read_by_the_ca
 
 
 def test_a_second_box_of_a_strip_first_boxed_over_two_cards_is_no_card_when_found_again():
-    """Four-player field film seed 344 (held out): Dan's second maki-2 lay on his first, in
+    """Four-player field film: Dan's second maki-2 lay on his first, in
     its column, the first showing a strip. A second track came on that strip: boxed for a
     frame over both cards, then right on the strip for half a second, named maki-1, while the
     strip's own track was lost. Three seconds later the tracker gave it the strip again for a
@@ -1055,7 +1054,7 @@ def test_a_second_box_of_a_strip_first_boxed_over_two_cards_is_no_card_when_foun
 
 
 def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_began_are_both_cards():
-    """Four-player field film seed 351 (held out): the seats were learned late, and Ann's
+    """Four-player field film: the seats were learned late, and Ann's
     maki-3 of turn 1 and wasabi of turn 2 were first boxed 0.1 s apart, after the others had
     laid their cards of turn 2. The wasabi was taken for a box that came with her maki (film
     311's rule) and turn 2 was read without her. Players take their next card only once
@@ -1077,8 +1076,7 @@ def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_bega
 
 
 def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_where_it_lay():
-    """Five-player field film seed 413 (held out; Ben's boxes, his turns 2-4 as turns 1-3
-    here): Ben's salmon nigiri lay still; two turns later his hand, laying a squid nigiri over
+    """Five-player field film : Ben's salmon nigiri lay still; two turns later his hand, laying a squid nigiri over
     his wasabi beside it, passed over it, and the tracker followed the hand and the squid with
     the salmon's track, while the salmon, boxed again right where it lay, became a new track.
     The new track was read as his card of that turn, a salmon nigiri, and the squid's reads
@@ -1109,7 +1107,7 @@ def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_w
 
 
 def _a_piece_under_the_hand_then_a_card_laid(piece_name: str = "salmon-nigiri") -> list[dict]:
-    """Five-player field film seed 415 (held out; Eve's boxes): Eve's squid nigiri of turn 1
+    """Five-player field film : Eve's squid nigiri of turn 1
     lay still; in turn 2 her hand, laying a maki roll above it, covered it, and what showed
     of it was boxed, named ``piece_name``, half a second before the maki roll was (0.8 of the
     squid's size, 0.97 within where it lay)."""

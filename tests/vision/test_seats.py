@@ -11,7 +11,7 @@ from vision.seats import (
     clutter,
     column_pairs,
     foreshortening,
-    seat_turn,
+    seat_angle,
     split_seats,
     strips,
     table_top,
@@ -164,7 +164,7 @@ def test_a_tableau_at_any_angle_is_turned_by_its_columns(turn):
     # boxes of turned cards are the axis-aligned boxes around them: their centres still
     # show which way each column runs
     detections = table([(TEMPURA, turn, (600, 500))])
-    assert seat_turn(detections.xyxy, None) == pytest.approx(turn, abs=6)
+    assert seat_angle(detections.xyxy, None) == pytest.approx(turn, abs=6)
 
 
 def at(turn, radius, centre=(800, 600)):

@@ -171,7 +171,7 @@ def _bench(args: argparse.Namespace) -> int:
                    "regions_named_per_frame": round(getattr(detect, "classified", float("nan")) / count, 2),
                    "frames_not_read_again": getattr(detect, "skipped", 0)})
     share = {k: v["mean"] for k, v in report["ms_per_frame"].items()}
-    report["limited_by"] = max(share, key=share.get)
+    report["limited_by"] = max(share, key=lambda stage: share[stage])
     if args.json:
         print(json.dumps(report))
         return 0

@@ -21,9 +21,20 @@ from pathlib import Path
 import numpy as np
 
 from vision.boxes import iou_matrix as box_iou
-from vision.detections import REGION_SCORE, Detections
+from vision.detections import (
+    FIRST_SEEN,
+    LABEL,
+    REGION_SCORE,
+    SCORE,
+    SEAT,
+    TRACK_ID,
+    VISIBLE,
+    Detections,
+)
+from vision.live.events import CardEvent, Snapshot, snapshot, step
 from vision.live.tracker import CardTracker, SeatMemory
-from vision.live.turns import TurnDetector, TurnEvent
+from vision.live.tuning import Tuning
+from vision.live.turns import LiveEvent, TurnDetector
 
 #: Seat colours (BGR) for the overlay; the page uses the same hues.
 SEAT_COLOURS = ((46, 87, 228), (143, 157, 42), (0, 168, 233), (147, 76, 106), (200, 134, 58),
@@ -37,7 +48,7 @@ class LiveState:
     frame: int
     timestamp: float
     cards: tuple[dict, ...]
-    events: tuple[TurnEvent, ...]
+    events: tuple[LiveEvent, ...]
     record: dict
     pending: dict[str, list[str]]
     scores: dict | None
@@ -78,21 +89,17 @@ class LiveGame:
 
     Whatever is found in the first ``background_s`` seconds is the table before the game (a
     pattern on the cloth read as a card, cards of another game): it is shown, not played; so
-    is a new card until the recogniser's mean confidence in it reaches ``min_score``. 0.5:
-    every card played in 18 development films (field films, 3 and 5 players) was read at
-    0.6 or more, while a box of a wasabi's strip and the edge of the nigiri laid on it, read
-    as a second nigiri at 0.35-0.49 for the rest of a round, made a turn of its own at 0.4
-    (its detector score 0.69). A card the detector is sure of (mean score ``card_region``)
-    is in play however unsure its name: a print that reads half as one nigiri and half as
-    another is still a card laid (three-player field film seed 312: Ann's salmon nigiri on
-    her wasabi, boxed at 0.95 and named at 0.51, was never played, nor turn 5 read whole).
+    is a new card until the recogniser's mean confidence in it reaches ``min_score``: the
+    strip of a card and the edge of the card laid on it, boxed together, are read as a third
+    card at a lower confidence than any card laid. A card the detector is sure of (mean score
+    ``card_region``) is in play however unsure its name: a print that reads half as one nigiri
+    and half as another is still a card laid. Thresholds: ``tuning`` (:class:`Tuning`).
     """
 
     def __init__(self, players: Sequence[str], edition: str = "party", *,
                  menu: object = None, variants: object = None,
                  seat_anchors: Sequence[tuple[float, float]] | None = None,
-                 tracker: CardTracker | None = None, turns: TurnDetector | None = None,
-                 background_s: float = 1.0, min_score: float = 0.5, card_region: float = 0.85) -> None:
+                 tuning: Tuning | None = None) -> None:
         from scorer.editions import EDITIONS
 
         if edition not in EDITIONS:
@@ -109,14 +116,15 @@ class LiveGame:
         self.setup = {k: v for k, v in (("menu", menu), ("variants", variants)) if v is not None}
         self.faces = _deck_faces(edition, menu)
         self._names: dict[str, str] = {}
-        self.tracker = tracker or CardTracker()
-        self.seats = SeatMemory(len(players), anchors=seat_anchors)
-        self.turns = turns or TurnDetector(players, edition)
+        self.tuning = tuning or Tuning()
+        self.tracker = CardTracker(self.tuning.tracker)
+        self.seats = SeatMemory(len(players), anchors=seat_anchors, tuning=self.tuning.seats)
+        self.turns = TurnDetector(players, edition, tuning=self.tuning.turns)
         self.frames = 0
-        self.background_s = background_s
-        self.min_score = min_score
-        self.card_region = card_region
         self._start: float | None = None
+        #: what happened to each card in play in the last frame (``vision.live.events``)
+        self.card_events: list[CardEvent] = []
+        self._snapshot: dict[int, Snapshot] = {}
         self._background: set[int] = set()
         self._background_boxes: list[np.ndarray] = []
         self._known: set[int] = set()
@@ -132,8 +140,8 @@ class LiveGame:
         if self._start is None:
             self._start = float(timestamp)
         everything = self.tracker.update(detections, timestamp)
-        ids = everything.data["track_id"]
-        early = everything.data["first_seen"] < self._start + self.background_s
+        ids = everything.data[TRACK_ID]
+        early = everything.data[FIRST_SEEN] < self._start + self.tuning.game.background_s
         fresh = {int(i) for i in ids[early]} - self._background
         if fresh:
             self._background |= fresh
@@ -149,8 +157,9 @@ class LiveGame:
         # a new card counts once the recogniser is sure enough of it, and is the size of a card
         # (a stretch of cloth boxed as one card is many times a card's size); a card in play stays
         region = everything.data[REGION_SCORE]
-        sure = (((everything.data["score"] >= self.min_score) | (region >= self.card_region))
-                & ~_oversized(everything.xyxy))
+        game = self.tuning.game
+        sure = (((everything.data[SCORE] >= game.min_score) | (region >= game.card_region))
+                & ~_oversized(everything.xyxy, game.oversized))
         self._known |= {int(i) for i in ids[sure]} - self._background
         in_play = np.isin(ids, list(self._known))
         tracked = self.seats.update(everything[in_play], timestamp)
@@ -158,6 +167,9 @@ class LiveGame:
             # the seats read again from more cards: the turns read so far follow them
             self.turns.reseat(self.seats.revised)
             self._version += 1
+        now = snapshot(tracked)
+        self.card_events = step(self._snapshot, now, float(timestamp))
+        self._snapshot = now
         events = self.turns.update(tracked, timestamp)
         self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
@@ -174,7 +186,7 @@ class LiveGame:
         (:meth:`TurnDetector.end_round`); the next card laid is the next round's."""
         return self._state(self.turns.end_round())
 
-    def _state(self, events: list[TurnEvent], seconds: dict[str, float] | None = None) -> LiveState:
+    def _state(self, events: list[LiveEvent], seconds: dict[str, float] | None = None) -> LiveState:
         """What the game knows now, with the cards of the last frame seen."""
         if events:
             self._version += 1
@@ -231,29 +243,29 @@ class LiveGame:
     def _background_cards(found: Detections, background: set[int]) -> list[dict]:
         """Boxes not in play: the table before the game, or a reading still too unsure."""
         return [{"id": int(i), "box": [round(float(v), 1) for v in found.xyxy[k]],
-                 "label": str(found.data["label"][k]), "seat": -1, "player": None,
-                 "visible": bool(found.data["visible"][k]),
+                 "label": str(found.data[LABEL][k]), "seat": -1, "player": None,
+                 "visible": bool(found.data[VISIBLE][k]),
                  "status": "background" if int(i) in background else "unsure", "turn": -1,
-                 "text": str(found.data["label"][k])} for k, i in enumerate(found.data["track_id"])]
+                 "text": str(found.data[LABEL][k])} for k, i in enumerate(found.data[TRACK_ID])]
 
     def _cards(self, tracked: Detections) -> list[dict]:
         states = self.turns.card_states()
         out = []
         for k in range(len(tracked)):
-            track_id = int(tracked.data["track_id"][k])
+            track_id = int(tracked.data[TRACK_ID][k])
             game = states.get(track_id, {})
             # a stray (a box that came with a player's card, no card of theirs) is of no seat
-            seat = -1 if game.get("status") == "stray" else int(tracked.data["seat"][k])
+            seat = -1 if game.get("status") == "stray" else int(tracked.data[SEAT][k])
             out.append({
                 "id": track_id,
                 "box": [round(float(v), 1) for v in tracked.xyxy[k]],
-                "label": str(tracked.data["label"][k]),
+                "label": str(tracked.data[LABEL][k]),
                 "seat": seat,
                 "player": self.players[seat] if 0 <= seat < len(self.players) else None,
-                "visible": bool(tracked.data["visible"][k]),
+                "visible": bool(tracked.data[VISIBLE][k]),
                 "status": game.get("status", "new"),
                 "turn": game.get("turn", -1),
-                "text": game.get("text", str(tracked.data["label"][k])),
+                "text": game.get("text", str(tracked.data[LABEL][k])),
             })
         return out
 
@@ -264,7 +276,10 @@ def _deck_faces(edition: str, menu: object) -> frozenset[str] | None:
     from vision.deck import Deck, DeckError
 
     try:
-        return Deck.of(edition, menu if edition == "party" else None).allowed
+        names = menu if edition == "party" and isinstance(menu, (str, list, tuple)) else None
+        if edition == "party" and menu is not None and names is None:
+            return None  # a stored menu of no form a menu has
+        return Deck.of(edition, names).allowed
     except (DeckError, TypeError):
         return None
 
@@ -274,10 +289,9 @@ def _oversized(xyxy: np.ndarray, times: float = 3.0) -> np.ndarray:
     more boxes): no card lies that much nearer the camera than the others.
 
     Long sides, not areas: where cards lie in columns most boxes are the strips the cards
-    laid over them leave, each as long as a card is wide but a fifth of its area. Two-player
-    field film seed 363 (held out): Ann's second and third salmon nigiri, laid on her first
-    in a column, were 4.5 times the area of the table's middle box, a strip, and never came
-    into play (turns 4 and 6 read without her). A card's long side is about 1.5 times its
+    laid over them leave, each as long as a card is wide but a fifth of its area: a whole
+    card there is several times the area of the table's middle box and must still come
+    into play. A card's long side is about 1.5 times its
     width, and a near card of a tilted camera half as long again as a far one: three times
     the middle long side is no card, a stretch of cloth boxed as one is many cards wide.
 
@@ -406,8 +420,9 @@ class StillTable:
 
     def allow(self, faces: frozenset[str] | None) -> None:
         for detect in (self.detect, self.detect_still):
-            if hasattr(detect, "allow"):
-                detect.allow(faces)
+            allow = getattr(detect, "allow", None)
+            if allow is not None:
+                allow(faces)
         self._last = None
 
     @property
@@ -425,18 +440,20 @@ class StillTable:
         thumb = cv2.resize(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
         thumb = thumb.astype(np.float32)
         thumb -= thumb.mean()
-        still = (self._last is not None and self._thumb.shape == thumb.shape
+        still = (self._last is not None and self._thumb is not None and self._thumb.shape == thumb.shape
                  and np.quantile(np.abs(thumb - self._thumb), 1 - self.share) < self.threshold)
         # a closer look, costlier, stands three times as long while nothing changes
         every = self.every * (3 if self._closer else 1)
-        if still and self._age + 1 < every:
+        if still and self._last is not None and self._age + 1 < every:
             self._age += 1
             self.skipped += 1
             return self._last
-        self._closer = still and self.detect_still is not None
-        detect = self.detect_still if self._closer else self.detect
-        self._last, self._thumb, self._age = detect(image_bgr), thumb, 0
-        return self._last
+        closer = self.detect_still if still else None
+        self._closer = closer is not None
+        detect = closer if closer is not None else self.detect
+        found = detect(image_bgr)
+        self._last, self._thumb, self._age = found, thumb, 0
+        return found
 
 
 def live_detector(recognizer, refresh: int = 4, still_every: int = 5, still_full: bool = True) -> Detector:
@@ -510,7 +527,7 @@ def open_source(camera: int | None = None, video: str | Path | None = None,
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     try:
-        capture = cv2.VideoCapture(str(video)) if video is not None else cv2.VideoCapture(int(camera))
+        capture = cv2.VideoCapture(str(video)) if video is not None else cv2.VideoCapture(int(camera or 0))
     finally:
         cv2.utils.logging.setLogLevel(level)
     if not capture.isOpened():

@@ -1,9 +1,9 @@
 """Turn the tracked cards of a live table into the per-turn log the scorer replays.
 
-:class:`TurnDetector` ``.update(tracked, timestamp) -> list[TurnEvent]`` watches the cards
+:class:`TurnDetector` ``.update(tracked, timestamp) -> list[LiveEvent]`` watches the cards
 that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.SeatMemory` follow
-(``data["track_id"]``, ``data["label"]``, ``data["seat"]``, ``data["visible"]``,
-``data["label_since"]``) and reads the game from what appears and goes:
+(``data[TRACK_ID]``, ``data[LABEL]``, ``data[SEAT]``, ``data[VISIBLE]``,
+``data[LABEL_SINCE]``) and reads the game from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
@@ -44,54 +44,65 @@ import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
-from scorer.cards import CARD_BACK, is_dessert
+from scorer.cards import (
+    CARD_BACK,
+    NEVER_COPIED,
+    RETURNS_TO_HAND,
+    SPECIAL_ORDER,
+    is_dessert,
+    leaves_by_rule,
+    stays_all_round,
+)
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
 from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
-from vision.detections import Detections
+from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
+from vision.live.tuning import TurnTuning
 
-SPECIAL_ORDER = "special-order"
-#: Cards that go back to a hand when used, and the log event saying so.
-TOOLS = {"chopsticks": "chopsticks-used", "spoon": "spoon-used"}
-#: Cards whose leaving the table the scorer explains by itself (its rules discard them).
-SELF_DISCARDING = ("miso-soup", "uramaki-3", "uramaki-4", "uramaki-5", "menu", "takeout-box")
+
+class Status(StrEnum):
+    """What a card seen on the table is to the game."""
+
+    PENDING = "pending"  # laid since the last turn, in no turn yet
+    PLAYED = "played"  # revealed in a turn, on the table
+    GONE = "gone"  # revealed in a turn, gone from the table
+    STRAY = "stray"  # a box of no card (see ``TurnDetector._strays``), never played
+
+
+class EventKind(StrEnum):
+    """What the game did (:class:`LiveEvent`)."""
+
+    TURN = "turn"  # a new turn read
+    AMENDED = "turn-amended"  # an earlier turn gained an event or a better read card
+    ROUND_END = "round-end"  # the round ended
 
 
 # a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
 _Move = tuple[float, np.ndarray, np.ndarray]
 
 
-def _stays_all_round(face: str) -> bool:
-    """Whether a card of this face, once played, lies on the table till the round ends: no
-    tool (back to the hand when used) and no card the rules discard.
-
-    >>> _stays_all_round("tempura"), _stays_all_round("chopsticks"), _stays_all_round("miso-soup")
-    (True, False, False)
-    """
-    return face not in TOOLS and face not in SELF_DISCARDING
-
-
 @dataclass(frozen=True)
-class TurnEvent:
-    """Something the game did: ``kind`` is ``"turn"`` (a new turn, ``turn`` holds it),
-    ``"turn-amended"`` (an earlier turn gained an event or a better read card) or
-    ``"round-end"``. ``round`` and ``index`` count from 0.
+class LiveEvent:
+    """Something the game did (:class:`EventKind`): a new turn (``turn`` holds it), an earlier
+    turn amended, the round's end. ``round`` and ``index`` count from 0. (The log's own in-turn
+    events are ``scorer.turns.LiveEvent``.)
     """
 
-    kind: str
+    kind: EventKind
     round: int
     index: int
     timestamp: float
     turn: Turn | None = None
 
     def __str__(self) -> str:
-        what = {"turn": "turn", "turn-amended": "amended turn", "round-end": "end of round"}[self.kind]
+        what = {EventKind.TURN: "turn", EventKind.AMENDED: "amended turn", EventKind.ROUND_END: "end of round"}[self.kind]
         at = f"round {self.round + 1}" + (f", {what} {self.index + 1}" if self.turn else f": {what}")
         return at if self.turn is None else f"{at}: {self.turn.to_json()}"
 
@@ -107,7 +118,7 @@ class _Card:
     box: np.ndarray
     full_box: np.ndarray
     face: str = ""  # the last settled face-up name
-    status: str = "pending"  # pending, played, gone, stray (a box of no card: see TurnDetector._strays)
+    status: Status = Status.PENDING
     round: int = -1
     turn: int = -1
     gone_at: float | None = None
@@ -178,22 +189,7 @@ class TurnDetector:
 
     players: Sequence[str]
     edition: str = "party"
-    settle_s: float = 1.0
-    seen_s: float = 1.5
-    glimpse_s: float = 0.5
-    quiet_s: float = 2.0
-    still_s: float = 3.0
-    reid_distance: float = 2.0
-    flip_s: float = 2.0
-    unsure_s: float = 5.0
-    piece: float = 0.5
-    part: float = 0.8  # a box never bigger than this share of a card lying within it: a part of it
-    same_place_iou: float = 0.85
-    moved_iou: float = 0.7  # a card's whole box overlapping where it lay less than this: it moved
-    hidden_s: float = 0.5  # a card's box back about its place after this long out of sight may be a move
-    reread_s: float = 3.0
-    reread_share: float = 0.8
-    wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    tuning: TurnTuning = field(default_factory=TurnTuning)
     _cards: dict[int, _Card] = field(default_factory=dict, init=False, repr=False)
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
@@ -237,7 +233,7 @@ class TurnDetector:
         """Per player, the cards laid since the last turn (face down shows as ``card-back``)."""
         out: dict[str, list[str]] = {p: [] for p in self.players}
         for card in sorted(self._cards.values(), key=lambda c: c.first_seen):
-            if card.status == "pending" and 0 <= card.seat < len(self.players):
+            if card.status == Status.PENDING and 0 <= card.seat < len(self.players):
                 out[self.players[card.seat]].append(card.label)
         return out
 
@@ -304,7 +300,7 @@ class TurnDetector:
 
     # --- the end of the picture -------------------------------------------------------------
 
-    def finish(self, timestamp: float | None = None) -> list[TurnEvent]:
+    def finish(self, timestamp: float | None = None) -> list[LiveEvent]:
         """The table is seen no more (the film or the camera ended, the players end the
         round): the cards laid since the last turn make their turn now, as last seen.
 
@@ -313,14 +309,14 @@ class TurnDetector:
         make their turn. Cards seen too briefly to be cards, and cards still face down, stay
         out of it as they would have. ``timestamp``: when (default: the last frame's time)."""
         now = self._now if timestamp is None else max(float(timestamp), self._now)
-        events: list[TurnEvent] = []
+        events: list[LiveEvent] = []
         while True:  # a pending turn, then any next one the cards laid already make
             emitted = self._emit(now, closing=True)
             events += emitted
-            if not any(e.kind == "turn" for e in emitted):
+            if not any(e.kind == EventKind.TURN for e in emitted):
                 return events
 
-    def end_round(self, timestamp: float | None = None) -> list[TurnEvent]:
+    def end_round(self, timestamp: float | None = None) -> list[LiveEvent]:
         """The players end the round (the table is not cleared yet, or the clear-up went
         unseen): the turn in play closes (:meth:`finish`), then the round. Cards of it still
         on the table stay its cards; a new card laid is the next round's. A box still
@@ -329,9 +325,9 @@ class TurnDetector:
         now = self._now if timestamp is None else max(float(timestamp), self._now)
         if not self._rounds[self.round_index]:
             return events
-        left = [c for c in self._cards.values() if c.status == "pending"]
+        left = [c for c in self._cards.values() if c.status == Status.PENDING]
         for card in left:
-            card.status, card.round = "stray", self.round_index
+            card.status, card.round = Status.STRAY, self.round_index
         if left:
             self.notes.append(f"round {self.round_index + 1}: {len(left)} card(s) laid in no whole "
                               "turn when the round was ended, left out")
@@ -339,10 +335,10 @@ class TurnDetector:
 
     # --- one frame -------------------------------------------------------------------------
 
-    def update(self, tracked: Detections, timestamp: float) -> list[TurnEvent]:
+    def update(self, tracked: Detections, timestamp: float) -> list[LiveEvent]:
         now = float(timestamp)
         self._now = max(self._now, now)
-        events: list[TurnEvent] = []
+        events: list[LiveEvent] = []
         present = self._observe(tracked, now)
         events += self._vanished(present, now)
         events += self._relabelled(now)
@@ -351,12 +347,12 @@ class TurnDetector:
         return events
 
     def _observe(self, tracked: Detections, now: float) -> set[int]:
-        ids = [int(i) for i in tracked.data["track_id"]]
-        seats = tracked.data.get("seat", np.full(len(ids), -1))
+        ids = [int(i) for i in tracked.data[TRACK_ID]]
+        seats = tracked.data.get(SEAT, np.full(len(ids), -1))
         labels = tracked.labels
-        since = tracked.data.get("label_since", np.full(len(ids), now))
-        boxed = tracked.data.get("first_seen", np.full(len(ids), now))
-        visible = tracked.data.get("visible", np.ones(len(ids), bool))
+        since = tracked.data.get(LABEL_SINCE, np.full(len(ids), now))
+        boxed = tracked.data.get(FIRST_SEEN, np.full(len(ids), now))
+        visible = tracked.data.get(VISIBLE, np.ones(len(ids), bool))
         in_sight = {self._alias.get(i, i) for i, v in zip(ids, visible, strict=True) if v}
         present = set()
         for k, raw_id in enumerate(ids):
@@ -384,9 +380,9 @@ class TurnDetector:
                 if _area(box) > _area(card.full_box):
                     card.full_box = box.copy()
                 card.areas.append(_area(box))
-            if card.label != CARD_BACK and card.settled(now, self.settle_s):
+            if card.label != CARD_BACK and card.settled(now, self.tuning.settle_s):
                 card.face = card.label
-            if bool(visible[k]) and card.status == "played" and not card.flipped:
+            if bool(visible[k]) and card.status == Status.PLAYED and not card.flipped:
                 self._note_reading(card, box, now)
                 self._note_place(card, box, now)
         return present
@@ -399,12 +395,12 @@ class TurnDetector:
         area = _area(card.full_box)
         whole = _area(box) >= 0.8 * area and not any(
             o is not card and o.seat == card.seat and o.first_seen > card.first_seen and o.gone_at is None
-            and o.status != "gone" and _intersection(card.full_box, o.box) >= 0.2 * area
+            and o.status != Status.GONE and _intersection(card.full_box, o.box) >= 0.2 * area
             for o in self._cards.values())
         if whole:
             card.whole_reads.append((now, card.label))
             card.whole_counts[card.label] = card.whole_counts.get(card.label, 0) + 1
-        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.reread_s]
+        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.tuning.reread_s]
 
     def _note_place(self, card: _Card, box: np.ndarray, now: float) -> None:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
@@ -416,10 +412,7 @@ class TurnDetector:
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
         shakes, a camera drifting). Boxes about where it lay, the hand's, pass it by: each of
         them overlapping the one before, they led the place step by step onto the card laid
-        over it (five-player field film seed 342: Ann's second tempura, laid over her first,
-        came to lie 0.60 over the first's place, but a box of the first with the hand laying
-        it lay 0.77 over that place and 0.73 under the new card; no move was seen, and turn 4
-        was read without her)."""
+        over it, and the move of the card beneath, uncovered, would go unseen."""
         size = card.size()
         if not 0.8 * size <= _area(box) <= 1.25 * size:
             return  # a strip of it, or boxed with a hand
@@ -427,13 +420,13 @@ class TurnDetector:
             card.rest, card.moving, card.kept_at = box.copy(), None, now
             return
         overlap = _iou(card.rest, box)
-        if overlap >= self.same_place_iou:
+        if overlap >= self.tuning.same_place_iou:
             card.rest, card.moving, card.kept_at = box.copy(), None, now
-        elif overlap >= self.moved_iou and not self._back_off_place(card, box, now):
+        elif overlap >= self.tuning.moved_iou and not self._back_off_place(card, box, now):
             card.moving, card.kept_at = None, now  # about where it lay (a hand's box beside it)
-        elif card.moving is None or _iou(card.moving[1], box) < self.moved_iou:
+        elif card.moving is None or _iou(card.moving[1], box) < self.tuning.moved_iou:
             card.moving = (now, box.copy())
-        elif now - card.moving[0] >= self.settle_s:
+        elif now - card.moving[0] >= self.tuning.settle_s:
             card.moved = (card.moving[0], card.rest, box.copy())
             card.rest, card.moving, card.kept_at = box.copy(), None, now
 
@@ -443,15 +436,13 @@ class TurnDetector:
         laying a card on it), or lies right where such a box lay since: a card of its name laid
         a few pixels off it, its track gone over to the new card.
 
-        Four-player field film seed 351 (held out): Cid laid his second sashimi 12 px above
-        his first (51x63 px cards). The first was out of sight under the hand for 0.6 s; the
-        box that came back, the new card's, lay 0.72 over the first's place, still, and no move
-        was seen: turn 3 was read without him. A box that merely changes at one edge while the
-        card is in sight (three-player film seed 255: a sashimi's box 10 px short for a few
-        frames) is no such return."""
+        Why: a card of its name laid a few pixels off it hides it under the hand for a moment;
+        the box that comes back, the new card's, lies still mostly over its place, and with no
+        move seen the new card would never be counted. A box that merely changes at one edge
+        while the card is in sight (a few pixels short for a few frames) is no such return."""
         if card.moving is not None:  # lying still where such a box came back?
-            return card.moving[0] - card.kept_at >= self.hidden_s and _iou(card.moving[1], box) >= self.same_place_iou
-        return now - card.kept_at >= self.hidden_s
+            return card.moving[0] - card.kept_at >= self.tuning.hidden_s and _iou(card.moving[1], box) >= self.tuning.same_place_iou
+        return now - card.kept_at >= self.tuning.hidden_s
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
                    in_sight: set[int], now: float) -> _Card | None:
@@ -471,84 +462,90 @@ class TurnDetector:
           :meth:`_strays`).
         """
         best, best_score = None, -math.inf
-        centre = (box[:2] + box[2:]) / 2
-        expected = None
+        memo: dict[str, dict[str, int]] = {}
         for card in self._cards.values():
             if card.seat != seat or card.track_id in in_sight:
                 continue
-            if card.status == "stray":
-                # boxed again where a stray lay (a pattern of the cloth comes and goes)
-                if _iou(card.full_box, box) >= self.same_place_iou:
-                    best, best_score = card, math.inf
-                continue
-            if (card.status != "gone" and CARD_BACK in (card.label, label) and card.label != label
-                    and now - card.last_seen <= self.flip_s):
-                overlap = _iou(card.box, box)
-                # turned up: about where it lay; turned down (a flip): exactly where it lay
-                needed = 0.5 if card.label == CARD_BACK else 0.7
-                if overlap >= needed and overlap > best_score:
-                    best, best_score = card, overlap
-                continue
-            if (card.status == "played" and card.round == self.round_index and CARD_BACK not in (card.label, label)
-                    and card.label != label and _stays_all_round(card.face)
-                    and now - card.last_seen <= self.flip_s and _iou(card.box, box) >= self.same_place_iou):
-                # read under another name right where it lay, just out of sight: the recogniser
-                # changed its mind (a card laid on it lies a strip off it, and a card the rules
-                # keep on the table does not leave it mid-round)
-                if _iou(card.box, box) > best_score:
-                    best, best_score = card, _iou(card.box, box)
-                continue
-            if (card.status == "played" and card.round == self.round_index and card.face == label
-                    and _iou(card.full_box, box) >= self.same_place_iou):
-                # boxed whole right where it lay whole, out of sight under its track: the
-                # tracker's track of it went over to a piece of it and lost it there (four-player
-                # field film seed 291: Cid's wasabi, its track on its corner, then out of sight
-                # for five seconds, was boxed whole again as a new card of turn 3). A card laid
-                # on its like lies a strip off it, or the one beneath could not be seen.
-                if _iou(card.full_box, box) > best_score:
-                    best, best_score = card, _iou(card.full_box, box)
-                continue
-            # a strip of a card still played, found again after a hand laid a card on it
-            strip = self._strip_of(card, label, box)
-            lost = card.status == "gone" or card.covered_by is not None
-            kept_dessert = card.round < self.round_index and is_dessert(card.face)
-            if not strip:
-                if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
-                    continue
-                if card.face in TOOLS:
-                    continue  # tools leave for a hand; their event is already on the log
-                if kept_dessert or card.covered_by is not None:
-                    # a covered card seen again shows a strip of itself, within where it lay; a
-                    # dessert kept from an earlier round, seen again, lies where it lay (a new
-                    # one laid on it only overlaps it)
-                    inter = _intersection(card.full_box, box)
-                    if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
-                        continue
-                else:
-                    if expected is None:
-                        expected = self._expected_on_table(seat)
-                    here = sum(1 for c in self._cards.values() if c.seat == seat and c.status == "played"
-                               and c.round == self.round_index and c.face == label and not c.flipped)
-                    if expected.get(label, 0) <= here:
-                        continue  # the rules took it off the table (miso soups, scored uramaki...)
-            size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
-            d = float(np.linalg.norm(centre - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
-            if d <= self.reid_distance and -d > best_score:
-                best, best_score = card, -d
+            score = self._seen_again(card, label, box, now, memo)
+            # (a place a stray lay in wins outright; the last such stray)
+            if score is not None and (score > best_score or score == math.inf):
+                best, best_score = card, score
         if best is None:
             return None
-        if best.status == "gone" or best.covered_by is not None:
-            best.status, best.gone_at, best.covered_by = "played", None, None
+        if best.status == Status.GONE or best.covered_by is not None:
+            best.status, best.gone_at, best.covered_by = Status.PLAYED, None, None
         self._alias[raw_id] = best.track_id
         self._source[best.track_id] = raw_id
         return best
+
+    def _seen_again(self, card: _Card, label: str, box: np.ndarray, now: float,
+                    memo: dict[str, dict[str, int]]) -> float | None:
+        """How well a new track's ``box`` named ``label`` is ``card`` seen again (the rules of
+        :meth:`_same_card`, in order: the first that applies decides), or None where it is not.
+        ``memo`` keeps what the rules replayed say lies on the seat's table, once per frame."""
+        if card.status == Status.STRAY:
+            # boxed again where a stray lay (a pattern of the cloth comes and goes)
+            return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
+        if (card.status != Status.GONE and CARD_BACK in (card.label, label) and card.label != label
+                and now - card.last_seen <= self.tuning.flip_s):
+            overlap = _iou(card.box, box)
+            # turned up: about where it lay; turned down (a flip): exactly where it lay
+            needed = 0.5 if card.label == CARD_BACK else 0.7
+            return overlap if overlap >= needed else None
+        if (card.status == Status.PLAYED and card.round == self.round_index and CARD_BACK not in (card.label, label)
+                and card.label != label and stays_all_round(card.face)
+                and now - card.last_seen <= self.tuning.flip_s and _iou(card.box, box) >= self.tuning.same_place_iou):
+            # read under another name right where it lay, just out of sight: the recogniser
+            # changed its mind (a card laid on it lies a strip off it, and a card the rules
+            # keep on the table does not leave it mid-round)
+            return _iou(card.box, box)
+        if (card.status == Status.PLAYED and card.round == self.round_index and card.face == label
+                and _iou(card.full_box, box) >= self.tuning.same_place_iou and not self._under_a_card(card)):
+            # boxed whole right where it lay whole, out of sight under its track: the
+            # tracker's track of it went over to a piece of it and lost it there (seen whole
+            # again seconds later, it is no new card). A card laid on its like lies a strip
+            # off it, or the one beneath could not be seen. Not a card another card still lies
+            # on: it cannot show whole where it lay, and a box of its name there is the next
+            # card of its column passing over it in a hand, on its way to the column's end.
+            return _iou(card.full_box, box)
+        # a strip of a card still played, found again after a hand laid a card on it
+        strip = self._strip_of(card, label, box)
+        lost = card.status == Status.GONE or card.covered_by is not None
+        kept_dessert = card.round < self.round_index and is_dessert(card.face)
+        if not strip:
+            if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
+                return None
+            if card.face in RETURNS_TO_HAND:
+                return None  # tools leave for a hand; their event is already on the log
+            if kept_dessert or card.covered_by is not None:
+                # a covered card seen again shows a strip of itself, within where it lay; a
+                # dessert kept from an earlier round, seen again, lies where it lay (a new
+                # one laid on it only overlaps it). A box of its whole size, while the card
+                # laid on it still lies there, is no strip of it: the next card of its column
+                # passing over it in a hand
+                if self._under_a_card(card) and _area(box) > self.tuning.part * card.size():
+                    return None
+                inter = _intersection(card.full_box, box)
+                if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
+                    return None
+            else:
+                if "expected" not in memo:
+                    memo["expected"] = self._expected_on_table(card.seat)
+                expected = memo["expected"]
+                here = sum(1 for c in self._cards.values() if c.seat == card.seat and c.status == Status.PLAYED
+                           and c.round == self.round_index and c.face == label and not c.flipped)
+                if expected.get(label, 0) <= here:
+                    return None  # the rules took it off the table (miso soups, scored uramaki...)
+        size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
+        d = float(np.linalg.norm((box[:2] + box[2:]) / 2 - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
+        return -d if d <= self.tuning.reid_distance else None
 
     def _strip_of(self, card: _Card, label: str, box: np.ndarray) -> bool:
         """Whether ``box`` is a strip of ``card``: a card of this round, same name, and a box
         of at most half its size lying mostly within where it lay. A card laid on another shows
         whole; the one beneath shrinks to its strip, which a hand passing over it can make the
         tracker lose and find again as a new track."""
-        if card.status != "played" or card.round != self.round_index or card.face != label:
+        if card.status != Status.PLAYED or card.round != self.round_index or card.face != label:
             return False
         return (_area(box) <= 0.5 * _area(card.full_box)
                 and _intersection(card.full_box, box) >= 0.6 * _area(box))
@@ -564,37 +561,42 @@ class TurnDetector:
             out[played.printed] = out.get(played.printed, 0) + 1
         return out
 
-    def _vanished(self, present: set[int], now: float) -> list[TurnEvent]:
+    def _vanished(self, present: set[int], now: float) -> list[LiveEvent]:
         events = []
         for card in list(self._cards.values()):
             if card.track_id in present:
                 card.covered_by = None
                 continue
-            if card.status == "gone" or card.gone_at is not None:
+            if card.status == Status.GONE or card.gone_at is not None:
                 continue
             if card.covered_by is not None:
                 cover = self._cards.get(card.covered_by)
-                if cover is not None and cover.status != "gone" and cover.gone_at is None:
+                if cover is not None and cover.status != Status.GONE and cover.gone_at is None:
                     continue  # still under the card laid on it
                 # the card on it left the table (a column cleared away): so did this one
                 card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
-            elif card.status == "played" and (cover := self._covering(card)) is not None:
+            elif card.status == Status.PLAYED and (cover := self._covering(card)) is not None:
                 card.covered_by = cover.track_id
                 continue
             card.gone_at = card.last_seen
-            if card.status == "stray":
+            if card.status == Status.STRAY:
                 continue  # kept: boxed there again, it is the same stray (:meth:`_same_card`)
-            if card.status == "pending":
-                if not card.settled(now, self.settle_s) or card.last_seen - card.first_seen < self.seen_s:
+            if card.status == Status.PENDING:
+                if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
                     # never a card of the game: a misread, a hand reaching over the table
                     del self._cards[card.track_id]
                 continue
-            card.status = "gone"
-            tool_event = TOOLS.get(card.face)
+            card.status = Status.GONE
+            tool_event = RETURNS_TO_HAND.get(card.face)
             if tool_event and card.round == self.round_index:
                 event = LogEvent(self.players[card.seat], tool_event)
                 events += self._attach(_Held(card.seat, card.last_seen, event, card.turn))
         return events
+
+    def _under_a_card(self, card: _Card) -> bool:
+        """Whether a card laid over ``card`` as it went out of sight still lies on the table."""
+        cover = self._cards.get(card.covered_by) if card.covered_by is not None else None
+        return cover is not None and cover.status != Status.GONE and cover.gone_at is None
 
     def _covering(self, card: _Card) -> _Card | None:
         """The newer card of the same seat laid over ``card`` as it went out of sight.
@@ -607,24 +609,24 @@ class TurnDetector:
         for other in self._cards.values():
             # laid over it as it went out of sight, not long before or after
             laid = other.first_seen
-            if (other is card or other.seat != card.seat or other.status == "gone"
+            if (other is card or other.seat != card.seat or other.status == Status.GONE
                     or other.gone_at is not None or laid <= card.first_seen
-                    or not card.last_seen - self.quiet_s <= laid <= card.last_seen + self.settle_s + 1.0):
+                    or not card.last_seen - self.tuning.quiet_s <= laid <= card.last_seen + self.tuning.settle_s + 1.0):
                 continue
             inter = _intersection(card.full_box, other.full_box)
             if inter / area >= best_share:
                 best, best_share = other, inter / area
         return best
 
-    def _relabelled(self, now: float) -> list[TurnEvent]:
+    def _relabelled(self, now: float) -> list[LiveEvent]:
         """Revealed cards whose settled name changed: a take-out flip, or a better read."""
         events = []
         for card in self._cards.values():
-            if card.status != "played" or card.round != self.round_index:
+            if card.status != Status.PLAYED or card.round != self.round_index:
                 continue
-            if now - card.label_since < self.settle_s or card.gone_at is not None:
+            if now - card.label_since < self.tuning.settle_s or card.gone_at is not None:
                 continue
-            if card.label == CARD_BACK and not card.flipped and card.face not in SELF_DISCARDING:
+            if card.label == CARD_BACK and not card.flipped and not leaves_by_rule(card.face):
                 card.flipped = True
                 flip = LogEvent(self.players[card.seat], "takeout-flip", (card.text,))
                 order = (card.turn, card.first_seen, card.track_id)
@@ -646,15 +648,15 @@ class TurnDetector:
             return False
         if card.whole_counts.get(card.label, 0) < 2 * card.whole_counts.get(logged, 0):
             return False
-        if now - reads[0][0] < 0.75 * self.reread_s:
+        if now - reads[0][0] < 0.75 * self.tuning.reread_s:
             return False
-        return sum(name == card.label for _, name in reads) >= self.reread_share * len(reads)
+        return sum(name == card.label for _, name in reads) >= self.tuning.reread_share * len(reads)
 
-    def _rename(self, card: _Card, now: float) -> list[TurnEvent]:
+    def _rename(self, card: _Card, now: float) -> list[LiveEvent]:
         """Give a revealed card its re-read name in the log, with the special order that copies
         it; left as it was if the rules would not allow the round so read."""
         orders = [o for o in self._cards.values()
-                  if o.face == SPECIAL_ORDER and o.status != "pending" and o.round == card.round
+                  if o.face == SPECIAL_ORDER and o.status != Status.PENDING and o.round == card.round
                   and o.seat == card.seat and o is not card and self._copied_card(o) is card]
         before = {c.track_id: (c.face, c.text) for c in (card, *orders)}
         card.face = card.label
@@ -672,10 +674,10 @@ class TurnDetector:
             old = before[c.track_id][1]
             if c.text != old:
                 self.notes.append(f"{self.players[c.seat]}'s {old} re-read as {c.text}")
-                events.append(TurnEvent("turn-amended", c.round, c.turn, now, self._turn(c.round, c.turn)))
+                events.append(LiveEvent(EventKind.AMENDED, c.round, c.turn, now, self._turn(c.round, c.turn)))
         return events
 
-    def _attach(self, held: _Held) -> list[TurnEvent]:
+    def _attach(self, held: _Held) -> list[LiveEvent]:
         """Put an in-turn event on the turn it belongs to, or hold it for that turn."""
         turns = self._rounds[self.round_index]
         fits = [i for i in range(held.after + 1, len(turns)) if self._fits(held, turns[i], i)]
@@ -684,7 +686,7 @@ class TurnDetector:
             return []
         index = min(fits, key=lambda i: abs(turns[i].start - held.when))
         turns[index].add(held)
-        return [TurnEvent("turn-amended", self.round_index, index, held.when,
+        return [LiveEvent(EventKind.AMENDED, self.round_index, index, held.when,
                           self._turn(self.round_index, index))]
 
     def _fits(self, held: _Held, turn: _TurnRecord, index: int) -> bool:
@@ -696,7 +698,7 @@ class TurnDetector:
         used = sum(e == held.event for e in turn.events)
         return len(cards) >= 2 + used
 
-    def _round_end(self, now: float) -> list[TurnEvent]:
+    def _round_end(self, now: float) -> list[LiveEvent]:
         """The round is over once every card that only a clear-up removes has gone.
 
         Desserts stay for the end of the game; cards the rules discard during the round
@@ -706,12 +708,12 @@ class TurnDetector:
         turns = self._rounds[self.round_index]
         if not turns:
             return []
-        mine = [c for c in self._cards.values() if c.round == self.round_index and c.status != "pending"]
-        lasting = [c for c in mine if not is_dessert(c.face) and _stays_all_round(c.face)]
-        if not lasting or any(c.status != "gone" for c in lasting):
+        mine = [c for c in self._cards.values() if c.round == self.round_index and c.status != Status.PENDING]
+        lasting = [c for c in mine if not is_dessert(c.face) and stays_all_round(c.face)]
+        if not lasting or any(c.status != Status.GONE for c in lasting):
             return []
         # cards seen for a moment and gone with the clear-up never made a whole turn
-        leftovers = [c for c in self._cards.values() if c.status == "pending" and c.gone_at is not None]
+        leftovers = [c for c in self._cards.values() if c.status == Status.PENDING and c.gone_at is not None]
         for card in leftovers:
             del self._cards[card.track_id]
         if leftovers:
@@ -719,13 +721,13 @@ class TurnDetector:
                               "clear-up, not in a whole turn, left out")
         return self._close_round(now)
 
-    def _close_round(self, now: float) -> list[TurnEvent]:
+    def _close_round(self, now: float) -> list[LiveEvent]:
         """End the round in play: in-turn events still held go on the turn they fit or are
         left out (with a note), the round's cards that left the table are forgotten."""
         turns = self._rounds[self.round_index]
         # (cards of a round the players ended while they still lay there went since)
-        mine = [c for c in self._cards.values() if 0 <= c.round <= self.round_index and c.status != "pending"]
-        events: list[TurnEvent] = []
+        mine = [c for c in self._cards.values() if 0 <= c.round <= self.round_index and c.status != Status.PENDING]
+        events: list[LiveEvent] = []
         for held in self._held:
             turns_after = range(held.after + 1, len(turns))
             if held.event.event == "takeout-flip" and turns_after:
@@ -736,49 +738,45 @@ class TurnDetector:
             self.notes.append(f"round {self.round_index + 1}: {held.event.event} by "
                               f"{held.event.player} fits no turn, left out")
         self._held.clear()
-        ended = TurnEvent("round-end", self.round_index, len(turns) - 1, now)
+        ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
         for card in mine:  # the round's cards that went are forgotten; desserts stay
-            if card.status == "gone" and not is_dessert(card.face):
+            if card.status == Status.GONE and not is_dessert(card.face):
                 del self._cards[card.track_id]
         self._alias = {a: o for a, o in self._alias.items() if o in self._cards}
         self._source = {c: r for c, r in self._source.items() if c in self._cards}
         self._rounds.append([])
         return [*events, ended]
 
-    def _emit(self, now: float, closing: bool = False) -> list[TurnEvent]:
-        """The turn the cards laid make, once the table has lain still long enough.
-
-        ``closing``: the table is seen no more (see :meth:`finish`): nothing will settle
-        further, so the cards laid make their turn now, each under the name it was last read
-        as; a card still face down was never revealed and is in no turn."""
-        pending = [c for c in self._cards.values() if c.status == "pending"]
+    def _ready(self, now: float, closing: bool) -> tuple[list[_Card], list[_Card]] | None:
+        """The cards pending that may make a turn now, and those of them not settled yet; None
+        while a card still being read holds the turn back, or the seats are not known yet."""
+        pending = [c for c in self._cards.values() if c.status == Status.PENDING]
         if not pending:
-            return []
-        quiet_s, still_s = (0.0, 0.0) if closing else (self.quiet_s, self.still_s)
+            return None
         pending = self._tracks_given_back(pending, now)
         # a card face down or still being read holds the turn back while it is in sight
         # a face-down card holds the turn back while it lies there; a face-up card the
         # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
         # under its most-voted name
-        unsure = [c for c in pending if not c.settled(now, self.settle_s)]
+        unsure = [c for c in pending if not c.settled(now, self.tuning.settle_s)]
         waiting = [c for c in unsure
-                   if c.label == CARD_BACK or (not closing and now - c.first_seen < self.unsure_s)]
-        if not closing and any(now - c.last_seen <= self.quiet_s for c in waiting):
-            return []
+                   if c.label == CARD_BACK or (not closing and now - c.first_seen < self.tuning.unsure_s)]
+        if not closing and any(now - c.last_seen <= self.tuning.quiet_s for c in waiting):
+            return None
         # seen for a moment and out of sight since, while a card of the same seat that came with
         # it or after stays in sight: the card on its way in, read under another name (the
         # tracker lets go of it soon); not a card the player laid
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
         passing, second_boxes = [], []
         for c in pending:
-            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.seen_s:
+            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.tuning.seen_s:
                 continue
             known = self._second_name(c)
             if known is not None:
                 second_boxes.append((c, known))
                 passing.append(c)
-            elif c.label not in SELF_DISCARDING and any(
+            elif not leaves_by_rule(c.label) and any(
                     o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
                     and o.last_seen > c.last_seen + 0.5 for o in pending):
                 passing.append(c)
@@ -788,26 +786,39 @@ class TurnDetector:
             self._fold(box, known)
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
-            return []  # the seats are not known yet
+            return None  # the seats are not known yet
+        return pending, unsure
+
+    def _emit(self, now: float, closing: bool = False) -> list[LiveEvent]:
+        """The turn the cards laid make, once the table has lain still long enough.
+
+        ``closing``: the table is seen no more (see :meth:`finish`): nothing will settle
+        further, so the cards laid make their turn now, each under the name it was last read
+        as; a card still face down was never revealed and is in no turn."""
+        ready = self._ready(now, closing)
+        if ready is None:
+            return []
+        pending, unsure = ready
+        quiet_s, still_s = (0.0, 0.0) if closing else (self.tuning.quiet_s, self.tuning.still_s)
 
         def latest(cards: list[_Card]) -> float:
             return max(max(c.first_seen, c.label_since if c not in unsure else c.first_seen) for c in cards)
 
         # a card in sight for a moment only (``glimpse_s``: a card in a hand on its way in, a
         # misread under a hand) and out of sight since is no card of any turn: left for the
-        # next turn, it would make one of its own with the other seats' glimpses (three-player
-        # field film seed 25: a turn after the last). It is forgotten once the tracker lets go
+        # next turn, it would make one of its own with the other seats' glimpses (a turn after
+        # the last). It is forgotten once the tracker lets go
         # of it. (A card the rules take off the table at once, a scored uramaki, is seen for a
         # moment only.)
-        pending = [c for c in pending if c.last_seen - c.first_seen >= self.glimpse_s or now - c.last_seen <= 0.5
-                   or c.label in SELF_DISCARDING]
+        pending = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.glimpse_s or now - c.last_seen <= 0.5
+                   or leaves_by_rule(c.label)]
         if not pending:
             return []
         # a card seen a little longer, out of sight since (a misread under a hand), closes no
         # turn that lacks a seat, nor completes one: only a whole turn takes it
-        sure = [c for c in pending if c.last_seen - c.first_seen >= self.seen_s or now - c.last_seen <= 0.5]
+        sure = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.seen_s or now - c.last_seen <= 0.5]
         late, alone = self._late(sure, now)
-        events: list[TurnEvent] = []
+        events: list[LiveEvent] = []
         if late:
             # the last turn missed these seats' cards: they join it once the table is still
             if now - latest(pending) < quiet_s:
@@ -825,24 +836,40 @@ class TurnDetector:
         pending = self._without_second_boxes(pending, now)
         if not pending:
             return events
-        seats = {c.seat for c in pending}
-        if len(seats) < len(self.players):
-            pending = [c for c in pending if c in sure]
-            if not pending or now - last < still_s:
+        if len({c.seat for c in pending}) < len(self.players):
+            if now - last < still_s:
                 return events
-            pulled, amended_turn = self._pull_forward({c.seat for c in pending}, now)
-            pending += pulled
-            events += amended_turn
-            seats = {c.seat for c in pending}
-            pending += self._laid_over_alike(set(range(len(self.players))) - seats, now)
-            seats = {c.seat for c in pending}
-            missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
-            if missing:
-                self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+            filled = self._fill_missing_seats([c for c in pending if c in sure], now, events)
+            if filled is None:
+                return events
+            pending = filled
+        return [*events, *self._record_turn(pending, now)]
+
+    def _fill_missing_seats(self, pending: list[_Card], now: float, events: list[LiveEvent]) -> list[_Card] | None:
+        """A turn some seats laid no card in, once the table has lain still ``still_s``: the
+        cards of those seats that joined the last turn, or were laid over their like, come
+        forward (an amended last turn goes to ``events``); a seat still missing is noted."""
+        if not pending:
+            return None
+        pulled, amended_turn = self._pull_forward({c.seat for c in pending}, now)
+        pending += pulled
+        events += amended_turn
+        seats = {c.seat for c in pending}
+        pending += self._laid_over_alike(set(range(len(self.players))) - seats, now)
+        seats = {c.seat for c in pending}
+        missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
+        if missing:
+            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+        return pending
+
+    def _record_turn(self, pending: list[_Card], now: float) -> list[LiveEvent]:
+        """Make ``pending`` the next turn of the round: the turn's event, after the amended
+        turns the held in-turn events made."""
+        events: list[LiveEvent] = []
         turns = self._rounds[self.round_index]
         record = _TurnRecord(min(c.first_seen for c in pending), {}, read_at=now)
         for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
-            card.status = "played" if card.gone_at is None else "gone"
+            card.status = Status.PLAYED if card.gone_at is None else Status.GONE
             card.round, card.turn = self.round_index, len(turns)
             card.face = card.label if card.label != CARD_BACK else card.face
             record.cards.setdefault(card.seat, []).append(card.track_id)
@@ -857,7 +884,7 @@ class TurnDetector:
             amended += self._attach(h)
         # the new turn is announced once, with the events it just received
         events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
-        return [*events, TurnEvent("turn", self.round_index, index, now, self._turn(self.round_index, index))]
+        return [*events, LiveEvent(EventKind.TURN, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _strays(self, record: _TurnRecord) -> None:
         """Mark as strays the cards still pending of each seat of the turn just read that were
@@ -869,28 +896,26 @@ class TurnDetector:
         turn is boxed after the last of this one, and seconds after its own seat's. A box
         that came with a seat's card, beyond what the seat may lay at once
         (:meth:`_one_turn`), is no next card: left pending, it made a turn of its own once the
-        table lay still (five-player field film seed 311: a stretch of striped cloth beside
-        Dan's tempura, boxed 0.4 s after the tempura and 0.1 s after the turn's last card, read
-        as a dumpling, was Dan's card of turn 2, alone, and every turn after it was one off).
+        table lay still (a stretch of cloth beside a card, boxed just after it and read as a
+        card, would be that seat's card of the next turn, alone, and every turn after it one off).
         A card its seat's card of the turn shows under, as a strip never boxed whole (see
         :meth:`_laid_order`), was laid on that card after it, however soon it was boxed. A
         stray is shown, never played, and the seats giving it another player later leave it
-        a stray (film 311 again: the seats, read again, gave the cloth to Eve, where it took
-        the place of her egg nigiri)."""
+        a stray (else, given to another player, it would take the place of that player's card)."""
         played = [self._cards[i] for ids in record.cards.values() for i in ids if i in self._cards]
         if not played:
             return
         last = max(_boxed(c) for c in played)
         for card in self._cards.values():
-            if card.status != "pending" or _boxed(card) > last + self.glimpse_s:
+            if card.status != Status.PENDING or _boxed(card) > last + self.tuning.glimpse_s:
                 continue
             if self._seen_after_next_turn(card):
                 continue  # its seat was seen late: its cards came together, laid turns apart
             mine = [c for c in played if c.seat == card.seat]
             if any(self._shows_under(c, card) for c in mine):
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
-            if any(abs(_boxed(card) - _boxed(c)) <= self.wave_s for c in mine):
-                card.status = "stray"
+            if any(abs(_boxed(card) - _boxed(c)) <= self.tuning.wave_s for c in mine):
+                card.status = Status.STRAY
                 self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
                                   f"seen with their card of turn {len(self._rounds[self.round_index])}, "
                                   "is taken for no card")
@@ -901,12 +926,9 @@ class TurnDetector:
         next card only once every player has revealed, so a card boxed with its seat's card of
         the turn just read, after that, is no box that came with that card: the seat was out
         of the detector's sight until then, and its cards of two turns were boxed together
-        (four-player field film seed 351, held out: Ann's maki-3 of turn 1 and wasabi of turn
-        2 were first boxed at 9.8 s and 9.9 s, after Dan's and Cid's cards of turn 2; the
-        wasabi was taken for a box that came with the maki, and turn 2 was read without
-        Ann)."""
-        return any(o.status == "pending" and o.seat != card.seat and 0 <= o.seat < len(self.players)
-                   and _boxed(o) < _boxed(card) and o.last_seen - o.first_seen >= self.seen_s
+        (taken for a stray, its card of the later turn would leave that turn without it)."""
+        return any(o.status == Status.PENDING and o.seat != card.seat and 0 <= o.seat < len(self.players)
+                   and _boxed(o) < _boxed(card) and o.last_seen - o.first_seen >= self.tuning.seen_s
                    for o in self._cards.values())
 
     def _laid_over_alike(self, seats: set[int], now: float) -> list[_Card]:
@@ -915,10 +937,8 @@ class TurnDetector:
 
         A card revealed does not move by itself: one of a seat's cards that came to lie whole a
         few pixels off where it lay (still overlapping it), after the last turn was read, is
-        the card of its name laid over it, the first beneath it, its sliver unseen
-        (five-player field film dev seed 25: Dan laid his third maki roll 10 px right and 8 px
-        up of his second; its track went over to the new card, and the turn was read without
-        him). The card beneath keeps its turn under a new id; the new card, followed by the
+        the card of its name laid over it, the first beneath it, its sliver unseen (its track
+        goes over to the new card, which would otherwise never be counted). The card beneath keeps its turn under a new id; the new card, followed by the
         track from now on, is this turn's.
         """
         out: list[_Card] = []
@@ -964,10 +984,10 @@ class TurnDetector:
         the new track. The played card follows the new track from now on; the track that
         left follows the card laid, pending.
 
-        Five-player field film seed 413 (held out): Ben's hand, laying a squid nigiri over
-        his wasabi, passed over his salmon nigiri of turn 2; the salmon's track followed the
-        squid and the salmon came back as a new track. Turn 4 gave Ben a salmon nigiri, and
-        the squid's reads renamed his turn 2 squid."""
+        Why: a hand laying a card passes over a card of an earlier turn; that card's track
+        follows the new card, and the earlier card comes back as a new track. Read as they
+        come, the next turn would get the earlier card again and the new card's reads would
+        rename the earlier turn."""
         turns = self._rounds[self.round_index]
         since = turns[-1].read_at if turns else -math.inf
         out = []
@@ -975,14 +995,14 @@ class TurnDetector:
             left = None
             for card in self._cards.values():
                 move = card.moved
-                if (card.seat != new.seat or card.status != "played" or card.round != self.round_index
+                if (card.seat != new.seat or card.status != Status.PLAYED or card.round != self.round_index
                         or card.flipped or move is None or move[0] <= since or card.face != new.label
                         or card.label in (card.face, CARD_BACK) or now - card.last_seen > 0.5
                         or now - new.last_seen > 0.5):
                     continue
                 # moved away (not a card laid over it: see _laid_over_alike), and boxed again
                 # right where it lay
-                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.same_place_iou:
+                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.tuning.same_place_iou:
                     left = card
                     break
             if left is None:
@@ -1018,19 +1038,18 @@ class TurnDetector:
         recogniser boxed it twice), not a card laid on it (the next card of a column, a nigiri
         on its wasabi, lies a strip off it).
 
-        Right where it lay: as the glimpse was boxed first, or last. Four-player field film
-        seed 344 (held out): a second track on the strip of Dan's first maki-2 (his second
-        lies on it, in its column) was boxed for a frame over both cards, then right on the
-        strip, named maki-1; only its first box was measured, it stayed a card, and when the
-        tracker gave it the strip again for a frame three seconds later it was read as a turn
-        of its own. Found a box of the card, its track stands for that card from then on."""
+        Right where it lay: as the glimpse was boxed first, or last (a second track on the
+        strip of a column's card may be boxed for a frame over both cards, then right on the
+        strip; measured by its first box only, it would stay a card and, given the strip again
+        later, make a turn of its own). Found a box of the card, its track stands for that card
+        from then on."""
         return next((o for o in self._cards.values()
                      if o is not glimpse and o.first_seen < glimpse.first_seen
                      and o.last_seen > glimpse.last_seen + 0.5
                      and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box),
-                             _iou(o.box, glimpse.box)) >= self.same_place_iou), None)
+                             _iou(o.box, glimpse.box)) >= self.tuning.same_place_iou), None)
 
-    def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[TurnEvent]]:
+    def _pull_forward(self, seats: set[int], now: float) -> tuple[list[_Card], list[LiveEvent]]:
         """The cards of seats missing from the turn about to be read that were put on the last
         turn as its late cards, laid alone: they were this turn's first cards, not late ones.
 
@@ -1060,7 +1079,7 @@ class TurnDetector:
                               f"turn {index + 1} is the first of turn {index + 2}")
         if not pulled:
             return [], []
-        return pulled, [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
+        return pulled, [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _late(self, pending: list[_Card], now: float) -> tuple[list[_Card], bool]:
         """Pending cards of seats the last turn has no card from, that belong to that turn.
@@ -1072,9 +1091,8 @@ class TurnDetector:
         its earliest ones, the extra. A card lying on a same-named card of its seat is left to
         :meth:`_one_turn` (a strip of that card found again, or a card laid on it now),
         unless it is a strip that card shows beside it, whole in sight: the earlier card of a
-        column whose track went over to the card laid on it, read late (three-player field
-        film seed 255: Ann's first maki roll, its strip read surely only after turn 3, made a
-        turn of its own, every turn after it one off).
+        column whose track went over to the card laid on it, read late (it would make a turn
+        of its own, and every turn after it would be one off).
         Also whether those seats laid them alone (the other seats waiting, or laying late).
         """
         turns = self._rounds[self.round_index]
@@ -1088,7 +1106,7 @@ class TurnDetector:
         for seat in sorted(missing):
             mine = self._laid_order([c for c in pending if c.seat == seat])
             mine = [c for c in mine if not any(
-                o.seat == seat and o.status != "pending" and o.round == self.round_index
+                o.seat == seat and o.status != Status.PENDING and o.round == self.round_index
                 and o.face == c.label and _lies_on(o, c, 0.6) and not self._strip_beside(c, o, now)
                 for o in self._cards.values())]
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
@@ -1098,14 +1116,14 @@ class TurnDetector:
                 out += mine[:len(mine) - allowed]
         return out, alone
 
-    def _join_last_turn(self, cards: list[_Card], now: float, alone: bool) -> list[TurnEvent]:
+    def _join_last_turn(self, cards: list[_Card], now: float, alone: bool) -> list[LiveEvent]:
         """Put late cards on the last turn of the round (see :meth:`_late`); ``alone``: laid
         while no other seat laid a card (see :meth:`_pull_forward`)."""
         turns = self._rounds[self.round_index]
         index = len(turns) - 1
         record = turns[index]
         for card in sorted(cards, key=lambda c: (c.first_seen, c.track_id)):
-            card.status = "played" if card.gone_at is None else "gone"
+            card.status = Status.PLAYED if card.gone_at is None else Status.GONE
             card.round, card.turn = self.round_index, index
             card.face = card.label if card.label != CARD_BACK else card.face
             card.joined_alone = alone
@@ -1115,7 +1133,7 @@ class TurnDetector:
         players = sorted({self.players[c.seat] for c in cards})
         self.notes.append(f"round {self.round_index + 1}: the card of {', '.join(players)} seen late "
                           f"joins turn {index + 1}")
-        return [TurnEvent("turn-amended", self.round_index, index, now, self._turn(self.round_index, index))]
+        return [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _one_turn(self, pending: list[_Card]) -> list[_Card]:
         """The pending cards one turn holds: each player reveals one card a turn, two with
@@ -1126,8 +1144,17 @@ class TurnDetector:
         lying on it) — that card, followed under its first id from now on — or cards of the
         next turn, laid before this one was read: they wait for it.
         """
-        out = []
+        out: list[_Card] = []
         now = max(c.last_seen for c in self._cards.values())
+        self._fold_second_readings(pending, now)
+        for seat in {c.seat for c in pending}:
+            out += self._seat_cards(seat, pending, now)
+        return out
+
+    def _fold_second_readings(self, pending: list[_Card], now: float) -> None:
+        """Take out of ``pending`` the boxes that are a card already played seen again: a strip
+        a move uncovered (the card beneath, split off under a new id), a second box on a card
+        played, a piece of a card played."""
         for card in list(pending):
             uncovered = self._uncovered_by_move(card, now)
             if uncovered is not None:
@@ -1142,7 +1169,7 @@ class TurnDetector:
                 continue
             # a second box on a card played and in sight now, where it lies now (a strip of it
             # found twice); a card laid over part of it lies mostly outside its strip
-            old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == "played"
+            old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == Status.PLAYED
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
                         and _containment(c.box, card.box) >= 0.8), None)
             # a piece of a card played, whatever the recogniser calls it: a box much smaller
@@ -1151,18 +1178,16 @@ class TurnDetector:
             # overlap, and a piece seen as the player laid a card on it may be given the seat
             # that laid nothing just then. Smaller than the card's usual size, not its largest
             # box: boxed with the hand that laid it, a wasabi showed twice its size, and the
-            # squid nigiri laid on it later was taken for a piece of it (five-player field
-            # film, dev seed 11). But a card in sight whole now, lying off the piece, left no
-            # piece there: the piece is the card it was laid on, its track gone over to the new
-            # card (four-player film seed 73: Cid's second pudding laid on his first). A card
+            # nigiri laid on it later would be taken for a piece of it. But a card in sight
+            # whole now, lying off the piece, left no piece there: the piece is the card it was
+            # laid on, its track gone over to the new card (a card laid on its like). A card
             # of this round gone out of sight whose cover was not found is such a card too:
-            # none but tools and the cards the rules discard leave the table mid-round
-            # (three-player film dev seed 31: Cid's salmon nigiri, misread as other nigiri and
-            # lost under a hand, showed its strip as the egg nigiri was laid over it; the strip
-            # became a card of that turn, the egg nigiri a turn of its own)
+            # none but tools and the cards the rules discard leave the table mid-round (a card
+            # misread and lost under a hand shows its strip as the next card is laid over it;
+            # read as a card of that turn, it would push the new card into a turn of its own)
             old = old or next((c for c in self._cards.values() if self._still_on_table(c)
                                and c.round == self.round_index
-                               and _area(card.full_box) <= self.piece * c.size()
+                               and _area(card.full_box) <= self.tuning.piece * c.size()
                                and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
                                and not self._strip_beside(card, c, now)), None)
             if old is not None:
@@ -1170,48 +1195,47 @@ class TurnDetector:
                 # is no sighting of it to follow), and keeps its place on the table by the rules
                 self._fold(card, old)
                 pending.remove(card)
-        for seat in {c.seat for c in pending}:
-            mine = self._laid_order([c for c in pending if c.seat == seat])
-            allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
-            if len(mine) > allowed:
-                # a card of this round found again where it lies (a strip under a newer card)
-                for card in list(mine):
-                    old = next((c for c in self._cards.values() if c.seat == seat and c.status != "pending"
-                                and c.round == self.round_index and c.face == card.label
-                                and _lies_on(c, card, 0.6)), None)
-                    if old is not None and len(mine) > allowed:
-                        self._fold(card, old)
-                        mine.remove(card)
-                # a piece of a card played, under another name: a box lying within where a
-                # played card of the seat lay, its usual size at most ``part`` of that card's (a
-                # card laid over it shows its whole size: two-player film seed 402, a squid
-                # nigiri laid on its wasabi, 0.92 within where the wasabi lay). Five-player
-                # field film seed 415 (held out): Eve's hand, laying a maki roll above her
-                # squid nigiri, covered part of the squid, and what showed of it (0.97 within
-                # where it lay, shrinking as the hand came), boxed half a second before the
-                # maki roll and named salmon nigiri, was read as her card of turn 4, the maki
-                # roll as a box that came with it
-                for card in list(mine):
-                    old = next((c for c in self._cards.values() if c.seat == seat and c.status == "played"
-                                and c.round == self.round_index and card.size() <= self.part * c.size()
-                                and _intersection(c.full_box, card.full_box) >= 0.9 * _area(card.full_box)),
-                               None)
-                    if old is not None and len(mine) > allowed:
-                        self._fold(card, old)
-                        mine.remove(card)
-            kept: list[_Card] = []
-            for card in mine:
-                if len(kept) < allowed:
-                    kept.append(card)
-                    continue
-                # one card boxed twice: the same name, or another boxed with it (see
-                # :meth:`_boxed_together`)
-                twin = next((k for k in kept if _lies_on(k, card, 0.3) and not self._left_a_strip(k, card, now)
-                             and (k.label == card.label or self._boxed_together(k, card))), None)
-                if twin is not None:
-                    self._fold(card, twin)
-            out += kept
-        return out
+    def _seat_cards(self, seat: int, pending: list[_Card], now: float) -> list[_Card]:
+        """The cards of ``pending`` that ``seat`` reveals this turn: as many as it may lay at
+        once, in the order laid; boxes beyond those that are a card of this round found again
+        or a card boxed twice are folded into that card, the rest wait for the next turn."""
+        mine = self._laid_order([c for c in pending if c.seat == seat])
+        allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
+        if len(mine) > allowed:
+            # a card of this round found again where it lies (a strip under a newer card)
+            for card in list(mine):
+                old = next((c for c in self._cards.values() if c.seat == seat and c.status != Status.PENDING
+                            and c.round == self.round_index and c.face == card.label
+                            and _lies_on(c, card, 0.6)), None)
+                if old is not None and len(mine) > allowed:
+                    self._fold(card, old)
+                    mine.remove(card)
+            # a piece of a card played, under another name: a box lying within where a
+            # played card of the seat lay, its usual size at most ``part`` of that card's (a
+            # card laid over it shows its whole size, as a nigiri laid on its wasabi does).
+            # A hand laying a card beside a played card covers part of it, and what shows of
+            # it, boxed just before the new card and misread, would be read as the seat's
+            # card of the turn, the new card as a box that came with it
+            for card in list(mine):
+                old = next((c for c in self._cards.values() if c.seat == seat and c.status == Status.PLAYED
+                            and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
+                            and _intersection(c.full_box, card.full_box) >= 0.9 * _area(card.full_box)),
+                           None)
+                if old is not None and len(mine) > allowed:
+                    self._fold(card, old)
+                    mine.remove(card)
+        kept: list[_Card] = []
+        for card in mine:
+            if len(kept) < allowed:
+                kept.append(card)
+                continue
+            # one card boxed twice: the same name, or another boxed with it (see
+            # :meth:`_boxed_together`)
+            twin = next((k for k in kept if _lies_on(k, card, 0.3) and not self._left_a_strip(k, card, now)
+                         and (k.label == card.label or self._boxed_together(k, card))), None)
+            if twin is not None:
+                self._fold(card, twin)
+        return kept
 
     def _uncovered_by_move(self, strip: _Card, now: float) -> tuple[_Card, _Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
@@ -1219,17 +1243,15 @@ class TurnDetector:
         it (:meth:`_strip_beside`): its track went over to a card laid on it, and ``strip`` is
         what shows of it. Its track follows the new card; the strip is the card beneath.
 
-        Three-player field film seed 349 (held out): Ben laid his second maki-2 over his
-        first, 26 px to the side. The first one's track went over to the new card, and its
-        strip, one roll showing, was boxed as a new card named maki-1; kept as the turn's card
-        under its own name (right for a pudding, whose strip names it: four-player film seed
-        73), turn 4 gave Ben a maki-1. (:meth:`_laid_over_alike` reads the same move, but only
-        for a seat with no card in the turn.)"""
+        Why: a maki roll laid over one of its kind leaves a strip showing fewer rolls, named as
+        another maki; kept as the turn's card under its own name (right for a pudding, whose
+        strip names it), the turn would get the wrong card. (:meth:`_laid_over_alike` reads the
+        same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self._cards.values():
             if card.seat != strip.seat or (move := self._laid_over_since_last_turn(card)) is None:
                 continue
-            if (area <= self.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
+            if (area <= self.tuning.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
                     and self._strip_beside(strip, card, now)):
                 return card, move
         return None
@@ -1242,10 +1264,10 @@ class TurnDetector:
         turns = self._rounds[self.round_index]
         since = turns[-1].read_at if turns else -math.inf
         move = card.moved
-        if (card.status != "played" or card.round != self.round_index or card.label != card.face
+        if (card.status != Status.PLAYED or card.round != self.round_index or card.label != card.face
                 or move is None or move[0] <= since):
             return None
-        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.moved_iou:
+        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.tuning.moved_iou:
             return move
         return None
 
@@ -1254,17 +1276,15 @@ class TurnDetector:
         looked for once the table is still (no hand over a card then): a box seen for
         ``seen_s``, never bigger than ``part`` of that card, lying within where it lay and
         within the card as it lies in sight now. A card laid on another is seen whole once the
-        hand lets go of it (two-player field film seed 285: Ben laid his wasabi over a corner
-        of his salmon nigiri; for 8.7 s the recogniser boxed the salmon's uncovered part a
-        second time, named squid nigiri, and it was read as his card of turn 4, the wasabi as
-        a turn of its own). Such a box is that card, followed under its first id."""
+        hand lets go of it (a card laid over a corner of another may leave that card's
+        uncovered part boxed a second time for seconds, under another name). Such a box is that card, followed under its first id."""
         out = []
         for card in pending:
             old = None
-            if card.last_seen - card.first_seen >= self.seen_s:
-                old = next((c for c in self._cards.values() if c.status == "played"
+            if card.last_seen - card.first_seen >= self.tuning.seen_s:
+                old = next((c for c in self._cards.values() if c.status == Status.PLAYED
                             and c.round == self.round_index and c.last_seen >= now
-                            and _area(card.full_box) <= self.part * c.size()
+                            and _area(card.full_box) <= self.tuning.part * c.size()
                             and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
                             and _intersection(c.box, card.box) >= 0.8 * _area(card.box)), None)
             if old is None:
@@ -1283,13 +1303,11 @@ class TurnDetector:
         """Whether ``a`` and ``b`` are parts of one card, boxed apart: first boxed within
         ``glimpse_s`` of each other, the later not the strip of a card the earlier was laid on.
 
-        A player lays one card at a time. Three-player field film seed 295: a band of glare
-        lay across Cid's salmon nigiri, and the recogniser boxed the card as two overlapping
-        parts from the frame it was laid, the larger named squid nigiri by turns; it made a
-        turn of its own. The strip of a card beneath shows only once the card over it lies
-        there (four-player field film seed 61: the strip of Ben's wasabi, never boxed whole,
-        beside the egg nigiri laid on it, is a card of its own)."""
-        if abs(a.boxed_at - b.boxed_at) > self.glimpse_s:
+        A player lays one card at a time: a band of glare across a card can make the
+        recogniser box it as two overlapping parts from the frame it is laid, under two names.
+        The strip of a card beneath shows only once the card over it lies there (a strip never
+        boxed whole, beside the card laid on it, is a card of its own)."""
+        if abs(a.boxed_at - b.boxed_at) > self.tuning.glimpse_s:
             return False
         first, later = sorted((a, b), key=lambda c: (c.boxed_at, c.track_id))
         return not self._shows_under(later, first)
@@ -1299,7 +1317,7 @@ class TurnDetector:
         """Whether ``card``, revealed, lies on the table still by the rules: played, or gone
         out of sight while no rule takes it off the table mid-round (not a tool, not a card
         discarded as it scores, not flipped)."""
-        return card.status == "played" or (card.status == "gone" and not card.flipped and _stays_all_round(card.face))
+        return card.status == Status.PLAYED or (card.status == Status.GONE and not card.flipped and stays_all_round(card.face))
 
     @staticmethod
     def _left_a_strip(under: _Card, over: _Card, now: float) -> bool:
@@ -1307,16 +1325,12 @@ class TurnDetector:
         ``over``, which lies whole in sight: ``over`` is the next card of its column, laid on
         it, not a second box of it (a second box of a card leaves the card its size).
 
-        Five-player field film seed 92, with the tilted detector: Ann laid her second sashimi
-        on her first, a strip nearer her, before turn 1 was read (the seats came late); the
-        two were taken for one card boxed twice, and turn 2 had no card of hers.
+        Why: a card laid on its like before the last turn was read (the seats learned late)
+        must not be taken, with the card beneath, for one card boxed twice.
 
         Mostly outside: a quarter of the strip's box or more. A second box of a card lies
         within the card's box, but boxes are upright: a card lying turned in its column boxes
-        the strip it leaves with much of the card over it (five-player field film seed 333:
-        Ben's second dumpling, laid on his first as turn 1 waited for Eve's card, left a strip
-        whose box lay 53 % over it; the two were taken for one card and turn 2 was read
-        without Ben)."""
+        the strip it leaves with much of the card over it (about half of the strip's box)."""
         return (under.last_seen >= now and over.last_seen >= now
                 and _area(under.box) <= 0.6 * _area(under.full_box)
                 and _area(over.box) >= 0.8 * over.size()
@@ -1328,16 +1342,13 @@ class TurnDetector:
         before that one.
 
         First boxed, not first had by the game: cards that lay there before the seats were
-        learned come to the game in one frame (four-player field film seed 61, with the tilted
-        detector: Ben's egg nigiri, boxed at 9.7 s, came with his maki roll of a turn later at
-        16 s and was put after it).
+        learned come to the game in one frame, a card with one of a later turn).
 
         A card first boxed once the next card of its column covered it was laid before that
-        card, though seen after it: four-player field film seed 61, Ben's wasabi, never boxed
-        whole, showed as a strip beside the egg nigiri laid on it a turn later. Of the same
-        name, such a strip is as often a second, partial box of the card itself (five-player
-        field film seed 86: Eve's wasabi, boxed whole and, half outside that box, in part),
-        and the two are one card (:meth:`_one_turn`'s twins)."""
+        card, though seen after it (a strip never boxed whole beside the card laid on it a
+        turn later). Of the same name, such a strip is as often a second, partial box of the
+        card itself (boxed whole and, half outside that box, in part), and the two are one
+        card (:meth:`_one_turn`'s twins)."""
         order = sorted(cards, key=lambda c: (_boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
@@ -1358,7 +1369,7 @@ class TurnDetector:
         left uncovered) and against it. A strip of ``card`` itself (a second box on it) lies
         within it."""
         area = _area(strip.full_box)
-        if area > self.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
+        if area > self.tuning.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
             return False
         reach = 0.1 * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
         return _intersection(strip.full_box + np.array([-reach, -reach, reach, reach]), card.full_box) > 0
@@ -1368,9 +1379,9 @@ class TurnDetector:
         back to the hand while this turn was laid is this turn's)."""
         turns = self._rounds[self.round_index]
         played = sum(1 for c in self._cards.values() if c.seat == seat and c.round == self.round_index
-                     and c.status != "pending" and c.face in TOOLS)
+                     and c.status != Status.PENDING and c.face in RETURNS_TO_HAND)
         used = sum(1 for record in turns for e in record.events
-                   if e.player == self.players[seat] and e.event in TOOLS.values())
+                   if e.player == self.players[seat] and e.event in RETURNS_TO_HAND.values())
         return max(played - used, 0)
 
     def _reveal_text(self, card: _Card) -> str:
@@ -1388,8 +1399,8 @@ class TurnDetector:
         """The card a special order lies on: the earlier card of its seat it covers most."""
         under = [c for c in self._cards.values()
                  if c.seat == order.seat and c is not order and c.round == self.round_index
-                 and c.turn < order.turn and c.status == "played" and not c.flipped
-                 and c.face not in ("menu", "takeout-box", SPECIAL_ORDER, "")]
+                 and c.turn < order.turn and c.status == Status.PLAYED and not c.flipped
+                 and c.face not in NEVER_COPIED and c.face != ""]
         if not under:
             return None
         o = order.full_box

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.detections import LABEL, TILT, Detections
-from vision.seats import split_seats, turn_towards
+from vision.seats import angle_towards, split_seats
 from vision.stacks import canonical, read_tableau
 from vision.synth.dataset import load_truths
 from vision.tilts import card_tilts
@@ -36,7 +36,7 @@ def true_turn(seat: dict, boxes: np.ndarray) -> float | None:
     if "player_xy" not in seat or not len(boxes):
         return None
     middle = ((boxes[:, :2] + boxes[:, 2:]) / 2).mean(0)
-    return turn_towards(np.asarray(seat["player_xy"], float) - middle)
+    return angle_towards(np.asarray(seat["player_xy"], float) - middle)
 
 
 def seat_failures(truth: dict, image: np.ndarray | None = None) -> list[tuple[int, str, str]]:

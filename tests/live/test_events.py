@@ -1,0 +1,65 @@
+"""The tracker's card states and the event step, on small hand-made frames."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detections import LABEL, MOVED_AT, REST_BOX, STATE, TRACK_ID, Detections
+from vision.live.events import Flipped, Laid, Removed, Renamed, snapshot, step
+from vision.live.tracker import CardState, CardTracker
+
+CARD = (100, 100, 200, 255)
+
+
+def frame(*cards) -> Detections:
+    return Detections(xyxy=np.array([box for _, box in cards], float).reshape(-1, 4),
+                      confidence=np.full(len(cards), 0.9),
+                      data={LABEL: np.array([label for label, _ in cards], dtype=object)})
+
+
+def follow(frames, start=0.0, tracker=None):
+    """Feed ``frames`` at 10 a second; the events of every step, with the last output."""
+    tracker = tracker or CardTracker()
+    before, events, out = {}, [], None
+    for k, detections in enumerate(frames):
+        out = tracker.update(detections, start + k / 10)
+        now = snapshot(out)
+        events += step(before, now, start + k / 10)
+        before = now
+    return events, out, tracker
+
+
+def test_a_card_arrives_then_lies_and_is_laid_once():
+    events, out, _ = follow([frame(("tempura", CARD))] * 30)
+    assert [type(e) for e in events] == [Laid]
+    assert events[0].label == "tempura" and events[0].at >= 1.0  # once it has lain still a while
+    assert out.data[STATE].tolist() == [CardState.LYING]
+    assert out.data[REST_BOX].tolist() == [list(map(float, CARD))]
+    assert out.data[MOVED_AT].tolist() == [0.0]
+
+
+def test_a_card_under_a_hand_for_two_seconds_is_hidden_not_removed():
+    events, out, _ = follow([frame(("eel", CARD))] * 20 + [frame()] * 20)
+    assert [type(e) for e in events] == [Laid]
+    assert out.data[STATE].tolist() == [CardState.HIDDEN]
+
+
+def test_a_card_left_for_good_is_removed():
+    events, out, _ = follow([frame(("eel", CARD))] * 20 + [frame()] * 60)
+    assert [type(e) for e in events] == [Laid, Removed] and len(out) == 0
+
+
+def test_a_strip_of_a_card_is_covered():
+    strip = (100, 100, 200, 130)
+    events, out, _ = follow([frame(("wasabi", CARD))] * 20 + [frame(("wasabi", strip))] * 3)
+    assert out.data[STATE].tolist() == [CardState.COVERED]
+    assert [type(e) for e in events] == [Laid]
+
+
+def test_a_card_turned_up_is_flipped_and_one_read_again_is_renamed():
+    flipped, _, _ = follow([frame(("card-back", CARD))] * 20 + [frame(("squid-nigiri", CARD))] * 30)
+    assert [type(e) for e in flipped] == [Laid, Flipped] and flipped[1].face_up
+    renamed, out, _ = follow([frame(("egg-nigiri", CARD))] * 20 + [frame(("salmon-nigiri", CARD))] * 40)
+    assert [type(e) for e in renamed] == [Laid, Renamed]
+    assert (renamed[1].before, renamed[1].label) == ("egg-nigiri", "salmon-nigiri")
+    assert out.data[TRACK_ID].tolist() == [1]  # the same card all along
