@@ -118,14 +118,7 @@ def messages() -> Response:
     (``babel.cfg``); the scripts read them here (context ``"ctx\x04msgid"``, as gettext keys it).
     """
     lang = current_language()
-    catalog: dict[str, object] = {}
-    for key, text in getattr(get_translations(), "_catalog", {}).items():
-        if isinstance(key, tuple):
-            forms = catalog.setdefault(key[0], [])
-            if isinstance(forms, list):
-                forms.append(text)
-        elif key:
-            catalog[key] = text
+    catalog = _entries(get_translations())
     response = jsonify({"lang": lang, "plural_categories": PLURAL_CATEGORIES[lang], "messages": catalog})
     response.cache_control.max_age = 3600
     return response

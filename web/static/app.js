@@ -13,6 +13,20 @@ document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
   setupCapture(document.getElementById("capture-form"));
 }));
 
+// A custom menu's dish groups: how many of the kinds each asks for are picked (the new-game
+// page and the live page's setup both have one).
+function showPickCounts(root) {
+  for (const group of root.querySelectorAll(".kind-group")) {
+    const wanted = Number(group.dataset.pick);
+    const picked = group.querySelectorAll("input:checked").length;
+    const counter = group.querySelector(".pick-count");
+    counter.textContent = picked === wanted
+      ? _("{picked} of {wanted} ✓", { picked, wanted })
+      : _("pick {wanted} ({picked} picked)", { picked, wanted });
+    counter.classList.toggle("ok", picked === wanted);
+  }
+}
+
 // New game: show the menu and variants of the chosen edition only, and disable the hidden
 // inputs so that they are not sent.
 function setupNewGame(form) {
@@ -34,15 +48,7 @@ function setupNewGame(form) {
       customMenu.hidden = !open;
       for (const input of customMenu.querySelectorAll("input")) input.disabled = !open;
     }
-    for (const group of form.querySelectorAll(".kind-group")) {
-      const wanted = Number(group.dataset.pick);
-      const picked = group.querySelectorAll("input:checked").length;
-      const counter = group.querySelector(".pick-count");
-      counter.textContent = picked === wanted
-        ? _("{picked} of {wanted} ✓", { picked, wanted })
-        : _("pick {wanted} ({picked} picked)", { picked, wanted });
-      counter.classList.toggle("ok", picked === wanted);
-    }
+    showPickCounts(form);
   };
   form.addEventListener("change", sync);
   sync();

@@ -380,15 +380,7 @@ function setupMenu(form) {
     const open = !menu.hidden && choice.value === "custom";
     custom.hidden = !open;
     for (const input of custom.querySelectorAll("input")) input.disabled = !open;
-    for (const group of custom.querySelectorAll(".kind-group")) {
-      const wanted = Number(group.dataset.pick);
-      const picked = group.querySelectorAll("input:checked").length;
-      const counter = group.querySelector(".pick-count");
-      counter.textContent = picked === wanted
-        ? _("{picked} of {wanted} ✓", { picked, wanted })
-        : _("pick {wanted} ({picked} picked)", { picked, wanted });
-      counter.classList.toggle("ok", picked === wanted);
-    }
+    showPickCounts(custom);
   };
   form.addEventListener("change", sync);
   sync();
