@@ -13,7 +13,7 @@ from pathlib import Path
 from vision.paths import INSTANCE_DIR, MODELS_DIR
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     detect = subparsers.add_parser(
         "detect", help="name every card in photos; one JSON line per image",
         description="Name every card in each photo and print one JSON object a line. A file that "

@@ -13,11 +13,8 @@ from vision.detections import CARD_ID, FLAG, LABEL_MARGIN, ON, SEEN_AS, Detectio
 from vision.photo import MAX_PHOTO_PIXELS, PhotoError, decode_photo
 from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
-from vision.stacks import link_stacks, read_tableau
+from vision.stacks import TableauEntry, link_stacks, read_tableau
 from vision.unsure import is_unsure
-
-#: a tableau's entry, as game-record.md writes it: a card's slug, or a stack's slugs bottom first
-TableauEntry = str | list[str]
 
 
 class CardJSON(TypedDict):
