@@ -86,6 +86,7 @@ def test_a_stage_is_written_and_read_back_as_json():
 @pytest.mark.parametrize("change, needle", [
     ({"imgsz": 100}, "multiple of 32"), ({"epochs": 0}, "epochs"), ({"model": "ranker"}, "model must be"),
     ({"share": 0.5}, "needs a start"), ({"share": 1.5}, "share"), ({"data": ()}, "no recipe"),
+    ({"model": "detector", "start": after("x", ["card"])}, "only a classifying model's outputs"),
 ])
 def test_a_stage_refuses_settings_no_training_can_have(change, needle):
     with pytest.raises(ValueError, match=needle):
@@ -128,6 +129,8 @@ def test_the_models_plan_keeps_the_record_of_the_models_left_as_they_were():
     (["--stage", "no-such-stage"], "no stage 'no-such-stage'"),
     (["--from", "counter", "--until", "classifier"], "comes after"),
     (["--stage", "counter", "--from", "classifier"], "--stage names one stage"),
+    # a stage alone needs the one it starts from to have run
+    (["--stage", "detector-ft"], "starts from stage 'detector', which has not run"),
 ])
 def test_train_refuses_a_stage_the_plan_does_not_have_with_one_line(argv, needle, capsys, tmp_path):
     assert main(["train", "--models", str(tmp_path / "models"), "--runs", str(tmp_path / "runs"), *argv]) == 2

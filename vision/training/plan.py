@@ -154,6 +154,8 @@ class Stage:
             f"hours must be 0 or more, not {self.hours}" if self.hours < 0 else "",
             "a stage averaged with its start needs a start" if self.share < 1 and not self.start.stage else "",
             "it starts from itself" if self.start.stage == self.name else "",
+            "only a classifying model's outputs can be cut"
+            if self.start.outputs and self.model in MODEL_KINDS and self.kind.task != "classify" else "",
         ]
         wrong = [p for p in problems if p]
         if wrong:
@@ -302,7 +304,8 @@ def plan_table(plan: Sequence[Stage]) -> str:
     rows = ["| # | stage | model | start | schedule | data | size | where | kept |",
             "|---|---|---|---|---|---|---|---|---|"]
     for stage in plan:
-        data = ", ".join(f"`{item.recipe}`" for item in stage.data)
+        data = ", ".join(f"`{item.recipe}`" + (f" ({item.share:.0%})" if item.share < 1 else "")
+                         for item in stage.data)
         size = f"{stage.imgsz}" + (f", fed at {stage.feed}" if stage.feed and stage.feed != stage.imgsz else "")
         kept = "whole"
         if stage.share < 1:

@@ -246,7 +246,8 @@ def write_models(plan: Sequence[Stage], taken: Sequence[Stage], runs: Path, mode
 
     for model, stage in last.items():
         kept = finished_stage(stage, runs)
-        assert kept is not None, stage.name  # every stage taken has finished
+        if kept is None:
+            raise ValueError(f"stage {stage.name!r} has not finished: its model cannot be written")
         meta[model] = export_model(stage, kept, models)
         if model == "classifier":
             meta["classes"] = yolo.class_names(kept)
@@ -262,9 +263,14 @@ def train_plan(plan: Sequence[Stage] = COMMITTED_PLAN, *, stage: str | None = No
     write the models they end with; returns the wall seconds of each stage trained now."""
     check_plan(plan)
     taken = select(plan, stage, first, last)
-    for each in taken:  # every stage's settings and recipes are checked before any work
+    by_name = {each.name: each for each in plan}
+    for index, each in enumerate(taken):  # every stage is checked before any work
         stage_recipes(each)
         finished_stage(each, runs)
+        source = each.start.stage
+        if source and source not in {s.name for s in taken[:index]} and finished_stage(by_name[source], runs) is None:
+            raise ValueError(f"stage {each.name!r} starts from stage {source!r}, which has not run: "
+                             f"run it first (sushicam train --from {source})")
     times: dict[str, int] = {}
     started = time.process_time()
     for each in taken:
