@@ -286,6 +286,9 @@ def _teach_pages(client, keep, states) -> None:
         "card": "mochi", "photos": [(io.BytesIO(b"%PDF-1.4 pretending"), "1.jpg")]}))
     keep("teach, unknown card", client.post("/teach/faces", data={
         "card": "mochii", "photos": [(io.BytesIO(_photo()), "2.png")]}))
+    keep("teach, no such face", client.get("/teach/faces/tofu__9.jpg"))
+    keep("teach, no such model", client.post("/teach/models/use", data={"version": "20990101-000000"}))
+    keep("teach, nothing to roll back to", client.post("/teach/models/rollback"))
     keep("teach, no card in the photo", client.post("/teach/faces", data={
         "card": "mochi", "photos": [(io.BytesIO(_photo()), "3.png"), (io.BytesIO(b""), "4.jpg")]}))
 
@@ -310,7 +313,8 @@ EXPECTED = {"new game, one player": 400, "capture, no photo": 400, "import, not 
             "import, nothing": 400, "import, bad record": 400, "export, no game": 404, "400": 400,
             "404": 404, "404, no game": 404, "409, round out of order": 409, "413": 413, "415": 415,
             "join, wrong code": 400, "429": 429, "507": 507, "teach, not a photo": 415, "teach, unknown card": 400,
-            "teach, no card in the photo": 400}
+            "teach, no card in the photo": 400, "teach, no such face": 404, "teach, no such model": 404,
+            "teach, nothing to roll back to": 409}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
