@@ -47,6 +47,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -90,16 +91,40 @@ if pyvips is not None:
 Image.MAX_IMAGE_PIXELS = max(Image.MAX_IMAGE_PIXELS or 0, MAX_PHOTO_PIXELS // 2)
 
 
+#: what is wrong with a photo, for the app to word (the message is the command line's English):
+#: no bytes; no file at all (the app's form: its message is already in the player's words); bytes of no image format; an image format not accepted; damaged data; too few
+#: pixels to show a card; more pixels than any photo has; more than a progressive JPEG, or a
+#: photo decoded whole, is read at
+PhotoFault = Literal["empty", "no-file", "not-an-image", "not-accepted", "damaged", "too-small", "too-many-pixels",
+                     "progressive-too-large", "whole-too-large"]
+
+
 class PhotoError(ValueError):
-    """Bytes that are not a photo we can read."""
+    """Bytes that are not a photo we can read: the message, and the fault with its facts (the
+    photo's ``size`` in pixels, the ``limit`` it passed in megapixels, the ``found`` format and
+    the ``accepted`` ones)."""
+
+    fault: PhotoFault = "damaged"
+
+    def __init__(self, message: str, *, fault: PhotoFault | None = None, size: tuple[int, int] | None = None,
+                 limit: int | None = None, found: str | None = None,
+                 accepted: tuple[str, ...] = ACCEPTED_FORMATS) -> None:
+        super().__init__(message)
+        if fault is not None:
+            self.fault = fault
+        self.size, self.limit, self.found, self.accepted = size, limit, found, accepted
 
 
 class EmptyPhotoError(PhotoError):
     """No bytes at all (or, in the app, no file in the form)."""
 
+    fault: PhotoFault = "empty"
+
 
 class UnsupportedPhotoError(PhotoError):
     """The bytes are not a JPEG, PNG, WebP or HEIC image."""
+
+    fault: PhotoFault = "not-an-image"
 
 
 class CorruptPhotoError(PhotoError):
@@ -108,6 +133,8 @@ class CorruptPhotoError(PhotoError):
 
 class PhotoTooLargeError(PhotoError):
     """More pixels than the limit: refused before decoding."""
+
+    fault: PhotoFault = "too-many-pixels"
 
 
 @dataclass(frozen=True)
@@ -141,31 +168,35 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
             image: Image.Image = Image.open(io.BytesIO(data))
     except Image.DecompressionBombError as exc:
         raise PhotoTooLargeError(
-            f"{name}: its size is more than {_megapixels(max_pixels)} megapixels; not decoded") from exc
+            f"{name}: its size is more than {_megapixels(max_pixels)} megapixels; not decoded",
+            limit=int(_megapixels(max_pixels)), accepted=formats) from exc
     except (OSError, ValueError, SyntaxError) as exc:  # Pillow's "cannot identify image file"
         claimed = _claimed_format(data)
         if claimed in formats:  # the right signature, then nothing Pillow can read
-            raise CorruptPhotoError(f"{name}: the {_listed((claimed,))} data is damaged and could not be decoded") from exc
-        raise UnsupportedPhotoError(f"{name}: not a {_listed(formats)} image") from exc
+            raise CorruptPhotoError(f"{name}: the {_listed((claimed,))} data is damaged and could not be decoded",
+                                    found=claimed, accepted=formats) from exc
+        raise UnsupportedPhotoError(f"{name}: not a {_listed(formats)} image", accepted=formats) from exc
     source_format = "JPEG" if image.format == "MPO" else image.format  # MPO: its first image
     if source_format not in formats:
         raise UnsupportedPhotoError(
-            f"{name}: {image.format or 'unknown'} images are not accepted; use {_listed(formats)}"
-        )
+            f"{name}: {image.format or 'unknown'} images are not accepted; use {_listed(formats)}",
+            fault="not-accepted", found=image.format, accepted=formats)
     width, height = image.size
     if width * height > max_pixels:
         raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {_megapixels(max_pixels)} megapixels; not decoded"
-        )
+            f"{name}: {width}x{height} is more than {_megapixels(max_pixels)} megapixels; not decoded",
+            size=(width, height), limit=int(_megapixels(max_pixels)), found=source_format, accepted=formats)
     if min(width, height) < MIN_SIDE:
-        raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card")
+        raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card", fault="too-small",
+                                size=(width, height), found=source_format, accepted=formats)
     factor = math.ceil(math.sqrt(width * height / working_pixels))
     progressive = source_format == "JPEG" and bool(image.info.get("progressive"))
     if progressive and _coefficient_bytes(image) > MAX_COEFFICIENT_BYTES:
         cap = int(width * height * MAX_COEFFICIENT_BYTES / _coefficient_bytes(image))
         raise PhotoTooLargeError(
             f"{name}: {width}x{height} is more than {_megapixels(cap)} megapixels, the most a "
-            "progressive JPEG is read at; send it smaller, or as a baseline JPEG")
+            "progressive JPEG is read at; send it smaller, or as a baseline JPEG", fault="progressive-too-large",
+            size=(width, height), limit=int(_megapixels(cap)), found=source_format, accepted=formats)
     streamed = (source_format in ("PNG", "WEBP") and factor > 1 and pyvips is not None
                 and not image.info.get("interlace"))
     if source_format == "HEIF" and factor > 1:  # a grid of tiles small enough is decoded by rows
@@ -177,7 +208,8 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
         kind = "an interlaced PNG" if image.info.get("interlace") else f"a {_listed((source_format,))}"
         raise PhotoTooLargeError(
             f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most "
-            f"{kind} is read at; send it smaller, or as a JPEG")
+            f"{kind} is read at; send it smaller, or as a JPEG", fault="whole-too-large",
+            size=(width, height), limit=int(_megapixels(whole_pixels)), found=source_format, accepted=formats)
     if source_format == "HEIF":
         del image
         return Photo(_decode_heif(data, factor, name), source_format)

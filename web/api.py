@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, current_app, jsonify, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
 
@@ -48,7 +49,8 @@ def _seats() -> int | None:
 def detect():
     upload = request.files.get("image")
     if upload is None or not upload.filename:
-        raise NoImageError("send the photo as a multipart form field named 'image'")
+        raise NoImageError(_("send the photo as a multipart form field named %(field)s", field="'image'"),
+                           fault="no-file")
     seats = _seats()
     image = read_image(upload.read(), current_app.config["MAX_IMAGE_PIXELS"])
     name = secure_filename(upload.filename) or "image"

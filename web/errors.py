@@ -15,7 +15,7 @@ from typing import Any
 
 from babel.units import format_unit
 from flask import Flask, current_app, jsonify, render_template, request
-from flask_babel import get_locale, lazy_gettext
+from flask_babel import format_number, get_locale, lazy_gettext
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
@@ -174,28 +174,45 @@ def storage_problem(exc: OSError | sqlite3.Error, data_dir: str) -> tuple[str, i
 
 
 def upload_words(exc: Exception) -> str:
-    """An unreadable photo in the player's words: the decoder's English (vision.photo) on English
-    pages, and on the others a sentence chosen by the kind of fault."""
+    """An unreadable photo in the player's words, in every language alike: a sentence chosen by
+    the decoder's fault (``vision.photo.PhotoFault``) with its facts (the photo's size, the
+    limit it passed), never the decoder's own message (the command line's English)."""
+    from vision.photo import PhotoError
 
-    from vision.photo import (
-        CorruptPhotoError,
-        EmptyPhotoError,
-        PhotoTooLargeError,
-        UnsupportedPhotoError,
-    )
-
-    locale = get_locale()
-    if locale is None or locale.language == "en":
+    if not isinstance(exc, PhotoError):
         return str(exc)
-    if isinstance(exc, EmptyPhotoError):
-        return str(exc) if not str(exc).endswith("the file is empty") else _("the photo file is empty")
-    if isinstance(exc, UnsupportedPhotoError):
+    frames = exc.accepted == ("JPEG",)  # the live page's frames
+    size = (_("%(width)s × %(height)s pixels", width=format_number(exc.size[0]), height=format_number(exc.size[1]))
+            if exc.size else "")
+    limit = format_number(exc.limit or 0)
+    if exc.fault == "no-file":  # the app's own words: nothing was sent
+        return str(exc)
+    if exc.fault == "empty":
+        return _("the frame is empty") if frames else _("the photo file is empty")
+    if exc.fault in ("not-an-image", "not-accepted"):
+        if frames:
+            return _("that frame is not a JPEG image: the live page sends JPEG frames")
+        if exc.fault == "not-accepted" and exc.found:
+            return _("%(format)s images are not accepted: send a JPEG, PNG, WebP or HEIC photo", format=exc.found)
         return _("that file is not a photo sushicam reads: send a JPEG, PNG, WebP or HEIC photo")
-    if isinstance(exc, PhotoTooLargeError):
+    if exc.fault == "too-small":
+        return _("the photo is too small to show any card (%(size)s): take it closer, whole", size=size)
+    if frames and exc.fault == "too-many-pixels":
+        return _("the frame has too many pixels (%(size)s, more than %(limit)s megapixels)", size=size, limit=limit)
+    if frames and exc.fault == "damaged":
+        return _("the frame is damaged and could not be decoded")
+    if exc.fault == "progressive-too-large":
+        return _("the photo has too many pixels for a progressive JPEG (%(size)s, more than %(limit)s megapixels): "
+                 "send a smaller one, or a baseline JPEG", size=size, limit=limit)
+    if exc.fault == "whole-too-large":
+        return _("the photo has too many pixels for its format (%(size)s, more than %(limit)s megapixels): "
+                 "send a smaller one, or a JPEG", size=size, limit=limit)
+    if exc.fault == "too-many-pixels":
+        if size:
+            return _("the photo has too many pixels (%(size)s, more than %(limit)s megapixels): send a smaller one",
+                     size=size, limit=limit)
         return _("the photo has too many pixels: send a smaller one")
-    if isinstance(exc, CorruptPhotoError):
-        return _("the photo is damaged and could not be read: take it again")
-    return str(exc)
+    return _("the photo is damaged and could not be read: take it again")
 
 
 def init_app(app: Flask) -> None:

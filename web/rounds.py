@@ -108,7 +108,8 @@ def _uploads(game: Game, mode: str) -> list[tuple[int | None, str, Any]]:
                 for seat, player in enumerate(game.players)]
     sent = [(seat, name, f) for seat, name, f in sent if f is not None and f.filename]
     if not sent:
-        raise NoImageError(_("choose a photo first") if mode == "table" else _("choose at least one player's photo"))
+        raise NoImageError(_("choose a photo first") if mode == "table" else _("choose at least one player's photo"),
+                           fault="no-file")
     return sent
 
 

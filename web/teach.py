@@ -28,16 +28,17 @@ from flask import (
     send_file,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorer.cards import CARDS
 from scorer.editions import EDITIONS
 from vision.paths import REPO_ROOT
-from web import recognition
+from web import recognition, verdicts
 from web.catalogue import card_label
 from web.errors import error_response, json_view, upload_words, wants_json
-from web.uploads import NoImageError, UploadError, http_status, read_image
+from web.uploads import UploadError, http_status, read_image
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
@@ -61,7 +62,7 @@ def _store():
 def _edition() -> str:
     edition = request.values.get("edition") or "anniversary"
     if edition not in EDITIONS:
-        abort(400, f"unknown edition {edition!r}: use {', '.join(EDITIONS)}")
+        abort(400, _("unknown edition %(edition)s: choose one of the page's editions", edition=edition))
     return edition
 
 
@@ -127,7 +128,7 @@ def retrain_status() -> dict[str, Any]:
 
     status = StatusFile(_data_dir()).read()
     if status.get("state") == "running" and not _pid_alive(status.get("pid")) and not _store().busy():
-        status = {**status, "state": "failed",
+        status = {**status, "state": "failed", "failure": "stopped",
                   "message": "the retraining stopped before it finished; the model in use did not change"}
     seen = current_app.extensions.setdefault("sushicam.teach.seen", set())
     if status.get("state") == "done" and status.get("accepted") and status.get("version") not in seen:
@@ -157,8 +158,12 @@ def _page_state(edition: str) -> dict[str, Any]:
     status = retrain_status()
     from vision.teach.learn import last_learnt
 
-    return {"edition": edition, "cards": rows, "versions": versions, "active": active, "learnt": last_learnt(_data_dir()),
-            "retrain": status, "taught_total": sum(len(v) for v in faces.values()),
+    learnt = last_learnt(_data_dir())
+    return {"edition": edition, "cards": rows, "versions": versions, "active": active, "learnt": learnt,
+            "learnt_reason": verdicts.learnt_reason(learnt) if learnt else "",
+            "retrain": status, "retrain_words": verdicts.status_words(status, edition),
+            "summaries": {v.name: verdicts.version_summary(v, edition) for v in versions},
+            "taught_total": sum(len(v) for v in faces.values()),
             "missing": [r["slug"] for r in rows if r["state"] in ("missing", "weak")],
             "doubts": _doubts(status, edition)}
 
@@ -184,7 +189,7 @@ def _doubts(status: dict[str, Any], edition: str) -> list[dict[str, Any]]:
 def _render(edition: str, error: str | None = None, status: int = 200, card: str | None = None):
     state = _page_state(edition)
     if wants_json():
-        body = {k: v for k, v in state.items() if k != "versions"}
+        body = {k: v for k, v in state.items() if k not in ("versions", "summaries")}
         body["versions"] = [v.name for v in state["versions"]]
         if error:
             body["error"] = error
@@ -202,7 +207,7 @@ def page():
 
 
 @bp.post("/faces")
-def add_faces():
+def add_faces() -> ResponseReturnValue:
     """Teach one card from photos of it alone; a bad photo is left out (and said why), the rest kept."""
     from vision.teach.find import TeachError
     from vision.teach.library import FaceLibrary, teach
@@ -210,29 +215,34 @@ def add_faces():
     edition = _edition()
     slug = (request.form.get("card") or "").strip()
     files = [f for f in request.files.getlist("photos") if f and f.filename]
+    unreadable: list[tuple[str, str]] = []
     try:
         if not slug:
-            raise TeachError(_("choose which card the photos show"))
+            return _render(edition, _("choose which card the photos show"), 400)
         if not files:
-            raise NoImageError(_("choose 1 to %(count)s photos of the card", count=MAX_PHOTOS))
+            return _render(edition, _("choose 1 to %(count)s photos of the card", count=MAX_PHOTOS), 400,
+                           card=slug)
         max_pixels = current_app.config["MAX_IMAGE_PIXELS"]
-        photos, unreadable = [], []
+        photos = []
         for f in files:
+            name = f.filename or "photo"
             try:
-                photos.append((f.filename, read_image(f.read(), max_pixels, f.filename).pixels))
+                photos.append((name, read_image(f.read(), max_pixels, name).pixels))
             except UploadError as exc:  # one photo the browser could not send right: leave it out
                 if len(files) == 1:
                     raise
-                unreadable.append((f.filename, str(exc)))
+                unreadable.append((name, upload_words(exc)))
         if not photos:
-            raise NoImageError("; ".join(f"{name}: {why}" for name, why in unreadable))
+            return _render(edition, verdicts.joined([_("%(photo)s: %(reason)s", photo=n, reason=w)
+                                                     for n, w in unreadable]), 400, card=slug)
         taught = teach(FaceLibrary(_data_dir()), slug, photos, _card_boxes())
         _taught_changed()
     except (TeachError, UploadError) as exc:
         status = http_status(exc) if isinstance(exc, UploadError) else 400
-        return _render(edition, upload_words(exc) if isinstance(exc, UploadError) else str(exc), status,
-                       card=slug or None)
-    refused = unreadable + taught.refused
+        why = upload_words(exc) if isinstance(exc, UploadError) else verdicts.teach_words(exc, edition)
+        return _render(edition, verdicts.joined([*(_("%(photo)s: %(reason)s", photo=n, reason=w)
+                                                   for n, w in unreadable), why]), status, card=slug or None)
+    refused = unreadable + [(name, verdicts.teach_words(why, edition)) for name, why in taught.refused]
     if wants_json():
         return jsonify(faces=[{"face": f.name, "card": f.slug, "sharpness": f.sharpness,
                                "url": url_for("teach.face_image", name=f.name)} for f in taught.faces],
@@ -252,8 +262,8 @@ def face_image(name: str):
 
     try:
         path = FaceLibrary(_data_dir()).image_path(name)
-    except FaceNotFoundError as exc:
-        abort(404, str(exc))
+    except FaceNotFoundError:
+        abort(404, _("no taught face %(face)s", face=name))
     return send_file(path, mimetype="image/jpeg", max_age=0)
 
 
@@ -266,8 +276,8 @@ def _face_action(name: str, action: str):
             library.remove(name)
         else:
             library.turn(name)
-    except FaceNotFoundError as exc:
-        abort(404, str(exc))
+    except FaceNotFoundError:
+        abort(404, _("no taught face %(face)s", face=name))
     _taught_changed()
     if wants_json():
         return jsonify(face=name, done=action)
@@ -315,9 +325,9 @@ def start_retrain():
     # without the training extra `sushicam retrain` learns the confirmed rounds by exemplars
     store = _store()
     if store.busy() or retrain_status().get("state") == "running":
-        return error_response("a retraining is already running; wait for it to finish", 409)
+        return error_response(_("a retraining is already running; wait for it to finish"), 409)
     if not FaceLibrary(_data_dir()).faces() and not (_data_dir() / "training" / "classes.txt").exists():
-        return error_response("nothing to learn yet: teach some cards or confirm some rounds first", 400)
+        return error_response(_("nothing to learn yet: teach some cards or confirm some rounds first"), 400)
     log = store.root / "retrain.log"
     store.root.mkdir(parents=True, exist_ok=True)
     status = StatusFile(_data_dir())
@@ -343,7 +353,7 @@ def _reap(process: subprocess.Popen, status, log: Path) -> None:
     last = status.read()
     if last.get("state") == "running" and last.get("pid") in (process.pid, None):
         lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()] if log.exists() else []
-        status.write(state="failed", pid=process.pid,
+        status.write(state="failed", pid=process.pid, failure="stopped",
                      message=f"the retraining process stopped (exit status {code})"
                      + (f": {lines[-1][:200]}" if lines else ""))
 
@@ -351,7 +361,9 @@ def _reap(process: subprocess.Popen, status, log: Path) -> None:
 @bp.get("/retrain/status")
 @json_view
 def status():
-    return jsonify(retrain_status())
+    """The retraining's state, with ``words``: the line the page shows, in its language."""
+    state = retrain_status()
+    return jsonify({**state, "words": verdicts.status_words(state, _edition())})
 
 
 @bp.post("/models/use")
@@ -361,8 +373,8 @@ def use_model():
         abort(400, _("choose a model version"))
     try:
         used = _store().use(version)
-    except ValueError as exc:
-        abort(404, str(exc))
+    except ValueError:
+        abort(404, _("no model version %(version)s", version=version))
     return _switched(used.name)
 
 
@@ -370,8 +382,8 @@ def use_model():
 def rollback_model():
     try:
         used = _store().rollback()
-    except ValueError as exc:
-        abort(409, str(exc))
+    except ValueError:
+        abort(409, _("nothing to roll back to: this is the first model used"))
     return _switched(used.name)
 
 

@@ -171,7 +171,7 @@ def test_a_frame_larger_than_the_pixel_limit_is_a_413(tmp_path, film):
     client = app.test_client()
     session = start(client)
     response = post_frame(client, session, 0.0)  # 64 x 48 = 3072 pixels
-    assert response.status_code == 413 and "64x48" in response.get_json()["error"]
+    assert response.status_code == 413 and "64 × 48 pixels" in response.get_json()["error"]
 
 
 def test_a_setup_that_is_not_an_object_is_a_400(client):

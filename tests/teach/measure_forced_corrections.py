@@ -37,6 +37,7 @@ from vision.synth import compose_table
 from vision.teach.corrections import find_doubts, read_confirmed, vouch
 from vision.teach.models import REPO_MODELS, ModelStore
 from vision.teach.retrain import RetrainPlan, read_tables, retrain, score_tables
+from vision.teach.wording import retrain_words
 from web.training import save_example
 
 TABLE = ["green-tea-ice-cream", "pudding", "tempura", "green-tea-ice-cream", "maki-2", "salmon-nigiri"]
@@ -103,7 +104,7 @@ def main() -> None:
         result = retrain(data, replace(plan, real_tolerance=1.0) if run == "as before" else plan,
                          keep_refused=True)
         model = ModelStore(data).get(result.version).path
-        report[run] = {"accepted": result.accepted, "reason": result.reason,
+        report[run] = {"accepted": result.accepted, "reason": retrain_words(result.decision),
                        "doubted": len(result.metrics["doubtful"]), **measure(model, work / "test", truths)}
         print(run, json.dumps(report[run]), flush=True)
     print(json.dumps(report, indent=1))
@@ -122,7 +123,7 @@ def gate() -> None:
     confirm_rounds(work / "data", work)
     result = retrain(work / "data", TINY, bundled=bundled, trainer=green_tea_read_as_pudding)
     m = result.metrics
-    print(f"accepted: {result.accepted}; {result.reason}")
+    print(f"accepted: {result.accepted}; {retrain_words(result.decision)}")
     print(f"composed tables card F1 {m['all_before']['f1']} -> {m['all_after']['f1']}; known cards named right "
           f"{m['known_before']['named']} -> {m['known_after']['named']}; confirmed photos card F1 "
           f"{m['real_before']['f1']} -> {m['real_after']['f1']} ({m['real_photos']} photos)")

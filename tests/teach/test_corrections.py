@@ -92,7 +92,7 @@ def test_retraining_learns_no_doubted_correction_and_names_them(tmp_path, bundle
     # the forced cards gave no pudding crop; the real puddings of round0 still did
     forced = {f"c_{k.split(':')[0]}_{int(k.split(':')[1]):03d}_" for k in doubted}
     assert seen["pudding"] and not [n for n in seen["pudding"] if any(n.startswith(f) for f in forced)]
-    assert "confirm them on the teach page" in result.reason
+    assert result.decision.notes.doubts == 4
 
 
 def test_the_gate_refuses_a_model_that_reads_the_confirmed_photos_worse(tmp_path, bundled_copy):
@@ -100,8 +100,8 @@ def test_the_gate_refuses_a_model_that_reads_the_confirmed_photos_worse(tmp_path
     confirm_rounds(data, tmp_path)
     store = ModelStore(data, bundled_copy)
     result = retrain(data, OPEN, bundled=bundled_copy, trainer=green_tea_read_as_pudding)
-    assert not result.accepted, result.reason
-    assert result.reason.startswith("worse on your confirmed photos: card F1")
+    assert not result.accepted, result.decision
+    assert result.decision.cause == "worse-confirmed"
     before, after = result.metrics["real_before"]["f1"], result.metrics["real_after"]["f1"]
     assert after < before
     assert store.active().name == "bundled"
@@ -119,7 +119,7 @@ def test_a_card_the_retraining_could_not_read_is_not_listed_as_known(tmp_path, b
     assert "gyoza" in store.active().classes
     state = {row["slug"]: row["state"] for row in edition_status(data, "anniversary", bundled_copy)}
     assert state["gyoza"] == "weak"
-    assert "not read yet (teach more photos): gyoza" in result.reason
+    assert result.decision.notes.weak == ("gyoza",)
     info = json.loads((store.active().path / "version.json").read_text())
     assert info["weak"] == ["gyoza"]
 

@@ -159,7 +159,7 @@ def test_a_worse_model_is_kept_out(taught_data, bundled_copy):
     before = _in_use(taught_data, bundled_copy)
     result = retrain(taught_data, TINY, bundled=bundled_copy, trainer=scrambled)
     assert not result.accepted and result.version is None
-    assert result.reason.startswith("worse on the held-out tables: card F1")
+    assert result.decision.cause == "worse-tables"
     assert result.added == ("gyoza",)
     assert _in_use(taught_data, bundled_copy) == before
 
@@ -202,8 +202,8 @@ def test_a_count_classifier_that_counts_the_taught_maki_worse_is_left_out(taught
     counting = result.metrics["counter"]
     assert counting["faces"] == ["maki-2"] and not counting["kept"]
     assert counting["f1_without"] > counting["f1_with"]
-    assert "counted by the classifier alone" in result.reason
-    assert result.accepted, result.reason
+    assert result.decision.notes.counter is not None and result.decision.notes.counter.faces == ("maki-2",)
+    assert result.accepted, result.decision
     version = ModelStore(taught_maki, bundled_copy).get(result.version)
     assert "counter" not in json.loads((version.path / "meta.json").read_text())
     assert not (version.path / "counter.onnx").exists()
@@ -231,7 +231,7 @@ def test_retraining_learns_a_taught_card_and_can_be_rolled_back(taught_data, bun
     result = retrain(taught_data, RetrainPlan(photos=16, val_photos=6, epochs=1, size=(640, 480), workers=1,
                                               tolerance=1.0, max_known_drop=1.0), bundled=bundled_copy)
     store = ModelStore(taught_data, bundled_copy)
-    assert result.accepted, result.reason
+    assert result.accepted, result.decision
     assert store.active().name == result.version
     assert "gyoza" in store.active().classes
     info = json.loads((store.active().path / "version.json").read_text())
@@ -344,9 +344,9 @@ def test_a_retrained_detector_that_finds_fewer_cards_is_left_out(taught_data, bu
     result = retrain(taught_data, replace(TINY, detector_epochs=1), bundled=bundled_copy, trainer=_unchanged,
                      detector_trainer=_blind)
     check = result.metrics["detector"]
-    assert result.accepted, result.reason
+    assert result.accepted, result.decision
     assert not check["kept"] and check["recall_with"] == 0 < check["recall_without"]
-    assert "the retrained detector read worse" in result.reason
+    assert result.decision.notes.detector is not None and not result.decision.notes.detector.kept
     version = ModelStore(taught_data, bundled_copy).get(result.version)
     assert (version.path / "detector.onnx").read_bytes() == (bundled_copy / "detector.onnx").read_bytes()
     info = json.loads((version.path / "version.json").read_text())
@@ -387,7 +387,7 @@ def test_a_retraining_fine_tunes_the_detector_on_the_confirmed_rounds(tmp_path, 
                    real_tolerance=1.0)
     result = retrain(tmp_path / "data", plan, bundled=bundled_copy, trainer=_unchanged, keep_data=True)
     check = result.metrics["detector"]
-    assert result.accepted, result.reason
+    assert result.accepted, result.decision
     assert check["confirmed_photos"] + check["confirmed_held_out"] == 3 and check["epochs"] == 1
     version = ModelStore(tmp_path / "data", bundled_copy).get(result.version)
     tuned = version.path / "work" / "detector-run" / "averaged.pt"
@@ -397,5 +397,5 @@ def test_a_retraining_fine_tunes_the_detector_on_the_confirmed_rounds(tmp_path, 
     # the version reads with the retrained detector where it read as well, else with the base's
     kept_file = tuned if check["kept"] else bundled_copy / "detector.pt"
     assert (version.path / "detector.pt").read_bytes() == kept_file.read_bytes()
-    assert ("detector retrained" if check["kept"] else "the retrained detector read worse") in result.reason
+    assert result.decision.notes.detector is not None and result.decision.notes.detector.kept == check["kept"]
     assert len(Recognizer.load(version.path).detect(image)) > 0

@@ -150,3 +150,28 @@ def test_when_no_photo_can_be_taught_one_line_names_each_and_why(capsys, tmp_pat
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1
     assert "gone.jpg: no such file" in err and "bare.jpg: no card found in the photo" in err
+
+
+def test_models_list_says_each_versions_origin_in_english(capsys, tmp_path):
+    """What each version was made from, from its version.json (a version written before
+    versions said so keeps the English line it holds)."""
+    infos = {
+        "20260101-000001": {"kind": "retrained", "parent": "bundled", "accepted": True, "added": ["gyoza"]},
+        "20260101-000002": {"kind": "retrained", "parent": "bundled", "accepted": False, "added": []},
+        "20260101-000003": {"kind": "exemplars", "parent": "bundled", "photos": ["a", "b"], "cards": {"tofu": 2}},
+        "20260101-000004": {"parent": "bundled", "summary": "+2 new, from bundled"},
+    }
+    for name, info in infos.items():
+        folder = tmp_path / "data" / "models" / name
+        folder.mkdir(parents=True)
+        (folder / "meta.json").write_text(json.dumps({"classes": ["tofu", "gyoza", "not-a-card"]}))
+        for file in ("detector.onnx", "classifier.onnx"):
+            (folder / file).write_bytes(b"onnx")
+        (folder / "version.json").write_text(json.dumps(info))
+    status, out, _ = run(capsys, "models", "list", "--data", str(tmp_path / "data"))
+    assert status == 0
+    lines = {line.split()[1] if line.startswith("*") else line.split()[0]: line for line in out.splitlines()}
+    assert lines["20260101-000001"].endswith("  2 cards  -                     +1 new, from bundled")
+    assert lines["20260101-000002"].endswith("refused: from bundled")
+    assert lines["20260101-000003"].endswith("learnt from 2 confirmed photo(s): 2 tofu")
+    assert lines["20260101-000004"].endswith("+2 new, from bundled")

@@ -165,3 +165,91 @@ def images():
 def token_of():
     """Reads the CSRF token a page carries."""
     return csrf_token
+
+
+# --- what teaching decided, as the teach page finds it in a data folder --------------------
+
+
+class TeachStates:
+    """Writes into a data folder what a retraining or a round learning leaves there: the
+    retraining status file, the last round learning, and model versions of every origin. The
+    decisions are made by :func:`vision.teach.decision.decide` from hand-picked figures."""
+
+    #: a retraining refused: card F1 on the held-out tables 0.912 -> 0.874, 0.01 allowed
+    REFUSED_TABLES = (0.912, 0.874, 0.01)
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+
+    def refused(self):
+        from vision.teach.decision import Change, Limits, Measured, decide
+
+        before, after, limit = self.REFUSED_TABLES
+        return decide(Measured(True, Change(before, after), Change(0.95, 0.96), None, 0, None),
+                      Limits(tables=limit, known=0.03, confirmed=0.01))
+
+    def kept(self):
+        from vision.teach.decision import (
+            Change,
+            CounterNote,
+            DetectorNote,
+            Limits,
+            Measured,
+            Notes,
+            decide,
+        )
+
+        notes = Notes(weak=("gyoza",), counter=CounterNote(("maki-2",), with_counter=0.61, alone=0.72),
+                      detector=DetectorNote(False, True, Change(0.9131, 0.9012), Change(0.8, 0.79)), doubts=2)
+        return decide(Measured(True, Change(0.90, 0.91), Change(0.95, 0.94), Change(0.80, 0.85), 5, 0.66),
+                      Limits(tables=0.01, known=0.03, confirmed=0.01), notes)
+
+    def status(self, **fields) -> None:
+        from vision.teach.models import StatusFile
+
+        StatusFile(self.data_dir).write(**fields)
+
+    def retrained(self, decision, version: str | None = "20260101-000000") -> None:
+        self.status(state="done", accepted=decision.kept, version=version, message="English words",
+                    result={"version": version, "accepted": decision.kept, "decision": decision.to_json(),
+                            "metrics": {}})
+
+    def learnt(self, kept: bool) -> None:
+        import json
+
+        from vision.teach.decision import Reading, decide_learning
+
+        after = Reading(10, 10) if kept else Reading(7, 10)
+        decision = decide_learning(Reading(9, 10), after, Reading(50, 60), Reading(50, 60))
+        folder = self.data_dir / "exemplars"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "learn-status.json").write_text(json.dumps(
+            {"kept": decision.kept, "decision": decision.to_json(), "photos": ["a", "b"],
+             "cards": {"tofu": 2, "eel": 1}, "version": None, "parent": "bundled", "finished": ""}))
+
+    def versions(self) -> None:
+        """A version of each origin, and one written before versions said theirs (its English
+        summary is shown as it is)."""
+        import json
+
+        infos = {
+            "20260101-000001": {"kind": "retrained", "parent": "bundled", "accepted": True, "added": ["gyoza"],
+                                "decision": self.kept().to_json()},
+            "20260101-000002": {"kind": "retrained", "parent": "20260101-000001", "accepted": False, "added": [],
+                                "decision": self.refused().to_json()},
+            "20260101-000003": {"kind": "exemplars", "parent": "bundled", "photos": ["a", "b"],
+                                "cards": {"tofu": 2, "eel": 1}},
+            "20260101-000004": {"kind": "held-out", "parent": "bundled", "held_out": ["eel", "soy-sauce"]},
+        }
+        for name, info in infos.items():
+            folder = self.data_dir / "models" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "meta.json").write_text(json.dumps({"classes": ["tofu", "eel", "gyoza"]}))
+            for file in ("detector.onnx", "classifier.onnx"):
+                (folder / file).write_bytes(b"onnx")
+            (folder / "version.json").write_text(json.dumps(info))
+
+
+@pytest.fixture
+def teach_states(data_dir: Path) -> TeachStates:
+    return TeachStates(data_dir)

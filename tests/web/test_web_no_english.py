@@ -190,11 +190,11 @@ def _new_game(client, **form) -> int:
     return int(answer.headers["Location"].rstrip("/").rsplit("/", 1)[1])
 
 
-def _pages(data_dir: Path, lang: str, recognizer, monkeypatch) -> dict[str, tuple[int, str]]:
+def _pages(data_dir: Path, lang: str, recognizer, monkeypatch, teach_states) -> dict[str, tuple[int, str]]:
     """Every page, as (status, html), in ``lang``."""
     app = create_app({"TESTING": True, "DATA_DIR": str(data_dir), "SECRET_KEY": "t",
                       "WTF_CSRF_ENABLED": False, "RECOGNIZER_FACTORY": lambda: recognizer,
-                      "MAX_CONTENT_LENGTH": 3_000_000})
+                      "MAX_CONTENT_LENGTH": 3_000_000, "TEACH_DETECTOR": False})
     client = app.test_client()
     client.set_cookie("lang", lang)
     pages: dict[str, tuple[int, str]] = {}
@@ -230,6 +230,7 @@ def _pages(data_dir: Path, lang: str, recognizer, monkeypatch) -> dict[str, tupl
     keep("export, no game", client.get("/games/9999/record.json"))
     keep("live setup", client.get("/live/"))
     keep("teach", client.get("/teach"))
+    _teach_pages(client, keep, teach_states)
     keep("400", client.post("/live/", data={"players": "Ann"}))
     keep("404", client.get("/no/such/page"))
     keep("404, no game", client.get("/games/9999"))
@@ -261,15 +262,64 @@ def _pages(data_dir: Path, lang: str, recognizer, monkeypatch) -> dict[str, tupl
     return pages
 
 
+def _teach_pages(client, keep, states) -> None:
+    """The teach page with what a retraining or a round learning decided on it, the model
+    versions of every origin listed, its status line as the page's script polls it, and photos
+    it cannot teach from."""
+    import os
+
+    states.versions()
+    states.retrained(states.refused(), version=None)
+    states.learnt(kept=False)
+    keep("teach, retraining refused", client.get("/teach"))
+    keep("teach, status refused", _status_page(client))
+    states.retrained(states.kept())
+    states.learnt(kept=True)
+    keep("teach, retraining kept", client.get("/teach"))
+    keep("teach, status kept", _status_page(client))
+    states.status(state="running", stage="train", fraction=0.4, message="epoch 2 of 5", pid=os.getpid())
+    keep("teach, retraining running", client.get("/teach"))
+    keep("teach, status running", _status_page(client))
+    states.status(state="failed", failure="nothing-to-learn", message="nothing to learn: teach some cards")
+    keep("teach, retraining failed", client.get("/teach"))
+    keep("teach, not a photo", client.post("/teach/faces", data={
+        "card": "mochi", "photos": [(io.BytesIO(b"%PDF-1.4 pretending"), "1.jpg")]}))
+    keep("teach, unknown card", client.post("/teach/faces", data={
+        "card": "mochii", "photos": [(io.BytesIO(_photo()), "2.png")]}))
+    keep("teach, no such face", client.get("/teach/faces/tofu__9.jpg"))
+    keep("teach, no such model", client.post("/teach/models/use", data={"version": "20990101-000000"}))
+    keep("teach, nothing to roll back to", client.post("/teach/models/rollback"))
+    keep("teach, no card in the photo", client.post("/teach/faces", data={
+        "card": "mochi", "photos": [(io.BytesIO(_photo()), "3.png"), (io.BytesIO(b""), "4.jpg")]}))
+
+
+class _Shown:
+    """The teach page's status line as its script shows it: the ``words`` of the status JSON."""
+
+    def __init__(self, status: int, html: str) -> None:
+        self.status_code, self._html = status, html
+
+    def get_data(self, as_text: bool = True) -> str:
+        return self._html
+
+
+def _status_page(client) -> _Shown:
+    answer = client.get("/teach/retrain/status", headers={"Accept": "application/json"})
+    lang = client.get_cookie("lang").value
+    return _Shown(answer.status_code, f'<html lang="{lang}"><body><p>{answer.get_json()["words"]}</p></body></html>')
+
+
 EXPECTED = {"new game, one player": 400, "capture, no photo": 400, "import, not JSON": 400,
             "import, nothing": 400, "import, bad record": 400, "export, no game": 404, "400": 400,
             "404": 404, "404, no game": 404, "409, round out of order": 409, "413": 413, "415": 415,
-            "join, wrong code": 400, "429": 429, "507": 507}
+            "join, wrong code": 400, "429": 429, "507": 507, "teach, not a photo": 415, "teach, unknown card": 400,
+            "teach, no card in the photo": 400, "teach, no such face": 404, "teach, no such model": 404,
+            "teach, nothing to roll back to": 409}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_page_shows_english(lang, tmp_path, recognizer, monkeypatch):
-    pages = _pages(tmp_path / "data", lang, recognizer, monkeypatch)
+def test_no_page_shows_english(lang, tmp_path, recognizer, monkeypatch, teach_states):
+    pages = _pages(tmp_path / "data", lang, recognizer, monkeypatch, teach_states)
     assert {name: status for name, (status, _) in pages.items()} == {
         name: EXPECTED.get(name, 200) for name in pages}
     # the pages hold what the scan is meant to read

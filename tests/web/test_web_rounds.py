@@ -309,7 +309,7 @@ def test_photos_are_served_by_id_as_jpeg(client, photographed, data_dir):
     [
         ({}, 400, "choose a photo"),
         ({"table": (io.BytesIO(b""), "empty.jpg")}, 400, "empty"),
-        ({"table": (io.BytesIO(b"%PDF-1.4 pretending"), "photo.jpg")}, 415, "not a JPEG, PNG, WebP or HEIC"),
+        ({"table": (io.BytesIO(b"%PDF-1.4 pretending"), "photo.jpg")}, 415, "send a JPEG, PNG, WebP or HEIC photo"),
         ({"table": (io.BytesIO(b"GIF89a" + b"\x00" * 40), "anim.gif")}, 415, "JPEG, PNG, WebP or HEIC"),
     ],
 )

@@ -10,10 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.paths import MODELS_DIR as DEFAULT_MODELS
 from vision.paths import REPO_ROOT as ROOT
+
+if TYPE_CHECKING:
+    from vision.teach.models import StatusFile
 
 DEFAULT_DATA = ROOT / "instance"
 #: the detector's fine-tuning epochs ``retrain --detector`` asks for (about 80 s each on two
@@ -49,7 +54,13 @@ def _bundled_models_arg(parser: argparse.ArgumentParser) -> None:
                         help="the bundled model folder (default models/)")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """``teach``, ``faces``, ``retrain``, ``models`` and ``eval-teach``."""
+    _register_teaching(subparsers)
+    _register_models(subparsers)
+
+
+def _register_teaching(subparsers: argparse._SubParsersAction) -> None:
     teach = subparsers.add_parser(
         "teach", help="add photos of one card to the taught faces (for decks the model lacks)",
         description="Find the one card in each photo, flatten it and keep it as a face of CARD in "
@@ -108,6 +119,8 @@ def register(subparsers) -> None:
                          help="also write progress to <data>/models/retrain-status.json (for the web page)")
     retrain.set_defaults(handler=_retrain)
 
+
+def _register_models(subparsers: argparse._SubParsersAction) -> None:
     models = subparsers.add_parser(
         "models", help="list the model versions, switch to one, or roll back",
         description="`list` the model versions of the data folder (* marks the one in use), `use "
@@ -171,7 +184,7 @@ def _teach(args: argparse.Namespace) -> int:
         print(json.dumps({"face": face.name, "card": face.slug, "photo": face.source,
                           "sharpness": face.sharpness, "corners": face.quad}), flush=True)
     # the good photos are kept; each one left out gets its own line, saying why
-    for why in unreadable + [f"{name}: {reason}" for name, reason in taught.refused]:
+    for why in unreadable + [f"{name}: {error}" for name, error in taught.refused]:
         print(f"sushicam teach: {why}", file=sys.stderr)
     return 0
 
@@ -230,7 +243,7 @@ def _faces(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress_bar():
+def _progress_bar() -> Callable[[str, float, str], None]:
     from tqdm import tqdm
 
     bars: dict[str, tqdm] = {}
@@ -263,6 +276,7 @@ def _missing_training_stack(args: argparse.Namespace, status=None) -> bool:
 def _retrain(args: argparse.Namespace) -> int:
     from vision.teach.models import StatusFile
     from vision.teach.retrain import RetrainPlan, plan_with, retrain
+    from vision.teach.wording import retrain_words
 
     detector_epochs = args.detector_epochs or (DETECTOR_EPOCHS if args.detector else None)
     plan = plan_with(RetrainPlan(), photos=args.photos, epochs=args.epochs, detector_epochs=detector_epochs)
@@ -286,22 +300,31 @@ def _retrain(args: argparse.Namespace) -> int:
         result = retrain(args.data, plan, bundled=args.models, base=args.base, progress=progress,
                          activate=not args.no_switch)
     except BaseException as exc:
-        if status:
-            status.write(state="failed", message=str(exc).strip().splitlines()[0] if str(exc).strip()
-                         else type(exc).__name__)
+        _failed(status, exc)
         raise
+    said = retrain_words(result.decision)
     if status:
-        status.write(state="done", accepted=result.accepted, version=result.version,
-                     message=result.reason, result=result.to_dict())
-    print(json.dumps(result.to_dict()))
+        status.write(state="done", accepted=result.accepted, version=result.version, message=said,
+                     result=result.to_dict())
+    print(json.dumps({**result.to_dict(), "reason": said}))
     return 0
 
 
-def _learn_exemplars(args: argparse.Namespace, status) -> int:
+def _failed(status: StatusFile | None, exc: BaseException) -> None:
+    """A retraining that stopped on ``exc``: its failure in the status file (the page words it)."""
+    from vision.teach.models import failure_of
+
+    if status:
+        status.write(state="failed", failure=failure_of(exc),
+                     message=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+
+
+def _learn_exemplars(args: argparse.Namespace, status: StatusFile | None) -> int:
     """``retrain`` by exemplars: the confirmed rounds not learnt from yet (``vision.teach.learn``)."""
     from vision.recognizer import Recognizer
     from vision.teach.learn import learn_rounds
-    from vision.teach.models import active_model_dir
+    from vision.teach.models import NothingNewError, active_model_dir
+    from vision.teach.wording import learn_words
 
     if status:
         status.write(state="running", stage="exemplars", fraction=0.0, message="learning from your confirmed rounds")
@@ -310,30 +333,30 @@ def _learn_exemplars(args: argparse.Namespace, status) -> int:
         learnt = learn_rounds(args.data, recognizer, args.models) if getattr(
             recognizer.classifier, "embeds", False) else None
         if learnt is None:
-            raise ValueError("nothing new to learn: every confirmed round is learnt from already, and "
-                                      "taught cards are read without retraining")
+            raise NothingNewError("nothing new to learn: every confirmed round is learnt from already, and "
+                                  "taught cards are read without retraining")
     except BaseException as exc:
-        if status:
-            status.write(state="failed", message=str(exc).strip().splitlines()[0] if str(exc).strip()
-                         else type(exc).__name__)
+        _failed(status, exc)
         raise
-    result = {"version": learnt.version, "accepted": learnt.kept, "reason": learnt.reason, "base": learnt.parent,
-              "photos": learnt.photos, "cards": learnt.cards, "kind": "exemplars"}
+    said = learn_words(learnt.decision)
+    result = {"version": learnt.version, "accepted": learnt.kept, "decision": learnt.decision.to_json(),
+              "reason": said, "base": learnt.parent, "photos": learnt.photos, "cards": learnt.cards,
+              "kind": "exemplars"}
     if status:
-        status.write(state="done", accepted=learnt.kept, version=learnt.version, message=learnt.reason,
-                     result=result)
+        status.write(state="done", accepted=learnt.kept, version=learnt.version, message=said, result=result)
     print(json.dumps(result))
     return 0
 
 
 def _models(args: argparse.Namespace) -> int:
     from vision.teach.models import ModelStore
+    from vision.teach.wording import version_line
 
     store = ModelStore(args.data, args.models)
     if args.action == "list":
         active = store.active().name
         for version in store.versions():
-            print(("* " if version.name == active else "  ") + version.describe())
+            print(("* " if version.name == active else "  ") + version_line(version))
         return 0
     if args.action == "use":
         if not args.version:

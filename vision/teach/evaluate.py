@@ -44,8 +44,8 @@ def _before_model(model_dir: Path, hold: tuple[str, ...], store, work: Path) -> 
         meta["classes"] = classes
         (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         (staging / "version.json").write_text(json.dumps(
-            {"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-             "summary": f"bundled without {', '.join(hold)}"}) + "\n")
+            {"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kind": "held-out",
+             "parent": "bundled", "held_out": list(hold)}) + "\n")
         version = store.commit(staging)
     store.use(version.name)
     return version.name
@@ -55,12 +55,12 @@ def teach_photos(hold: tuple[str, ...], boxes, library, seed: int = 90_000) -> d
     """Compose photos of each held-out card alone and teach them until 3 each are taken."""
     from vision.synth import compose_table
     from vision.teach.find import TeachError
-    from vision.teach.library import teach
+    from vision.teach.library import TaughtFace, teach
 
     refused: Counter[str] = Counter()
     taught = {}
     for k, slug in enumerate(hold):
-        faces = []
+        faces: list[TaughtFace] = []
         for attempt in range(12):
             if len(faces) == TEACH_PHOTOS:
                 break
@@ -109,6 +109,7 @@ def run(work: Path, hold: tuple[str, ...] = DEFAULT_HELD_OUT, model_dir: Path | 
     from vision.teach.library import FaceLibrary
     from vision.teach.models import REPO_MODELS, ModelStore
     from vision.teach.retrain import RetrainPlan, cpu_seconds, plan_with, retrain
+    from vision.teach.wording import retrain_words
 
     unknown = [s for s in hold if s not in SLUGS or s == "card-back"]
     if unknown:
@@ -135,7 +136,8 @@ def run(work: Path, hold: tuple[str, ...] = DEFAULT_HELD_OUT, model_dir: Path | 
     return {
         "held_out": list(hold),
         "teaching": teaching,
-        "retrain": {"accepted": result.accepted, "reason": result.reason, "version": result.version,
+        "retrain": {"accepted": result.accepted, "reason": retrain_words(result.decision),
+                    "decision": result.decision.to_json(), "version": result.version,
                     "wall_min": round(result.wall_s / 60, 1), "cpu_min": round(result.cpu_s / 60, 1),
                     "classifier_val": result.metrics},
         "teach_wall_s": round(teach_wall, 1), "teach_cpu_s": round(teach_cpu, 1),

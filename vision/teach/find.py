@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -81,24 +82,54 @@ CardBoxes = Callable[[np.ndarray], np.ndarray]
 # --- errors -------------------------------------------------------------------------------
 
 
+#: why a photo or a card name cannot be taught, for the app to word (the message is the command
+#: line's English): a card name not in the catalogue, no photo, no card found, several cards,
+#: a photo or a card too blurry, a good photo left out because enough sharper ones were given,
+#: a face that could not be saved
+TeachFault = Literal["unknown-card", "no-photo", "no-card", "several-cards", "blurry-photo", "blurry-card",
+                     "not-kept", "not-saved", "no-face"]
+
+
 class TeachError(ValueError):
-    """A photo or a card name that cannot be taught; the message tells the player what to do."""
+    """A photo or a card name that cannot be taught: the message (English, what to do), the
+    fault, and its facts (``cards`` seen, ``sharpness`` and the ``needed`` one, the card names
+    ``near`` an unknown one, the photos ``kept``); ``photos``: when no photo of a batch could be
+    taught, each photo's name and its own error."""
+
+    fault: TeachFault = "no-card"
+
+    def __init__(self, message: str, *, fault: TeachFault | None = None, cards: int = 0, sharpness: float = 0.0,
+                 needed: float = 0.0, near: tuple[str, ...] = (), kept: int = 0, slug: str = "",
+                 photos: tuple[tuple[str, TeachError], ...] = ()) -> None:
+        super().__init__(message)
+        if fault is not None:
+            self.fault = fault
+        self.cards, self.sharpness, self.needed, self.near, self.kept = cards, sharpness, needed, near, kept
+        self.slug, self.photos = slug, photos
 
 
 class UnknownCardError(TeachError):
     """The card name is not one of the catalogue's slugs."""
 
+    fault: TeachFault = "unknown-card"
+
 
 class NoCardFoundError(TeachError):
     """No card-shaped thing in the photo."""
+
+    fault: TeachFault = "no-card"
 
 
 class SeveralCardsError(TeachError):
     """More than one card in the photo: which one is being taught?"""
 
+    fault: TeachFault = "several-cards"
+
 
 class BlurryPhotoError(TeachError):
     """The card was found but its face is too blurry (or too small) to learn from."""
+
+    fault: TeachFault = "blurry-card"
 
 
 def check_slug(slug: str) -> str:
@@ -107,7 +138,8 @@ def check_slug(slug: str) -> str:
         return slug
     near = difflib.get_close_matches(str(slug), list(CARDS), n=3, cutoff=0.6)
     hint = f" (did you mean {' or '.join(near)}?)" if near else ""
-    raise UnknownCardError(f"unknown card {slug!r}{hint}; the card names are listed in spec/cards.md")
+    raise UnknownCardError(f"unknown card {slug!r}{hint}; the card names are listed in spec/cards.md",
+                           slug=str(slug), near=tuple(near))
 
 
 # --- geometry -----------------------------------------------------------------------------
@@ -140,8 +172,10 @@ class Quad:
         ValueError: a quad is four 'x,y' corners separated by spaces, not '0,0 1,0'
         """
         try:
-            corners = tuple(tuple(float(v) for v in part.split(",")) for part in text.split())
-            return cls(corners)
+            corners = [tuple(float(v) for v in part.split(",")) for part in text.split()]
+            if any(len(c) != 2 for c in corners):
+                raise ValueError(text)
+            return cls(tuple((c[0], c[1]) for c in corners))
         except ValueError:
             raise ValueError(f"a quad is four 'x,y' corners separated by spaces, not {text!r}") from None
 
@@ -346,7 +380,7 @@ def _quad_from_sides(contour: np.ndarray, points: np.ndarray, mask: np.ndarray,
                 continue
             inside = np.zeros_like(mask)
             cv2.fillConvexPoly(inside, quad.astype(np.int32), 255)
-            if np.count_nonzero(mask[inside > 0]) < 0.9 * max(np.count_nonzero(inside), 1):
+            if np.count_nonzero(mask[inside > 0]) < 0.9 * max(int(np.count_nonzero(inside)), 1):
                 continue
             if _edge_support(gradient, quad) < MIN_EDGE_SUPPORT or _on_outline(contour, quad) < 0.4:
                 continue
@@ -527,7 +561,7 @@ def rectify(image: np.ndarray, quad: Quad) -> tuple[np.ndarray, Quad]:
     if np.linalg.norm(points[1] - points[0]) > np.linalg.norm(points[3] - points[0]):
         points = np.roll(points, -1, axis=0)  # the card lies on its side: stand it up
     fw, fh = FACE_SIZE
-    target = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+    target = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     matrix = cv2.getPerspectiveTransform(points.astype(np.float32), target)
     face = cv2.warpPerspective(image, matrix, FACE_SIZE, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
@@ -581,20 +615,32 @@ class FoundFace:
     finder: str  # "grabcut", "edges" or "detector"
 
 
+def _once(boxes: CardBoxes) -> CardBoxes:
+    """``boxes`` run on the first photo asked, its answer given again after (the same photo)."""
+    seen: list[np.ndarray] = []
+
+    def first(photo: np.ndarray) -> np.ndarray:
+        if not seen:
+            seen.append(boxes(photo))
+        return seen[0]
+
+    return first
+
+
 def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
               min_sharpness: float = MIN_SHARPNESS) -> FoundFace:
     """The one card in ``image``, flat and upright; a :class:`TeachError` says why not."""
     if boxes is not None:  # asked twice (to find the card, to count the cards): run it once
-        detector, seen = boxes, []
-        boxes = lambda photo: seen[0] if seen else seen.append(detector(photo)) or seen[0]  # noqa: E731
+        boxes = _once(boxes)
     quads, finder = find_cards(image, boxes)
     cards = _cards_seen(image, quads, boxes)
     if cards > 1:
-        raise SeveralCardsError(f"this photo shows {cards} cards; photograph one card at a time")
+        raise SeveralCardsError(f"this photo shows {cards} cards; photograph one card at a time", cards=cards)
     if not quads and photo_sharpness(image) < MIN_PHOTO_SHARPNESS:
         raise BlurryPhotoError(
             f"the photo is too blurry to find the card in it (sharpness {photo_sharpness(image):.1f}, "
-            f"needs {MIN_PHOTO_SHARPNESS:g}): hold the phone still, in good light")
+            f"needs {MIN_PHOTO_SHARPNESS:g}): hold the phone still, in good light", fault="blurry-photo",
+            sharpness=photo_sharpness(image), needed=MIN_PHOTO_SHARPNESS)
     if not quads:
         raise NoCardFoundError(
             "no card found in the photo: lay one card on a plain table that differs from its "
@@ -604,7 +650,7 @@ def read_face(image: np.ndarray, boxes: CardBoxes | None = None,
     if score < min_sharpness:
         raise BlurryPhotoError(
             f"the card is too blurry to learn from (sharpness {score:.0f}, needs {min_sharpness:.0f}): "
-            "hold the phone still, closer to the card, in good light")
+            "hold the phone still, closer to the card, in good light", sharpness=score, needed=min_sharpness)
     return FoundFace(face, quad, score, finder)
 
 

@@ -11,7 +11,7 @@ next photo on:
   not yet learnt from become a candidate set, kept only when, with it, the players' other
   confirmed rounds and the bundled check sample (``models/exemplar-check.npz``: labelled
   embeddings of independently rendered crops) are named at least as well as without it
-  (:func:`decide`). A kept set makes a new model version (``ModelStore``): the same networks
+  (:func:`vision.teach.decision.decide_learning`). A kept set makes a new model version (``ModelStore``): the same networks
   (linked, not copied) and every round exemplar so far in ``exemplars.npz``, made active; the
   player sees what was learnt on the teach page and undoes it by rolling back.
 """
@@ -24,7 +24,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ from vision.exemplars import (
 )
 from vision.recognizer import NOT_A_CARD, Recognizer
 from vision.teach.corrections import ConfirmedPhoto, read_confirmed
+from vision.teach.decision import NOTHING_TO_LEARN, LearnDecision, Reading, decide_learning
 from vision.teach.library import FaceLibrary
 from vision.teach.models import REPO_MODELS, ModelStore, ModelVersion
 
@@ -141,42 +142,6 @@ def refresh_taught(data_dir: str | Path, recognizer: Recognizer, model_dir: str 
 # --- confirmed rounds ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Reading:
-    """How well a set of regions was named: right of total."""
-
-    right: int = 0
-    total: int = 0
-
-    @property
-    def share(self) -> float:
-        return self.right / self.total if self.total else 1.0
-
-
-def decide(rounds_before: Reading, rounds_after: Reading, sample_before: Reading | None,
-           sample_after: Reading | None) -> tuple[bool, str]:
-    """Keep a candidate set only when the players' other confirmed rounds and the bundled
-    check sample are named at least as well with it as without it.
-
-    >>> decide(Reading(9, 10), Reading(10, 10), Reading(50, 60), Reading(50, 60))[0]
-    True
-    >>> decide(Reading(9, 10), Reading(10, 10), Reading(50, 60), Reading(49, 60))
-    (False, 'the check sample is read worse with them: 49 of 60 right, 50 without')
-    >>> decide(Reading(9, 10), Reading(8, 10), None, None)
-    (False, 'your other confirmed rounds are read worse with them: 8 of 10 cards right, 9 without')
-    """
-    if rounds_after.right < rounds_before.right:
-        return False, (f"your other confirmed rounds are read worse with them: {rounds_after.right} of "
-                       f"{rounds_after.total} cards right, {rounds_before.right} without")
-    if sample_before is not None and sample_after is not None and sample_after.right < sample_before.right:
-        return False, (f"the check sample is read worse with them: {sample_after.right} of {sample_after.total} "
-                       f"right, {sample_before.right} without")
-    said = f"your other confirmed rounds {rounds_before.right} -> {rounds_after.right} of {rounds_after.total} cards"
-    if sample_before is not None and sample_after is not None:
-        said += f"; check sample {sample_before.right} -> {sample_after.right} of {sample_after.total}"
-    return True, said
-
-
 def read_sample(path: Path, classes: Sequence[str], exemplars: Exemplars, recognizer: Recognizer,
                 current: str) -> Reading | None:
     """How many crops of the bundled check sample are named right (None: no sample for this
@@ -209,18 +174,23 @@ def read_rounds(recognizer: Recognizer, photos: Sequence[ConfirmedPhoto], lock: 
 
 @dataclass
 class Learnt:
-    """What one round learning did."""
+    """What one round learning did, and why (its decision, worded by the teach page and the
+    command line)."""
 
-    kept: bool
-    reason: str
+    decision: LearnDecision
     photos: list[str] = field(default_factory=list)
     cards: dict[str, int] = field(default_factory=dict)
     version: str | None = None
     parent: str | None = None
     finished: str = ""
 
+    @property
+    def kept(self) -> bool:
+        return self.decision.kept
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"kept": self.kept, "decision": self.decision.to_json(), "photos": self.photos, "cards": self.cards,
+                "version": self.version, "parent": self.parent, "finished": self.finished}
 
 
 def _ledger(data_dir: Path) -> set[str]:
@@ -238,7 +208,8 @@ def _write_json(path: Path, value: Any) -> None:
 
 
 def last_learnt(data_dir: str | Path) -> dict[str, Any] | None:
-    """The last round learning's outcome (:class:`Learnt` as a dict), if any."""
+    """The last round learning's outcome (:meth:`Learnt.to_dict`; one written before decisions
+    were stored holds an English ``reason`` instead of its ``decision``), if any."""
     try:
         found = json.loads((exemplars_dir(data_dir) / LEARN_STATUS_FILE).read_text())
     except (OSError, ValueError):
@@ -303,18 +274,14 @@ def learn_rounds(data_dir: str | Path, recognizer: Recognizer, bundled: str | Pa
         check = Path(bundled) / CHECK_FILE
         sample_before = read_sample(check, own, in_use, recognizer, current)
         sample_after = read_sample(check, own, with_new, recognizer, current)
-        kept, reason = decide(before, after, sample_before, sample_after) if len(candidate) else (
-            False, "no card to learn in those photos")
+        decision = decide_learning(before, after, sample_before, sample_after) if len(candidate) else NOTHING_TO_LEARN
         counts: dict[str, int] = {}
         for _, card in cards:
             counts[card.label] = counts.get(card.label, 0) + 1
-        result = Learnt(kept, reason, [p.name for p in new], counts, None, active.name,
+        result = Learnt(decision, [p.name for p in new], counts, None, active.name,
                         time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-        if kept:
-            result.version = _commit_version(store, active, previous, candidate, result,
-                                             {"rounds_before": asdict(before), "rounds_after": asdict(after),
-                                              "sample_before": asdict(sample_before) if sample_before else None,
-                                              "sample_after": asdict(sample_after) if sample_after else None})
+        if decision.kept:
+            result.version = _commit_version(store, active, previous, candidate, result)
         _write_json(exemplars_dir(data_dir) / LEDGER_FILE, {"seen": sorted(seen | {p.name for p in new})})
         _write_json(exemplars_dir(data_dir) / LEARN_STATUS_FILE, result.to_dict())
     if result.version:
@@ -323,7 +290,7 @@ def learn_rounds(data_dir: str | Path, recognizer: Recognizer, bundled: str | Pa
 
 
 def _commit_version(store: ModelStore, base: ModelVersion, previous: ExemplarSet | None, candidate: ExemplarSet,
-                    result: Learnt, metrics: dict[str, Any]) -> str:
+                    result: Learnt) -> str:
     with store.staging() as staging:
         meta = json.loads((base.path / "meta.json").read_text())
         files = {meta["detector"]["file"], meta["classifier"]["file"], "detector.pt", "classifier.pt"}
@@ -338,10 +305,8 @@ def _commit_version(store: ModelStore, base: ModelVersion, previous: ExemplarSet
         save_set(staging / VERSION_EXEMPLARS, joined)
         meta["exemplars"] = {"file": VERSION_EXEMPLARS}
         (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-        learnt = ", ".join(f"{n} {slug}" for slug, n in sorted(result.cards.items()))
-        info = {"created": result.finished, "parent": base.name, "kind": "exemplars",
-                "summary": f"learnt from {len(result.photos)} confirmed photo(s): {learnt}",
-                "photos": result.photos, "cards": result.cards, "reason": result.reason, "metrics": metrics}
+        info = {"created": result.finished, "parent": base.name, "kind": "exemplars", "photos": result.photos,
+                "cards": result.cards, "decision": result.decision.to_json()}
         (staging / "version.json").write_text(json.dumps(info, indent=1) + "\n")
         return store.commit(staging).name
 

@@ -138,7 +138,7 @@ class FaceLibrary:
                           found.finder, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         ok, encoded = cv2.imencode(".jpg", found.face, [cv2.IMWRITE_JPEG_QUALITY, 95])
         if not ok:
-            raise TeachError("could not encode the face as JPEG")
+            raise TeachError("could not encode the face as JPEG", fault="not-saved")
         _write_atomic(self.root / face.filename, encoded.tobytes())
         _write_atomic(self.root / f"{face.name}.json", face.to_json().encode("utf-8"))
         return face
@@ -181,7 +181,7 @@ class Taught:
     """What one batch of photos taught: the faces kept, and each photo left out with why."""
 
     faces: list[TaughtFace]
-    refused: list[tuple[str, str]]  # (photo name, the reason in the player's words)
+    refused: list[tuple[str, TeachError]]  # (photo name, why it was left out)
 
 
 def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarray]],
@@ -194,7 +194,7 @@ def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarra
     """
     check_slug(slug)
     if not photos:
-        raise TeachError("no photo given: take 1 to 3 photos of the card")
+        raise TeachError("no photo given: take 1 to 3 photos of the card", fault="no-photo")
     found: list[tuple[str, FoundFace]] = []
     errors: list[tuple[str, TeachError]] = []
     for name, image in photos:
@@ -202,12 +202,13 @@ def teach(library: FaceLibrary, slug: str, photos: Sequence[tuple[str, np.ndarra
             found.append((name, read_face(image, boxes)))
         except TeachError as exc:
             errors.append((name, exc))
-    refused = [(name, str(exc)) for name, exc in errors]
+    refused = list(errors)
     if not found:
-        first = type(errors[0][1]) if len({type(e) for _, e in errors}) == 1 else TeachError
-        raise first("; ".join(f"{name}: {why}" for name, why in refused))
+        first = errors[0][1] if len({type(e) for _, e in errors}) == 1 else None
+        raise (type(first) if first else TeachError)("; ".join(f"{name}: {why}" for name, why in refused),
+                                                   fault=first.fault if first else "no-face", photos=tuple(errors))
     ranked = sorted(range(len(found)), key=lambda i: -found[i][1].sharpness)
     kept = sorted(ranked[:keep])  # in the order given: faces are numbered as the photos came
-    refused += [(found[i][0], f"not kept: the {keep} sharpest photos of this batch are enough")
-                for i in sorted(ranked[keep:])]
+    refused += [(found[i][0], TeachError(f"not kept: the {keep} sharpest photos of this batch are enough",
+                                         fault="not-kept", kept=keep)) for i in sorted(ranked[keep:])]
     return Taught([library.add(slug, found[i][1], source=found[i][0]) for i in kept], refused)

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from vision import paths
 from vision.recognizer import NOT_A_CARD
@@ -48,7 +48,54 @@ class RetrainBusyError(ModelStoreError):
     """Another retraining is running on this data folder."""
 
 
+class NothingToLearnError(ValueError):
+    """No taught face and no corrected round: retraining would learn nothing."""
+
+
+class NothingNewError(ValueError):
+    """Every confirmed round is learnt from already, and taught cards need no retraining."""
+
+
 # --- versions -----------------------------------------------------------------------------
+
+
+#: what a version was made by: a retraining (``vision.teach.retrain``), a round learning
+#: (``vision.teach.learn``), or ``sushicam eval-teach``'s base with some cards held out
+VersionKind = Literal["retrained", "exemplars", "held-out"]
+VERSION_KINDS: tuple[VersionKind, ...] = get_args(VersionKind)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What a version was made from, as its ``version.json`` says (the models list words it)."""
+
+    kind: VersionKind
+    parent: str | None = None
+    #: whether its retraining kept it (a refused one is only kept to look at)
+    accepted: bool = True
+    #: retrained: the cards new to it
+    added: tuple[str, ...] = ()
+    #: a round learning: the confirmed photos it learnt from and how many of each card
+    photos: int = 0
+    cards: tuple[tuple[str, int], ...] = ()
+    #: eval-teach: the cards the bundled model was stripped of
+    held_out: tuple[str, ...] = ()
+
+    @classmethod
+    def from_info(cls, info: dict[str, Any]) -> Origin | None:
+        """The origin a ``version.json`` holds; None for one written before versions said it
+        (its English ``summary`` is shown as it is) or one that is malformed."""
+        kind = info.get("kind", "retrained" if "decision" in info else None)
+        if kind not in VERSION_KINDS:
+            return None
+        names = lambda key: tuple(v for v in info.get(key, ()) if isinstance(v, str))  # noqa: E731
+        cards = info.get("cards", {})
+        photos = info.get("photos", [])
+        parent = info.get("parent")
+        return cls(kind, parent if isinstance(parent, str) else None, info.get("accepted", True) is not False,
+                   names("added"), len(photos) if isinstance(photos, list) else 0,
+                   tuple(sorted((str(k), int(v)) for k, v in cards.items() if isinstance(v, int)))
+                   if isinstance(cards, dict) else (), names("held_out"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +107,9 @@ class ModelVersion:
     classes: tuple[str, ...]
     created: str = ""
     parent: str | None = None
+    #: what it was made from (None: the bundled model, or a version written before it was said)
+    origin: Origin | None = None
+    #: the English line a version written before ``origin`` existed holds, shown as it is
     summary: str = ""
     #: cards this version has outputs for but read badly when it was made (see ``retrain``)
     weak: tuple[str, ...] = ()
@@ -68,12 +118,10 @@ class ModelVersion:
     def bundled(self) -> bool:
         return self.name == BUNDLED
 
-    def describe(self) -> str:
-        new = ""
-        if self.summary:
-            new = f"  {self.summary}"
-        cards = sum(c != NOT_A_CARD for c in self.classes)
-        return f"{self.name:<17} {cards:>3} cards  {self.created or '-':<20}{new}"
+    @property
+    def cards(self) -> int:
+        """How many cards it names (its classes less "not a card")."""
+        return sum(c != NOT_A_CARD for c in self.classes)
 
 
 def _read_classes(path: Path) -> tuple[str, ...]:
@@ -113,9 +161,13 @@ class ModelStore:
             raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
         if counter and not (path / counter).exists():
             raise ModelStoreError(f"model {name!r} in {path} is incomplete (its meta.json names {counter})")
-        weak = tuple(s for s in info.get("weak", ()) if isinstance(s, str)) if isinstance(info, dict) else ()
-        return ModelVersion(name, path, classes, info.get("created", ""), info.get("parent"),
-                            info.get("summary", ""), weak)
+        if not isinstance(info, dict):
+            info = {}
+        weak = tuple(s for s in info.get("weak", ()) if isinstance(s, str))
+        origin = Origin.from_info(info)
+        summary = info.get("summary", "") if origin is None else ""
+        return ModelVersion(name, path, classes, str(info.get("created", "")), info.get("parent"), origin,
+                            summary if isinstance(summary, str) else "", weak)
 
     def get(self, name: str) -> ModelVersion:
         if name == BUNDLED:
@@ -280,6 +332,24 @@ def edition_status(data_dir: str | Path, edition: str, bundled: str | Path = REP
 
 
 # --- progress -----------------------------------------------------------------------------
+
+#: why a retraining stopped without deciding (the status file's ``failure``, for the teach page
+#: to word): nothing to learn, another one running, a base model that cannot be fine-tuned, an
+#: error while it ran, or the process gone before it finished
+Failure = Literal["nothing-to-learn", "busy", "no-base", "crashed", "stopped"]
+FAILURES: tuple[Failure, ...] = get_args(Failure)
+
+
+def failure_of(exc: BaseException) -> Failure:
+    """The failure an exception that ended a retraining stands for."""
+    if isinstance(exc, NothingToLearnError | NothingNewError):
+        return "nothing-to-learn"
+    if isinstance(exc, RetrainBusyError):
+        return "busy"
+    if isinstance(exc, ModelStoreError):
+        return "no-base"
+    return "crashed"
+
 
 
 class StatusFile:

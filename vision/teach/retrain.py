@@ -31,6 +31,13 @@
    does, and the held-out composed tables within ``tolerance``. Minutes more on two cores;
    off by default.
 
+The run is five stages: :func:`prepare` (under the data folder's lock: the base model, the
+taught faces, the confirmed rounds), :func:`train`, :func:`measure` (both models on the held-out
+data), :func:`vision.teach.decision.decide` (pure: the figures to a kept-or-not
+:class:`~vision.teach.decision.RetrainDecision` with its cause) and :func:`commit`
+(``version.json``, the version named). The decision is stored as its cause and figures; the teach
+page and the command line word it.
+
 The versions and the active pointer are kept by :class:`vision.teach.models.ModelStore`.
 Everything is written in ``<data>/models/.staging-*`` and renamed in place at the end; the
 ``active`` pointer is replaced atomically last. A run that crashes, is killed or is refused
@@ -64,16 +71,29 @@ from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth.dataset import write_detector_yaml, write_negative_crops, yolo_box_lines
 from vision.teach.corrections import (
     ConfirmedPhoto,
+    Doubt,
     find_doubts,
     read_confirmed,
     vouched,
     without,
+)
+from vision.teach.decision import (
+    Change,
+    CounterNote,
+    DetectorNote,
+    Limits,
+    Measured,
+    Notes,
+    RetrainDecision,
+    decide,
 )
 from vision.teach.library import FaceLibrary
 from vision.teach.models import (
     REPO_MODELS,
     ModelStore,
     ModelStoreError,
+    ModelVersion,
+    NothingToLearnError,
 )
 from vision.training import require_training_stack
 from vision.training.classifier import (
@@ -93,13 +113,6 @@ WEAK_F1 = 0.5
 COUNTED = {face for family in COUNT_FAMILIES for face in family}
 CARRIERS = ("eel", "tofu", "edamame", "miso-soup", "tea", "soy-sauce", "temaki", "dumpling",
             "tempura", "sashimi", "green-tea-ice-cream", "menu")
-
-
-# --- errors -------------------------------------------------------------------------------
-
-
-class NothingToLearnError(ValueError):
-    """No taught face and no corrected round: retraining would learn nothing."""
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -139,8 +152,7 @@ class RetrainPlan:
     detector_epochs: int = 0
     #: the composed photos the detector learns from (the first of the classifier's): few, so
     #: that the player's own rounds weigh (it knows our renderer's already), and each epoch
-    #: takes about 80 s on two cores with 37 confirmed rounds (models/README.md, twenty-eighth
-    #: session)
+    #: takes about 80 s on two cores with 37 confirmed rounds (models/README.md)
     detector_photos: int = 120
     #: the side the detector learns at; None: the side the base's is fed at (``meta.json``)
     detector_imgsz: int | None = None
@@ -369,7 +381,7 @@ def _face_crops(face: np.ndarray, rng: np.random.Generator, n: int, crop_size: i
     h, w = face.shape[:2]
     crops = []
     for _ in range(n):
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         dst = (src + rng.uniform(-0.06, 0.06, (4, 2)) * [w, h]).astype(np.float32)
         warped = cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, dst), (w, h),
                                      borderMode=cv2.BORDER_REPLICATE)
@@ -548,11 +560,11 @@ def check_recognizer(model_dir: Path, sample: np.ndarray) -> None:
 
 @dataclass(frozen=True)
 class RetrainResult:
-    """What a retraining did: the version it built, whether it is now active, and why."""
+    """What a retraining did: the version it built, whether it is the one to use, and why."""
 
     version: str | None
     accepted: bool
-    reason: str
+    decision: RetrainDecision
     base: str
     added: tuple[str, ...]
     metrics: dict[str, Any]
@@ -560,7 +572,9 @@ class RetrainResult:
     cpu_s: float
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"version": self.version, "accepted": self.accepted, "decision": self.decision.to_json(),
+                "base": self.base, "added": list(self.added), "metrics": self.metrics,
+                "wall_s": self.wall_s, "cpu_s": self.cpu_s}
 
 
 def cpu_seconds() -> float:
@@ -593,11 +607,20 @@ def fine_tune_finder(base_pt: Path, data_yaml: Path, run_dir: Path, plan: Retrai
                               progress=progress)
 
 
-def tune_detector(base_dir: Path, meta: dict, det_root: Path, confirmed: Sequence[ConfirmedPhoto], work: Path,
-                  plan: RetrainPlan, trainer: DetectorTrainer, progress: Progress = _quiet) -> tuple[Path, Path, dict]:
+@dataclass(frozen=True)
+class TunedDetector:
+    """A fine-tuned detector: its weights, its ONNX export, and what it learnt from."""
+
+    weights: Path
+    onnx: Path
+    learnt: dict[str, Any]
+
+
+def tune_detector(base_dir: Path, meta: dict[str, Any], det_root: Path, confirmed: Sequence[ConfirmedPhoto],
+                  work: Path, plan: RetrainPlan, trainer: DetectorTrainer,
+                  progress: Progress = _quiet) -> TunedDetector:
     """The base's detector fine-tuned on the composed photos already in ``det_root`` and the
-    confirmed ones (:func:`confirmed_detector_photos`): ``(weights, ONNX export, what it learnt
-    from)``."""
+    confirmed ones (:func:`confirmed_detector_photos`)."""
     from vision.training.detector import export_detector
 
     counts = confirmed_detector_photos(confirmed, det_root)
@@ -610,7 +633,305 @@ def tune_detector(base_dir: Path, meta: dict, det_root: Path, confirmed: Sequenc
     learnt = {"epochs": plan.detector_epochs, "imgsz": imgsz, "share": plan.detector_share,
               "composed_photos": min(plan.photos, plan.detector_photos), "confirmed_photos": counts["train"],
               "confirmed_held_out": counts["val"]}
-    return weights, onnx, learnt
+    return TunedDetector(weights, onnx, learnt)
+
+
+# prepare: the lock is held; what the retraining learns from
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a retraining learns from, gathered before any work."""
+
+    base: ModelVersion
+    sources: Sources
+    #: every confirmed photo (the detector learns all their boxes) and those without the doubted
+    #: corrections (the classifier learns only these names)
+    every_confirmed: list[ConfirmedPhoto]
+    confirmed: list[ConfirmedPhoto]
+    doubts: list[Doubt]
+    #: the cards the confirmed photos show
+    correction_classes: frozenset[str]
+    #: the base's classes, the new version's, and the cards new to it
+    known: tuple[str, ...]
+    classes: list[str]
+    added: tuple[str, ...]
+
+
+def prepare(store: ModelStore, data_dir: str | Path, plan: RetrainPlan, base: str | None = None,
+            cards_dir: str | Path | None = None) -> Prepared:
+    """The base model (the active one, or ``base``), the taught faces and the confirmed rounds;
+    raises where there is nothing to fine-tune or nothing to learn."""
+    base_version = store.get(base) if base else store.active()
+    if not (base_version.path / "classifier.pt").exists():
+        raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
+    if plan.detector_epochs and not (base_version.path / "detector.pt").exists():
+        raise ModelStoreError(f"model {base_version.name!r} has no detector.pt to fine-tune")
+    sources = load_sources(data_dir, cards_dir, plan.hidden)
+    if not sources.taught.faces and sources.corrections is None:
+        raise NothingToLearnError(
+            "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
+    every_confirmed = read_confirmed(sources.corrections) if sources.corrections else []
+    # a correction that contradicts a confident reading is learnt only once vouched for
+    doubts = find_doubts(every_confirmed, base_version.path, vouched(data_dir)) if every_confirmed else []
+    confirmed = without(every_confirmed, {d.key for d in doubts})
+    # the cards the confirmed photos show (classes.txt lists every card the app could name)
+    correction_classes = frozenset(card.label for photo in confirmed for card in photo.cards)
+    known = tuple(base_version.classes)
+    # the photos composed below also give "not a card" crops (clutter, bare table)
+    classes = sorted(set(known) | set(sources.taught.slugs()) | correction_classes | {NOT_A_CARD})
+    added = tuple(c for c in classes if c not in known and c != NOT_A_CARD)
+    return Prepared(base_version, sources, every_confirmed, confirmed, doubts, correction_classes, known,
+                    classes, added)
+
+
+# train: the new classifier (and detector) in the staging folder
+
+
+@dataclass(frozen=True)
+class Trained:
+    """A new version's networks in the staging folder, before it is measured."""
+
+    #: the plan with the base's input side and crop side filled in
+    plan: RetrainPlan
+    meta: dict[str, Any]
+    work: Path
+    #: the classifier's crops (``train``, ``val``) and what they were made of
+    data: Path
+    dataset: dict[str, Any]
+    tuned: TunedDetector | None
+
+
+def train(prepared: Prepared, staging: Path, plan: RetrainPlan, trainer: Trainer = fine_tune,
+          detector_trainer: DetectorTrainer = fine_tune_finder, progress: Progress = _quiet) -> Trained:
+    """Compose the data, fine-tune the widened classifier, export it beside the base's detector
+    and count classifier (not retrained), and fine-tune the detector where the plan asks."""
+    base = prepared.base
+    progress("prepare", 0.0, f"fine-tuning {base.name} with {len(prepared.added)} new card(s)")
+    work = staging / "work"
+    data = work / "cls"
+    meta = json.loads((base.path / "meta.json").read_text())
+    base_classifier = meta.get("classifier", {})
+    imgsz = plan.imgsz or int(base_classifier.get("imgsz", 64))
+    plan = replace(plan, imgsz=imgsz, crop=plan.crop or int(base_classifier.get("crop", CROP_SIZE)))
+    det_root = work / "det" if plan.detector_epochs else None
+    dataset = build_dataset(prepared.sources, data, plan, prepared.classes, progress, prepared.confirmed, det_root)
+    progress("train", 0.0, "training")
+    widened = work / "widened.pt"
+    widen_classifier(base.path / "classifier.pt", widened, prepared.classes)
+    best = trainer(widened, data, work / "run", plan, progress)
+    progress("export", 0.0, "exporting")
+    shutil.copyfile(best, staging / "classifier.pt")
+    export_classifier(staging / "classifier.pt", imgsz, staging / "classifier.onnx")
+    for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt"):
+        if (base.path / name).exists():
+            shutil.copyfile(base.path / name, staging / name)
+    meta["detector"]["file"] = "detector.onnx"
+    meta["classifier"] = {**base_classifier, "file": "classifier.onnx", "imgsz": imgsz, "crop": plan.crop}
+    meta["classes"] = prepared.classes
+    (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    # a doubted card's name waits for the player, its box does not: the detector learns every box
+    tuned = (tune_detector(base.path, meta, det_root, prepared.every_confirmed, work, plan, detector_trainer,
+                           progress) if det_root is not None else None)
+    return Trained(plan, meta, work, data, dataset, tuned)
+
+
+# measure: both models read the held-out tables and confirmed photos
+
+
+#: each table read by a model (:func:`read_tables`)
+TableReads = list[tuple[list[str], list[dict[str, Any]], list[tuple[int, int]]]]
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """What both models are judged on: the held-out composed tables and confirmed photos."""
+
+    tables: Path
+    truths: list[dict[str, Any]]
+    real_folder: Path
+    real_truths: list[dict[str, Any]]
+    #: one photo to check that a model runs at all
+    sample: np.ndarray
+
+
+def held_out(data: Path, confirmed: Sequence[ConfirmedPhoto]) -> HeldOut:
+    tables = tables_dir(data)
+    truths = [json.loads(p.read_text()) for p in sorted(tables.glob("*.json"))]
+    sample = cv2.imread(str(tables / truths[0]["image"])) if truths else None
+    real_folder, real_truths = real_tables(confirmed)
+    return HeldOut(tables, truths, real_folder, real_truths,
+                   sample if sample is not None else np.zeros((64, 64, 3), np.uint8))
+
+
+def run_error(model_dir: Path, sample: np.ndarray) -> str:
+    """Why the model in ``model_dir`` cannot read a photo as the app would ("" where it can)."""
+    try:
+        check_recognizer(model_dir, sample)
+    except Exception as exc:  # a broken export must never become the active model
+        return str(exc) or type(exc).__name__
+    return ""
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The held-out tables and confirmed photos read by the base model and the new one."""
+
+    tables_before: TableReads
+    tables_after: TableReads
+    real_before: TableReads
+    real_after: TableReads
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A new version measured against its base: the figures it is decided on, the notes for
+    the player, and every figure for ``version.json``."""
+
+    measured: Measured
+    notes: Notes
+    metrics: dict[str, Any]
+
+
+def measure(prepared: Prepared, trained: Trained, staging: Path, progress: Progress = _quiet) -> Measurement:
+    """Read the held-out data with the base model and the new one. The new version keeps the
+    retrained detector and the count classifier only where they read better (their files in
+    ``staging`` are replaced or removed here)."""
+    progress("evaluate", 0.0, "comparing with the model in use")
+    base, plan = prepared.base.path, trained.plan
+    held = held_out(trained.data, prepared.confirmed)
+    old_classes = [c for c in prepared.known if c in prepared.classes]
+    crops_before = score_classifier(base / "classifier.onnx", trained.data / "val", old_classes)
+    crops_after = score_classifier(staging / "classifier.onnx", trained.data / "val", old_classes)
+    error = run_error(staging, held.sample)
+    reads = Readings(read_tables(base, held.tables, held.truths),
+                     read_tables(staging, held.tables, held.truths) if not error else [],
+                     read_tables(base, held.real_folder, held.real_truths),
+                     read_tables(staging, held.real_folder, held.real_truths) if not error else [])
+    detector_check: dict[str, Any] | None = None
+    if trained.tuned is not None and not error:
+        detector_check, reads = _weigh_detector(staging, base, trained.tuned, held, reads, plan)
+    counted = sorted(COUNTED & (set(prepared.sources.taught.slugs()) | prepared.correction_classes))
+    counter_check: dict[str, Any] | None = None
+    if not error and counted and trained.meta.get("counter"):
+        counter_check, reads = _weigh_counter(staging, trained.meta, held, reads, counted)
+    return _figures(prepared, held, reads, error, {
+        "crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
+        "data": trained.dataset, "real_photos": len(held.real_truths),
+        "doubtful": [d.to_dict() for d in prepared.doubts], "counter": counter_check,
+        "detector": detector_check})
+
+
+def _figures(prepared: Prepared, held: HeldOut, reads: Readings, error: str,
+             metrics: dict[str, Any]) -> Measurement:
+    """The scores of the readings: the figures to decide on, the notes and every metric."""
+    known, added = set(prepared.known), set(prepared.added)
+    all_before, all_after = score_tables(reads.tables_before), score_tables(reads.tables_after)
+    known_before, known_after = score_tables(reads.tables_before, known), score_tables(reads.tables_after, known)
+    new_after = score_tables(reads.tables_after, added) if added else None
+    real_before = score_tables(reads.real_before) if held.real_truths else None
+    real_after = score_tables(reads.real_after) if held.real_truths else None
+    scores = {"all_before": all_before, "all_after": all_after, "known_before": known_before,
+              "known_after": known_after, "new_after": new_after, "real_before": real_before,
+              "real_after": real_after}
+    # taught or new cards the new model still cannot read: not "known" on the teach page
+    learnt = sorted(added | set(prepared.sources.taught.slugs()))
+    per_card = {slug: score_tables(reads.tables_after, {slug}) for slug in learnt}
+    weak = [slug for slug, s in per_card.items() if s.cards and s.f1 < WEAK_F1]
+    every: dict[str, Any] = {name: asdict(value) if value else None for name, value in scores.items()}
+    every.update(metrics, learnt_f1={slug: s.f1 for slug, s in per_card.items()}, weak=weak)
+    measured = Measured(
+        runs=not error, error=error, tables=Change(all_before.f1, all_after.f1),
+        known=Change(known_before.named, known_after.named),
+        confirmed=Change(real_before.f1, real_after.f1) if real_before and real_after else None,
+        confirmed_photos=len(held.real_truths), new_cards=new_after.f1 if new_after else None)
+    counter, detector = metrics["counter"], metrics["detector"]
+    notes = Notes(
+        weak=tuple(weak), doubts=len(prepared.doubts),
+        counter=(CounterNote(tuple(counter["faces"]), counter["f1_with"], counter["f1_without"])
+                 if counter and not counter["kept"] else None),
+        detector=_detector_note(detector) if detector else None)
+    return Measurement(measured, notes, every)
+
+
+def _detector_note(check: dict[str, Any]) -> DetectorNote:
+    real = (Change(check["real_f1_without"], check["real_f1_with"])
+            if check["real_f1_with"] is not None and check["real_f1_without"] is not None else None)
+    return DetectorNote(bool(check["kept"]), not check["error"], Change(check["f1_without"], check["f1_with"]), real)
+
+
+def _weigh_detector(staging: Path, base_dir: Path, tuned: TunedDetector, held: HeldOut, reads: Readings,
+                    plan: RetrainPlan) -> tuple[dict[str, Any], Readings]:
+    """Put the retrained detector in ``staging`` and read the held-out tables and confirmed
+    photos with it; the base's detector (``base_dir``'s files) goes back where the retrained
+    one does not run, reads the composed tables worse than the base's did (with the same
+    classifier) by more than the plan's ``tolerance`` (the base knows our renderer; learning a
+    player's table may cost a hair there), or reads the player's held-out confirmed photos
+    worse at all: those are what it was retrained for. Returns what was measured, and the
+    readings with the detector the version keeps."""
+    shutil.copyfile(tuned.onnx, staging / "detector.onnx")
+    shutil.copyfile(tuned.weights, staging / "detector.pt")
+    error = run_error(staging, held.sample)
+    tuned_read = read_tables(staging, held.tables, held.truths) if not error else []
+    tuned_real = read_tables(staging, held.real_folder, held.real_truths) if not error else []
+    with_, without_ = score_tables(tuned_read), score_tables(reads.tables_after)
+    real_with = score_tables(tuned_real).f1 if held.real_truths and not error else None
+    real_without = score_tables(reads.real_after).f1 if held.real_truths else None
+    kept = (not error and with_.f1 >= without_.f1 - plan.tolerance
+            and (real_with is None or real_without is None or real_with >= real_without))
+    check = {**tuned.learnt, "kept": kept, "error": error, "f1_with": with_.f1, "f1_without": without_.f1,
+             "recall_with": with_.recall, "recall_without": without_.recall,
+             "real_f1_with": real_with, "real_f1_without": real_without, "real_photos": len(held.real_truths)}
+    if not kept:  # the base's, as the version was given them before
+        for name in ("detector.onnx", "detector.pt"):
+            shutil.copyfile(base_dir / name, staging / name)
+        return check, reads
+    return check, replace(reads, tables_after=tuned_read, real_after=tuned_real)
+
+
+def _weigh_counter(staging: Path, meta: dict[str, Any], held: HeldOut, reads: Readings,
+                   counted: list[str]) -> tuple[dict[str, Any], Readings]:
+    """The count classifier was not retrained: where the player taught or confirmed maki or
+    uramaki, it stays only if it counts them (on the held-out tables and photos) at least as
+    well as the retrained classifier alone; else it leaves ``staging`` and its ``meta.json``."""
+    plain_after = read_tables(staging, held.tables, held.truths, counting=False)
+    plain_real = read_tables(staging, held.real_folder, held.real_truths, counting=False)
+    with_counter = score_tables([*reads.tables_after, *reads.real_after], COUNTED).f1
+    without_counter = score_tables([*plain_after, *plain_real], COUNTED).f1
+    kept = with_counter >= without_counter
+    check = {"faces": counted, "kept": kept, "f1_with": with_counter, "f1_without": without_counter}
+    if kept:
+        return check, reads
+    for name in (meta.pop("counter")["file"], "counter.pt"):
+        (staging / name).unlink(missing_ok=True)
+    (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return check, replace(reads, tables_after=plain_after, real_after=plain_real)
+
+
+# commit: version.json, and the version kept (never made active here)
+
+
+def commit(store: ModelStore, staging: Path, prepared: Prepared, trained: Trained, decision: RetrainDecision,
+           metrics: dict[str, Any], timing: tuple[float, float], data_dir: str | Path,
+           keep_refused: bool = False) -> RetrainResult:
+    """Write the version's ``version.json`` and give the staging folder its version name: a
+    kept version always, a refused one only with ``keep_refused`` (else it is dropped)."""
+    wall, cpu = round(timing[0]), round(timing[1])
+    info = {
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kind": "retrained",
+        "parent": prepared.base.name, "classes": prepared.classes, "added": list(prepared.added),
+        "weak": list(decision.notes.weak), "taught": FaceLibrary(data_dir).counts(), "accepted": decision.kept,
+        "decision": decision.to_json(), "metrics": metrics, "plan": asdict(trained.plan),
+        "wall_s": wall, "cpu_s": cpu,
+    }
+    (staging / "version.json").write_text(json.dumps(info, indent=1) + "\n")
+    version = store.commit(staging).name if decision.kept or keep_refused else None
+    return RetrainResult(version, decision.kept, decision, prepared.base.name, prepared.added, metrics, wall, cpu)
+
+
+def limits(plan: RetrainPlan) -> Limits:
+    """How much worse than its base a retrained model may read (the plan's tolerances)."""
+    return Limits(tables=plan.tolerance, known=plan.max_known_drop, confirmed=plan.real_tolerance)
 
 
 def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
@@ -630,220 +951,19 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
     started, cpu_started = time.time(), cpu_seconds()
     store = ModelStore(data_dir, bundled)
     with store.lock():
-        base_version = store.get(base) if base else store.active()
-        base_pt = base_version.path / "classifier.pt"
-        if not base_pt.exists():
-            raise ModelStoreError(f"model {base_version.name!r} has no classifier.pt to fine-tune")
-        if plan.detector_epochs and not (base_version.path / "detector.pt").exists():
-            raise ModelStoreError(f"model {base_version.name!r} has no detector.pt to fine-tune")
-        sources = load_sources(data_dir, cards_dir, plan.hidden)
-        if not sources.taught.faces and sources.corrections is None:
-            raise NothingToLearnError(
-                "nothing to learn: teach some cards (sushicam teach) or confirm some rounds first")
-        every_confirmed = read_confirmed(sources.corrections) if sources.corrections else []
-        # a correction that contradicts a confident reading is learnt only once vouched for
-        doubts = find_doubts(every_confirmed, base_version.path, vouched(data_dir)) if every_confirmed else []
-        confirmed = without(every_confirmed, {d.key for d in doubts})
-        # the cards the confirmed photos show (classes.txt lists every card the app could name)
-        correction_classes = {card.label for photo in confirmed for card in photo.cards}
-        known = list(base_version.classes)
-        # the photos composed below also give "not a card" crops (clutter, bare table)
-        classes = sorted(set(known) | set(sources.taught.slugs()) | correction_classes | {NOT_A_CARD})
-        added = tuple(c for c in classes if c not in known and c != NOT_A_CARD)
-        progress("prepare", 0.0, f"fine-tuning {base_version.name} with {len(added)} new card(s)")
+        prepared = prepare(store, data_dir, plan, base, cards_dir)
         with store.staging() as staging:
-            work = staging / "work"
-            data = work / "cls"
-            meta = json.loads((base_version.path / "meta.json").read_text())
-            base_classifier = meta.get("classifier", {})
-            plan = replace(plan, imgsz=plan.imgsz or int(base_classifier.get("imgsz", 64)),
-                           crop=plan.crop or int(base_classifier.get("crop", CROP_SIZE)))
-            det_root = work / "det" if plan.detector_epochs else None
-            summary = build_dataset(sources, data, plan, classes, progress, confirmed, det_root)
-            progress("train", 0.0, "training")
-            widened = work / "widened.pt"
-            widen_classifier(base_pt, widened, classes)
-            best = trainer(widened, data, work / "run", plan, progress)
-            progress("export", 0.0, "exporting")
-            shutil.copyfile(best, staging / "classifier.pt")
-            export_classifier(staging / "classifier.pt", plan.imgsz, staging / "classifier.onnx")
-            # the detector and the count classifier are not retrained: the new version reads
-            # with the base's
-            for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt"):
-                if (base_version.path / name).exists():
-                    shutil.copyfile(base_version.path / name, staging / name)
-            meta["detector"]["file"] = "detector.onnx"
-            meta["classifier"] = {**base_classifier, "file": "classifier.onnx", "imgsz": plan.imgsz, "crop": plan.crop}
-            meta["classes"] = classes
-            (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-            # a doubted card's name waits for the player, its box does not: the detector learns
-            # every box confirmed
-            tuned = (tune_detector(base_version.path, meta, det_root, every_confirmed, work, plan, detector_trainer,
-                                   progress) if det_root is not None else None)
-
-            progress("evaluate", 0.0, "comparing with the model in use")
-            old_classes = [c for c in known if c in classes]
-            crops_before = score_classifier(base_version.path / "classifier.onnx", data / "val", old_classes)
-            crops_after = score_classifier(staging / "classifier.onnx", data / "val", old_classes)
-            tables = tables_dir(data)
-            truths = [json.loads(p.read_text()) for p in sorted(tables.glob("*.json"))]
-            sample = cv2.imread(str(tables / truths[0]["image"])) if truths else np.zeros((64, 64, 3), np.uint8)
-            try:
-                check_recognizer(staging, sample)
-                runs, run_error = True, ""
-            except Exception as exc:  # a broken export must never become the active model
-                runs, run_error = False, str(exc)
-            read_before = read_tables(base_version.path, tables, truths)
-            read_after = read_tables(staging, tables, truths) if runs else []
-            real_folder, real_truths = real_tables(confirmed)
-            real_before = read_tables(base_version.path, real_folder, real_truths)
-            real_after = read_tables(staging, real_folder, real_truths) if runs else []
-            # the retrained detector, with the new classifier, against the base's (_weigh_detector)
-            detector_check = None
-            if tuned is not None and runs:
-                detector_check, tuned_reads = _weigh_detector(staging, base_version.path, tuned, sample, tables, truths,
-                                                              real_folder, real_truths, read_after, real_after, plan)
-                if tuned_reads is not None:
-                    read_after, real_after = tuned_reads
-            # the count classifier was not retrained: where the player taught or confirmed maki
-            # or uramaki, it is kept only if it counts them (on the held-out tables and photos)
-            # at least as well as the retrained classifier alone
-            taught_counts = sorted(COUNTED & (set(sources.taught.slugs()) | correction_classes))
-            if runs and taught_counts and meta.get("counter"):
-                plain_after = read_tables(staging, tables, truths, counting=False)
-                plain_real = read_tables(staging, real_folder, real_truths, counting=False)
-                with_counter = score_tables([*read_after, *real_after], COUNTED).f1
-                without_counter = score_tables([*plain_after, *plain_real], COUNTED).f1
-                counter_kept = with_counter >= without_counter
-                counter_check = {"faces": taught_counts, "kept": counter_kept,
-                            "f1_with": with_counter, "f1_without": without_counter}
-                if not counter_kept:
-                    for name in (meta.pop("counter")["file"], "counter.pt"):
-                        (staging / name).unlink(missing_ok=True)
-                    (staging / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-                    read_after, real_after = plain_after, plain_real
-            else:
-                counter_check = None
-            scores = {
-                "all_before": score_tables(read_before), "all_after": score_tables(read_after),
-                "known_before": score_tables(read_before, set(known)),
-                "known_after": score_tables(read_after, set(known)),
-                "new_after": score_tables(read_after, set(added)) if added else None,
-                "real_before": score_tables(real_before) if real_truths else None,
-                "real_after": score_tables(real_after) if real_truths else None,
-            }
-            # taught or new cards the new model still cannot read: not "known" on the teach page
-            learnt = sorted(set(added) | set(sources.taught.slugs()))
-            per_card = {slug: score_tables(read_after, {slug}) for slug in learnt}
-            weak = [slug for slug, s in per_card.items() if s.cards and s.f1 < WEAK_F1]
-            metrics = {name: asdict(value) if value else None for name, value in scores.items()}
-            metrics.update({"crops_known_before": asdict(crops_before), "crops_known_after": asdict(crops_after),
-                            "data": summary, "real_photos": len(real_truths),
-                            "learnt_f1": {slug: s.f1 for slug, s in per_card.items()}, "weak": weak,
-                            "doubtful": [d.to_dict() for d in doubts], "counter": counter_check,
-                            "detector": detector_check})
-            all_before, all_after = scores["all_before"], scores["all_after"]
-            known_before, known_after = scores["known_before"], scores["known_after"]
-            real_before_f1 = scores["real_before"].f1 if scores["real_before"] else None
-            real_after_f1 = scores["real_after"].f1 if scores["real_after"] else None
-            if not runs:
-                accepted, reason = False, f"the new model does not run: {run_error}"
-            elif all_after.f1 < all_before.f1 - plan.tolerance:
-                accepted, reason = False, (f"worse on the held-out tables: card F1 {all_after.f1:.3f} < "
-                                           f"{all_before.f1:.3f} - {plan.tolerance}")
-            elif known_after.named < known_before.named - plan.max_known_drop:
-                accepted, reason = False, (f"worse on the known cards: named right {known_after.named:.3f} < "
-                                           f"{known_before.named:.3f} - {plan.max_known_drop}")
-            elif real_after_f1 is not None and real_after_f1 < real_before_f1 - plan.real_tolerance:
-                accepted, reason = False, (f"worse on your confirmed photos: card F1 {real_after_f1:.3f} < "
-                                           f"{real_before_f1:.3f} - {plan.real_tolerance} "
-                                           f"({len(real_truths)} photos)")
-            else:
-                accepted, reason = True, (
-                    f"card F1 {all_before.f1:.3f} -> {all_after.f1:.3f}; known cards named right "
-                    f"{known_before.named:.3f} -> {known_after.named:.3f}"
-                    + (f"; your confirmed photos {real_before_f1:.3f} -> {real_after_f1:.3f}"
-                       if real_after_f1 is not None else "")
-                    + (f"; new cards F1 {scores['new_after'].f1:.3f}" if added else "")
-                    + (f"; not read yet (teach more photos): {', '.join(weak)}" if weak else ""))
-            if counter_check and not counter_check["kept"]:
-                reason += (f"; maki and uramaki counted by the classifier alone (it counts your "
-                           f"{', '.join(taught_counts)} better than the count classifier: card F1 "
-                           f"{counter_check['f1_without']:.3f} against {counter_check['f1_with']:.3f})")
-            if detector_check:
-                reason += "; " + _detector_verdict(detector_check)
-            if doubts:
-                reason += (f"; left out {len(doubts)} correction(s) the model reads otherwise "
-                           "(confirm them on the teach page to learn them)")
+            trained = train(prepared, staging, plan, trainer, detector_trainer, progress)
+            measurement = measure(prepared, trained, staging, progress)
+            decision = decide(measurement.measured, limits(trained.plan), measurement.notes)
             if not keep_data:
-                shutil.rmtree(work, ignore_errors=True)
-            wall, cpu = time.time() - started, cpu_seconds() - cpu_started
-            info = {
-                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "parent": base_version.name, "classes": classes, "added": list(added), "weak": weak,
-                "taught": FaceLibrary(data_dir).counts(), "accepted": accepted, "reason": reason,
-                "metrics": metrics, "plan": asdict(plan), "wall_s": round(wall), "cpu_s": round(cpu),
-                "summary": ("" if accepted else "refused: ")
-                + (f"+{len(added)} new, from {base_version.name}" if added else f"from {base_version.name}"),
-            }
-            (staging / "version.json").write_text(json.dumps(info, indent=1) + "\n")
-            if not accepted:
-                progress("done", 1.0, f"kept {base_version.name}: {reason}")
-                kept = store.commit(staging).name if keep_refused else None
-                return RetrainResult(kept, False, reason, base_version.name, added, metrics, round(wall), round(cpu))
-            version = store.commit(staging)
-        if activate:
-            store.use(version.name)
-        progress("done", 1.0, f"now using {version.name}: {reason}")
-        return RetrainResult(version.name, True, reason, base_version.name, added, metrics, round(wall), round(cpu))
-
-
-def _weigh_detector(staging: Path, base_dir: Path, tuned: tuple[Path, Path, dict], sample: np.ndarray,
-                    tables: Path, truths: Sequence[dict], real_folder: Path, real_truths: Sequence[dict],
-                    read_base: list, real_base: list, plan: RetrainPlan) -> tuple[dict, tuple[list, list] | None]:
-    """Put the retrained detector in ``staging`` and read the held-out tables and confirmed
-    photos with it; the base's detector (``base_dir``'s files) goes back where the retrained
-    one does not run, reads the composed tables worse than the base's did (``read_base``, the
-    same classifier) by more than the plan's ``tolerance`` (the base knows our renderer;
-    learning a player's table may cost a hair there), or reads the player's held-out
-    confirmed photos (``real_base``) worse at all: those are what it was retrained for.
-    Returns what was measured, and the readings with the retrained detector where it stays."""
-    weights, onnx, learnt = tuned
-    shutil.copyfile(onnx, staging / "detector.onnx")
-    shutil.copyfile(weights, staging / "detector.pt")
-    error = ""
-    try:
-        check_recognizer(staging, sample)
-        tuned_read = read_tables(staging, tables, truths)
-        tuned_real = read_tables(staging, real_folder, real_truths)
-    except Exception as exc:  # a broken export must never become the active model's detector
-        error, tuned_read, tuned_real = str(exc), [], []
-    with_, without_ = score_tables(tuned_read), score_tables(read_base)
-    real_with = score_tables(tuned_real).f1 if real_truths and not error else None
-    real_without = score_tables(real_base).f1 if real_truths else None
-    kept = (not error and with_.f1 >= without_.f1 - plan.tolerance
-            and (real_with is None or real_without is None or real_with >= real_without))
-    check = {**learnt, "kept": kept, "error": error, "f1_with": with_.f1, "f1_without": without_.f1,
-             "recall_with": with_.recall, "recall_without": without_.recall,
-             "real_f1_with": real_with, "real_f1_without": real_without, "real_photos": len(real_truths)}
-    if not kept:  # the base's, as the version was given them before
-        for name in ("detector.onnx", "detector.pt"):
-            shutil.copyfile(base_dir / name, staging / name)
-        return check, None
-    return check, (tuned_read, tuned_real)
-
-
-def _detector_verdict(check: dict) -> str:
-    """What became of the retrained detector, in the player's words."""
-    if check["error"]:
-        return f"the retrained detector does not run ({check['error']}): the one before kept"
-    # four places: a card of a few held-out photos is a few ten-thousandths
-    figures = f"card F1 {check['f1_without']:.4f} -> {check['f1_with']:.4f}"
-    if check["real_f1_with"] is not None:
-        figures += f", your confirmed photos {check['real_f1_without']:.4f} -> {check['real_f1_with']:.4f}"
-    if check["kept"]:
-        return f"detector retrained ({figures})"
-    return f"the retrained detector read worse ({figures}): the one before kept"
+                shutil.rmtree(trained.work, ignore_errors=True)
+            result = commit(store, staging, prepared, trained, decision, measurement.metrics,
+                            (time.time() - started, cpu_seconds() - cpu_started), data_dir, keep_refused)
+    if result.accepted and result.version and activate:
+        store.use(result.version)
+    progress("done", 1.0, f"{decision.cause}: {result.version or prepared.base.name}")
+    return result
 
 
 def plan_with(plan: RetrainPlan, **changes: Any) -> RetrainPlan:

@@ -23,18 +23,13 @@ document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
   const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
   let timer = null;
 
-  const show = (status) => {
+  // the server words the status in the page's language (status.words)
+  const show = (status, words) => {
     const running = status.state === "running";
     button.disabled = running;
     bar.hidden = !running;
-    if (running) {
-      bar.value = status.fraction || 0;
-      message.textContent = _("Retraining ({stage}): {message}", { stage: status.stage || _("starting"), message: status.message || "" });
-    } else if (status.state === "done") {
-      message.textContent = _("Last retraining: {message}", { message: status.message });
-    } else if (status.state === "failed") {
-      message.textContent = _("Last retraining failed: {message}", { message: status.message });
-    }
+    if (running) bar.value = status.fraction || 0;
+    if (words || status.words) message.textContent = words || status.words;
     return running;
   };
 
@@ -65,7 +60,7 @@ document.addEventListener("DOMContentLoaded", () => i18nReady.then(() => {
       button.disabled = false;
       return;
     }
-    show({ state: "running", stage: _("start"), fraction: 0, message: _("starting") });
+    show({ state: "running", fraction: 0 }, _("Retraining: starting"));
     clearTimeout(timer);
     timer = setTimeout(poll, 1000);
   });
