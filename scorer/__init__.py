@@ -26,15 +26,16 @@ from scorer.errors import (
     VariantError,
 )
 from scorer.game import Game, Round
+from scorer.results import LineJSON, PlayerScoreJSON, ScoreJSON
 from scorer.scoring import explain, score_game
 
 
-def score_record(record: dict) -> dict:
+def score_record(record: object) -> ScoreJSON:
     """Validate ``record`` (game-record.md) and score it; raises :class:`RecordError`."""
     return score_game(Game.from_record(record))
 
 
-def explain_record(record: dict, lang: str = "en") -> str:
+def explain_record(record: object, lang: str = "en") -> str:
     """The readable breakdown of ``record``: per player, round and category, in ``lang``."""
     game = Game.from_record(record)
     return explain(game, score_game(game), lang)
@@ -47,10 +48,13 @@ __all__ = [
     "EditionError",
     "FormatError",
     "Game",
+    "LineJSON",
     "MenuError",
     "PlayerCountError",
+    "PlayerScoreJSON",
     "RecordError",
     "Round",
+    "ScoreJSON",
     "StackError",
     "TurnLogError",
     "UnknownCardError",

@@ -25,7 +25,9 @@ KeyError: "unknown card 'tempora' (did you mean 'tempura'?)"
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 ORIGINAL, ANNIVERSARY, PARTY = "original", "anniversary", "party"
 ALL_EDITIONS = frozenset({ORIGINAL, ANNIVERSARY, PARTY})
@@ -64,7 +66,8 @@ class Card:
         return self.slug
 
 
-def _card(slug, name, family, kind, colour, editions, decks=(), **extra) -> Card:
+def _card(slug: str, name: str, family: str, kind: str, colour: str, editions: Iterable[str],
+          decks: Iterable[tuple[str, int]] = (), **extra: Any) -> Card:
     return Card(slug, name, family, kind, colour, frozenset(editions), tuple(decks), **extra)
 
 
@@ -225,7 +228,7 @@ def unknown_card(slug: object) -> str:
     return message
 
 
-def unknown_card_facts(slug: object) -> dict:
+def unknown_card_facts(slug: object) -> dict[str, Any]:
     """The facts of :func:`unknown_card`'s message: the text read, and the nearest slug (or None).
 
     >>> unknown_card_facts("tempra")

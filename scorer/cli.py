@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import cast
 
 from scorer.i18n import LANGUAGES, language_from_environment
 
@@ -20,7 +19,7 @@ from scorer.i18n import LANGUAGES, language_from_environment
 MAX_RECORD_BYTES = 1_000_000
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a game record (JSON) exactly, by its edition's rules",
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from scorer import explain_record, score_record
 
     # anything but an object is refused by the scorer itself ("record: expected a JSON object")
-    record = cast(dict, read_record(args.record))
+    record = read_record(args.record)
     if args.explain:
         print(explain_record(record, args.lang or language_from_environment()))
     else:

@@ -20,6 +20,8 @@ length, so an error about a 10 MB player name is still a line a terminal shows:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 #: The most characters of one value (a quoted text, a name in a path) an error message shows.
 SHOWN_CHARS = 60
@@ -61,7 +63,7 @@ class RecordError(ValueError):
     """
 
     def __init__(
-        self, path: str, message: str, *, cards: tuple[str, ...] = (), facts: dict | None = None
+        self, path: str, message: str, *, cards: tuple[str, ...] = (), facts: Mapping[str, Any] | None = None
     ) -> None:
         self.path = path  # whole: a program finds the place by it
         self.message = shorten(message)

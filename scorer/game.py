@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scorer.cards import (
     ANNIVERSARY,
@@ -78,8 +79,8 @@ class Round:
     def tableau(self, player: str) -> Tableau:
         return dict(self.tableaux)[player]
 
-    def to_json(self) -> dict:
-        out: dict = {"tableaux": {p: t.to_json() for p, t in self.tableaux}}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tableaux": {p: t.to_json() for p, t in self.tableaux}}
         if self.scored_during_round:
             out["scored_during_round"] = [s.to_json() for s in self.scored_during_round]
         if self.turns is not None:
@@ -109,8 +110,8 @@ class Game:
     def has_variant(self, key: str) -> bool:
         return key in self.variants
 
-    def to_record(self) -> dict:
-        out: dict = {
+    def to_record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "edition": self.edition,
             "players": list(self.players),
             "rounds": [r.to_json() for r in self.rounds],
@@ -145,7 +146,7 @@ class Game:
         return game
 
 
-def _edition(record: Mapping) -> Edition:
+def _edition(record: Mapping[str, Any]) -> Edition:
     if "edition" not in record:
         raise FormatError("edition", "missing (original, anniversary or party)",
                           facts={"cause": "edition-missing"})
@@ -156,7 +157,7 @@ def _edition(record: Mapping) -> Edition:
     return EDITIONS[key]
 
 
-def _players(record: Mapping, edition: Edition) -> tuple[str, ...]:
+def _players(record: Mapping[str, Any], edition: Edition) -> tuple[str, ...]:
     players = record.get("players")
     if not isinstance(players, list):
         raise FormatError("players", "expected a list of names", facts={"cause": "players-not-list"})
@@ -195,7 +196,7 @@ def unprintable(name: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cs") for c in name)
 
 
-def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...]:
+def _variants(record: Mapping[str, Any], edition: Edition, players: int) -> tuple[str, ...]:
     variants = record.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise FormatError("variants", "expected a list of variant names")
@@ -222,7 +223,7 @@ def _variants(record: Mapping, edition: Edition, players: int) -> tuple[str, ...
     return tuple(dict.fromkeys(variants))
 
 
-def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tuple[Round, ...]:
+def _rounds(record: Mapping[str, Any], edition: Edition, players: tuple[str, ...]) -> tuple[Round, ...]:
     raw_rounds = record.get("rounds")
     if not isinstance(raw_rounds, list):
         raise FormatError("rounds", "expected a list of rounds")
@@ -267,7 +268,7 @@ def _rounds(record: Mapping, edition: Edition, players: tuple[str, ...]) -> tupl
     return tuple(rounds)
 
 
-def _over_deck(raw: Mapping, path: str) -> tuple[str, ...]:
+def _over_deck(raw: Mapping[str, Any], path: str) -> tuple[str, ...]:
     """The round's ``over_deck``: card slugs whose deck count the players overruled."""
     value = raw.get("over_deck", [])
     where = f"{path}.over_deck"
@@ -279,7 +280,8 @@ def _over_deck(raw: Mapping, path: str) -> tuple[str, ...]:
     return tuple(sorted(set(value)))
 
 
-def _tableaux(raw: Mapping, edition: Edition, players: tuple[str, ...], path: str):
+def _tableaux(raw: Mapping[str, Any], edition: Edition, players: tuple[str, ...],
+              path: str) -> tuple[tuple[str, Tableau], ...]:
     tableaux = raw.get("tableaux")
     if not isinstance(tableaux, dict):
         raise FormatError(f"{path}.tableaux", "expected an object: player → cards")
@@ -304,7 +306,7 @@ def _tableaux(raw: Mapping, edition: Edition, players: tuple[str, ...], path: st
     )
 
 
-def _during(raw: Mapping, edition: Edition, players, path: str) -> tuple[DuringRoundScore, ...]:
+def _during(raw: Mapping[str, Any], edition: Edition, players: Sequence[str], path: str) -> tuple[DuringRoundScore, ...]:
     entries = raw.get("scored_during_round", [])
     where = f"{path}.scored_during_round"
     if not isinstance(entries, list):
@@ -318,7 +320,8 @@ def _during(raw: Mapping, edition: Edition, players, path: str) -> tuple[DuringR
     return out
 
 
-def _check_during(during, tableaux, strawberry_before, holder, path: str) -> str | None:
+def _check_during(during: Sequence[DuringRoundScore], tableaux: Sequence[tuple[str, Tableau]],
+                  strawberry_before: Mapping[str, int], holder: str | None, path: str) -> str | None:
     """Check what no game could score during a round; return who holds the strawberry lead."""
     where = f"{path}.scored_during_round"
     race = [(i, s) for i, s in enumerate(during) if s.reason == "uramaki"]
@@ -366,7 +369,7 @@ def _check_during(during, tableaux, strawberry_before, holder, path: str) -> str
     return holder
 
 
-def _agree(replayed: Mapping[str, Tableau], given, path: str) -> None:
+def _agree(replayed: Mapping[str, Tableau], given: Sequence[tuple[str, Tableau]], path: str) -> None:
     for player, tableau in given:
         want, got = Counter(replayed[player].signature()), Counter(tableau.signature())
         if want != got:
@@ -385,7 +388,7 @@ def _text(signature: tuple[str, str, bool]) -> str:
     return f"{text} on wasabi" if on_wasabi else text
 
 
-def _mochi(record: Mapping, edition: Edition, players, rounds) -> tuple[tuple[str, int], ...]:
+def _mochi(record: Mapping[str, Any], edition: Edition, players: Sequence[str], rounds: Sequence[Round]) -> tuple[tuple[str, int], ...]:
     if "mochi" in record and edition.key != ANNIVERSARY:
         raise EditionError("mochi", "mochi is an anniversary-edition dessert")
     if not isinstance(record.get("mochi", {}), dict):

@@ -41,7 +41,7 @@ class Menu:
         return tuple(s for s, c in CARDS.items() if c.kind in self.kinds and "party" in c.editions)
 
 
-def _menu(key, name, spanish, kinds, note="") -> Menu:
+def _menu(key: str, name: str, spanish: str, kinds: str, note: str = "") -> Menu:
     return Menu(key, name, spanish, tuple(kinds.split()), note)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorer.families import Line, RoundView, appetizers, desserts, nigiri, rolls, specials
 from scorer.game import Game
 from scorer.i18n import ENGLISH, N_, NP_, joined, render
+from scorer.results import PlayerScoreJSON, ScoreJSON
 
 ROUND_FAMILIES = (rolls, nigiri, appetizers, specials, desserts)
 
@@ -37,11 +38,11 @@ def score_lines(game: Game) -> tuple[list[dict[str, list[Line]]], dict[str, list
     return rounds, dessert_lines
 
 
-def score_game(game: Game) -> dict:
+def score_game(game: Game) -> ScoreJSON:
     """The JSON of game-record.md, with breakdowns, winners and completeness."""
     rounds, dessert_lines = score_lines(game)
     dessert_cards = _dessert_cards(game)
-    players: dict[str, dict] = {}
+    players: dict[str, PlayerScoreJSON] = {}
     for player in game.players:
         round_points = [sum(line.points for line in r[player]) for r in rounds]
         dessert = sum(line.points for line in dessert_lines[player])
@@ -69,7 +70,7 @@ def _dessert_cards(game: Game) -> dict[str, int]:
     return count
 
 
-def winners(game: Game, players: dict[str, dict]) -> list[str]:
+def winners(game: Game, players: dict[str, PlayerScoreJSON]) -> list[str]:
     """Highest total (sushi golf: lowest); a tie goes to the most dessert cards; still tied: all."""
     sign = -1 if game.has_variant("sushi-golf") else 1
     best = max((sign * s["total"], s["dessert_cards"]) for s in players.values())
@@ -94,7 +95,7 @@ VARIANT_NAMES = {
 }
 
 
-def explain(game: Game, result: dict, lang: str = ENGLISH) -> str:
+def explain(game: Game, result: ScoreJSON, lang: str = ENGLISH) -> str:
     """The readable text of ``sushicam score --explain``, in ``lang`` (:mod:`scorer.i18n`).
 
     ``result`` is :func:`score_game`'s JSON; the lines are scored again to be read in ``lang``.

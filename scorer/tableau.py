@@ -28,6 +28,7 @@ from scorer.cards import (
     CARDS,
     NEVER_COPIED,
     SPECIAL_ORDER,
+    Card,
     is_nigiri,
     unknown_card,
     unknown_card_facts,
@@ -50,7 +51,7 @@ class Played:
     on_wasabi: bool = False
 
     @property
-    def card(self):
+    def card(self) -> Card:
         return CARDS[self.slug]
 
     @property
@@ -159,7 +160,7 @@ class Tableau:
             raise FormatError(path, "expected a list of cards")
         return cls(tuple(Stack.from_json(v, edition, f"{path}[{i}]") for i, v in enumerate(value)))
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[str | list[str]]:
         return [s.to_json() for s in self.stacks]
 
     @property

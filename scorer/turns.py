@@ -21,8 +21,9 @@ The form is documented in ``docs/turn-log.md``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorer.cards import CARD_BACK, DISCARDED_ON_PLAY, SPECIAL_ORDER, is_nigiri
 from scorer.errors import FormatError, TurnLogError, UnknownPlayerError
@@ -44,7 +45,7 @@ class DuringRoundScore:
     reason: str  # "uramaki" or "strawberry-pudding"
     points: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "for": self.reason, "points": self.points}
 
     @classmethod
@@ -71,8 +72,8 @@ class TurnEvent:
     cards: tuple[str, ...] = ()
     value: int | None = None
 
-    def to_json(self) -> dict:
-        out: dict = {"player": self.player, "event": self.event}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "event": self.event}
         if self.cards:
             out["cards"] = list(self.cards)
         if self.value is not None:
@@ -87,8 +88,8 @@ class Turn:
     reveals: tuple[tuple[str, tuple[str, ...]], ...]
     events: tuple[TurnEvent, ...] = ()
 
-    def to_json(self) -> dict:
-        out: dict = {"reveals": {p: list(cards) for p, cards in self.reveals}}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reveals": {p: list(cards) for p, cards in self.reveals}}
         if self.events:
             out["events"] = [e.to_json() for e in self.events]
         return out
@@ -98,7 +99,7 @@ class Turn:
 class TurnLog:
     turns: tuple[Turn, ...]
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[dict[str, Any]]:
         return [t.to_json() for t in self.turns]
 
     @classmethod
@@ -255,7 +256,10 @@ def replay(
             own = stacks[event.player]
             if event.event in ("chopsticks-used", "spoon-used"):
                 tool = event.event.removesuffix("-used")
-                found = _find(own, lambda c, tool=tool: c.slug == tool)
+                def is_tool(c: Played, tool: str = tool) -> bool:
+                    return c.slug == tool
+
+                found = _find(own, is_tool)
                 if found is None:
                     raise TurnLogError(here, f"{event.player} has no {tool} on the table to use")
                 _remove(own, found)
@@ -263,10 +267,11 @@ def replay(
                 for i, text in enumerate(event.cards):
                     target = Played.from_text(text, edition)
                     fresh = revealed[event.player]
-                    found = _find(own, lambda c, target=target, fresh=fresh: (
-                        (c.slug, c.printed) == (target.slug, target.printed)
-                        and all(c is not r for r in fresh)
-                    ))
+                    def is_target(c: Played, target: Played = target, fresh: list[Played] = fresh) -> bool:
+                        return ((c.slug, c.printed) == (target.slug, target.printed)
+                                and all(c is not r for r in fresh))
+
+                    found = _find(own, is_target)
                     if found is None:
                         raise TurnLogError(
                             f"{here}.cards[{i}]",
@@ -281,7 +286,7 @@ def replay(
     return ReplayResult(tableaux, during, holder, mochi, notes)
 
 
-def _find(stacks: list[list[Played]], wanted) -> Played | None:
+def _find(stacks: list[list[Played]], wanted: Callable[[Played], bool]) -> Played | None:
     for stack in reversed(stacks):
         for played in reversed(stack):
             if wanted(played):

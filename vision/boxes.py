@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+from numpy.typing import ArrayLike
 
 Box = Sequence[float] | np.ndarray
 
@@ -62,7 +63,7 @@ def areas(boxes: Box | Sequence[Box]) -> np.ndarray:
     [6.0, 0.0]
     """
     xyxy = _as_boxes(boxes)
-    return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
+    return np.asarray(np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None))
 
 
 def intersection_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
@@ -70,7 +71,7 @@ def intersection_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.nd
     a, b = _as_boxes(a), _as_boxes(b)
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    return np.clip(rb - lt, 0, None).prod(-1)
+    return np.asarray(np.clip(rb - lt, 0, None).prod(-1))
 
 
 def _share(inter: np.ndarray, whole: np.ndarray) -> np.ndarray:
@@ -111,8 +112,8 @@ def piece_mask(boxes: Box | Sequence[Box], labels: Sequence[str], inside: float,
     np.fill_diagonal(within, 0.0)
     size = areas(boxes)
     names = np.asarray(labels, dtype=object)
-    return ((within >= inside) & (names[:, None] == names[None, :])
-            & (size[None, :] >= larger * size[:, None])).any(1)
+    covered = (within >= inside) & (names[:, None] == names[None, :]) & (size[None, :] >= larger * size[:, None])
+    return np.asarray(covered.any(1))
 
 
 def speck_mask(boxes: Box | Sequence[Box], inside: float = 0.9, larger: float = 16.0) -> np.ndarray:
@@ -152,7 +153,7 @@ def gap_matrix(a: Box | Sequence[Box], b: Box | Sequence[Box]) -> np.ndarray:
     a, b = _as_boxes(a), _as_boxes(b)
     dx = np.maximum(0, np.maximum(b[None, :, 0] - a[:, None, 2], a[:, None, 0] - b[None, :, 2]))
     dy = np.maximum(0, np.maximum(b[None, :, 1] - a[:, None, 3], a[:, None, 1] - b[None, :, 3]))
-    return np.hypot(dx, dy)
+    return np.asarray(np.hypot(dx, dy))
 
 
 def column_neighbours(a: Box | Sequence[Box], b: Box | Sequence[Box], gap: float = 0.3,
@@ -174,7 +175,7 @@ def column_neighbours(a: Box | Sequence[Box], b: Box | Sequence[Box], gap: float
     rows = np.arange(len(a))
     offset = np.abs(a_centre[rows, along][:, None] - b_centre[:, along].T)  # (N, M)
     side = b_wh[:, along].T
-    return (gaps <= gap * b_wh.min(1)[None, :]) & (offset < align * side)
+    return np.asarray((gaps <= gap * b_wh.min(1)[None, :]) & (offset < align * side))
 
 
 def greedy_matching(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -209,7 +210,7 @@ def greedy_matching(score: np.ndarray, threshold: float) -> list[tuple[int, int]
     return pairs
 
 
-def nms(boxes: Box | Sequence[Box], scores, conf: float, iou: float) -> np.ndarray:
+def nms(boxes: Box | Sequence[Box], scores: ArrayLike, conf: float, iou: float) -> np.ndarray:
     """The indices of ``boxes`` (xyxy) that OpenCV's non-maximum suppression keeps: scored at
     least ``conf``, none overlapping a better one by IoU above ``iou``; best first.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from vision.paths import INSTANCE_DIR, MODELS_DIR
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     detect = subparsers.add_parser(
         "detect", help="name every card in photos; one JSON line per image",
         description="Name every card in each photo and print one JSON object a line. A file that "
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
 
 
 def _detect(args: argparse.Namespace) -> int:
-    from vision.describe import describe_image
+    from vision.describe import DetectErrorJSON, DetectJSON, describe_image
     from vision.recognizer import Recognizer
 
     if args.seats is not None and not 1 <= args.seats <= 8:
@@ -55,11 +55,12 @@ def _detect(args: argparse.Namespace) -> int:
     recognizer = Recognizer.load(args.model, data_dir=args.data)
     failed = 0
     for path in args.images:
+        line: DetectJSON | DetectErrorJSON
         try:
             line = describe_image(recognizer, path, seats=args.seats, deck=deck)
         except (ValueError, OSError) as exc:
             failed += 1
-            line = {"image": path, "error": str(exc)}
+            line = {"image": str(path), "error": str(exc)}
             # the contract: one line on stderr per failure; stdout still has a line per image
             message = " ".join(str(exc).split()) or type(exc).__name__
             print(f"sushicam detect: error: {message}", file=sys.stderr, flush=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
@@ -13,8 +13,48 @@ from vision.detections import CARD_ID, FLAG, LABEL_MARGIN, ON, SEEN_AS, Detectio
 from vision.photo import MAX_PHOTO_PIXELS, PhotoError, decode_photo
 from vision.recognizer import CardRecognizer
 from vision.seats import split_seats
-from vision.stacks import link_stacks, read_tableau
+from vision.stacks import TableauEntry, link_stacks, read_tableau
 from vision.unsure import is_unsure
+
+
+class CardJSON(TypedDict):
+    """One card of a detect line (docs/ARCHITECTURE.md, "One detect line")."""
+
+    label: str
+    #: ``x1, y1, x2, y2`` in the photo's pixels
+    box: list[float]
+    confidence: float
+    #: whether the player should check it (:func:`vision.unsure.is_unsure`)
+    unsure: bool
+    #: its place in the photo's ``cards`` (a seat's cards keep it)
+    id: NotRequired[int]
+    #: the ``id`` of the card it lies on in a stack, or None
+    on: NotRequired[int | None]
+    #: only on a card a deck check flagged: why, and the face outside the deck it was seen as
+    flag: NotRequired[str]
+    seen_as: NotRequired[str]
+
+
+class SeatJSON(TypedDict):
+    seat: int
+    cards: list[CardJSON]
+    tableau: list[TableauEntry]
+
+
+class DetectJSON(TypedDict):
+    """One ``sushicam detect`` line: the photo's cards and tableau, and with seats, each seat's."""
+
+    image: str | None
+    cards: list[CardJSON]
+    tableau: list[TableauEntry]
+    seats: NotRequired[list[SeatJSON]]
+
+
+class DetectErrorJSON(TypedDict):
+    """The line ``sushicam detect`` writes for a photo it could not read."""
+
+    image: str
+    error: str
 
 
 class ImageReadError(ValueError):
@@ -38,7 +78,7 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarr
         raise ImageReadError(str(exc)) from exc
 
 
-def cards_json(detections: Detections) -> list[dict]:
+def cards_json(detections: Detections) -> list[CardJSON]:
     """The ``cards`` of a ``sushicam detect`` line: ``label``, ``box``, ``confidence`` and, where
     the reading set them, ``id`` (``data["card_id"]``) and ``on`` (the ``id`` of the card it lies
     on in a stack, or null), whether the player should check it (``unsure``:
@@ -52,13 +92,13 @@ def cards_json(detections: Detections) -> list[dict]:
     cards = []
     for k, (label, box, conf) in enumerate(
             zip(detections.labels, detections.xyxy, detections.confidence, strict=True)):
-        card: dict = {"label": label, "box": [round(float(v), 1) for v in box],
-                      "confidence": round(float(conf), 4)}
+        card: CardJSON = {"label": label, "box": [round(float(v), 1) for v in box],
+                          "confidence": round(float(conf), 4),
+                          "unsure": is_unsure(float(conf), None if margins is None else float(margins[k]))}
         if ids is not None:
             card["id"] = int(ids[k])
         if on is not None:
             card["on"] = int(on[k]) if on[k] >= 0 else None
-        card["unsure"] = is_unsure(float(conf), None if margins is None else float(margins[k]))
         if flags is not None and flags[k]:
             card["flag"] = str(flags[k])
             if seen_as is not None and seen_as[k]:
@@ -68,7 +108,7 @@ def cards_json(detections: Detections) -> list[dict]:
 
 
 def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str | Path,
-                   seats: int | Sequence[Any] | None = None, deck: Deck | None = None) -> dict:
+                   seats: int | Sequence[Any] | None = None, deck: Deck | None = None) -> DetectJSON:
     """Name every card in one photo: ``{"image", "cards", "tableau"}`` and, when ``seats``
     is given (a number of seats, or a list of seat areas in normalised coordinates),
     ``"seats": [{"seat", "cards", "tableau"}, ...]`` with ``"tableau"`` then the seats'
@@ -89,12 +129,9 @@ def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str |
     else:
         detections = flag_cards(recognizer.detect(image, allowed=deck.allowed), deck)
     detections = detections.with_data(**{CARD_ID: np.arange(len(detections))})
-    result: dict = {"image": name}
     if seats is None:
         detections = link_stacks(detections)
-        result["cards"] = cards_json(detections)
-        result["tableau"] = read_tableau(detections)
-        return result
+        return {"image": name, "cards": cards_json(detections), "tableau": read_tableau(detections)}
     if isinstance(seats, int):
         parts = split_seats(detections, n_seats=seats)
     else:
@@ -104,10 +141,9 @@ def describe_image(recognizer: CardRecognizer, image_or_path: np.ndarray | str |
     on = np.full(len(detections), -1, np.int64)
     for part in parts:
         on[part.data[CARD_ID]] = part.data[ON]
-    result["cards"] = cards_json(detections.with_data(**{ON: on}))
-    result["seats"] = [
+    seat_lines: list[SeatJSON] = [
         {"seat": i, "cards": cards_json(part), "tableau": read_tableau(part)}
         for i, part in enumerate(parts)
     ]
-    result["tableau"] = [entry for seat in result["seats"] for entry in seat["tableau"]]
-    return result
+    return {"image": name, "cards": cards_json(detections.with_data(**{ON: on})),
+            "tableau": [entry for seat in seat_lines for entry in seat["tableau"]], "seats": seat_lines}

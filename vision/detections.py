@@ -10,8 +10,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -136,7 +137,7 @@ class Detections:
     def __len__(self) -> int:
         return len(self.xyxy)
 
-    def __getitem__(self, index) -> Detections:
+    def __getitem__(self, index: int | np.integer[Any] | slice | Sequence[int] | np.ndarray) -> Detections:
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
         return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
@@ -146,7 +147,7 @@ class Detections:
         for i in range(len(self)):
             yield self[i]
 
-    def with_data(self, **arrays) -> Detections:
+    def with_data(self, **arrays: np.ndarray) -> Detections:
         """A copy with ``data`` entries added or replaced."""
         return Detections(self.xyxy, self.class_id, self.confidence, {**self.data, **arrays})
 
@@ -156,7 +157,7 @@ class Detections:
 
     @property
     def centres(self) -> np.ndarray:
-        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
+        return np.asarray((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2)
 
     def area(self) -> np.ndarray:
         return areas(self.xyxy)

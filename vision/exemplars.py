@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 #: the folder of a data folder that holds its exemplar sets (``<data>/exemplars/*.npz``)
 EXEMPLARS_DIR = "exemplars"
@@ -54,7 +55,7 @@ def unit(vectors: np.ndarray) -> np.ndarray:
     """
     vectors = np.asarray(vectors, np.float32)
     norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return vectors / np.maximum(norms, 1e-12)
+    return np.asarray(vectors / np.maximum(norms, 1e-12))
 
 
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -69,7 +70,7 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     [[0.6000000238418579, 0.0]]
     """
     a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    return np.einsum("nd,md->nm", a, b)  # no optimize: einsum's own loop, never BLAS
+    return np.asarray(np.einsum("nd,md->nm", a, b))  # no optimize: einsum's own loop, never BLAS
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Exemplars:
             raise ValueError("exemplar vectors, labels and sources differ in length")
 
     @classmethod
-    def of(cls, vectors, labels: Iterable[str], sources: Iterable[str] | None = None) -> Exemplars:
+    def of(cls, vectors: ArrayLike, labels: Iterable[str], sources: Iterable[str] | None = None) -> Exemplars:
         labels = np.asarray(list(labels), dtype=str)
         vectors = unit(np.asarray(vectors, np.float32).reshape(len(labels), -1))
         sources = np.asarray(list(sources) if sources is not None else [""] * len(labels), dtype=str)

@@ -93,7 +93,7 @@ def _read(path: Path) -> np.ndarray:
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise CardsNotFoundError(f"cannot read card image {path}")
-    return image
+    return np.asarray(image)
 
 
 @lru_cache(maxsize=4)

@@ -235,7 +235,7 @@ def _coefficient_bytes(image: Image.Image) -> int:
     return 2 * samples
 
 
-def _sample_jpeg(**options) -> bytes:
+def _sample_jpeg(**options: object) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (32, 16)).save(buffer, format="JPEG", progressive=True, **options)
     return buffer.getvalue()
@@ -293,7 +293,7 @@ def _decode_heif(data: bytes, factor: int, name: str) -> np.ndarray:
         pixels = cv2.resize(pixels, (max(1, width // factor), max(1, height // factor)),
                             interpolation=cv2.INTER_AREA)
     channels = 1 if pixels.ndim == 2 else pixels.shape[2]
-    return cv2.cvtColor(pixels, {1: cv2.COLOR_GRAY2BGR, 3: cv2.COLOR_RGB2BGR, 4: cv2.COLOR_RGBA2BGR}[channels])
+    return np.asarray(cv2.cvtColor(pixels, {1: cv2.COLOR_GRAY2BGR, 3: cv2.COLOR_RGB2BGR, 4: cv2.COLOR_RGBA2BGR}[channels]))
 
 
 def heif_tile_pixels(data: bytes) -> int | None:
@@ -347,7 +347,7 @@ def _decode_heif_tiles(lib: _Libheif, data: bytes, factor: int) -> np.ndarray | 
                                                      interpolation=cv2.INTER_AREA)
                 done += whole
             pending = pixels[whole * factor:].copy()
-        return cv2.cvtColor(out[:done], cv2.COLOR_RGB2BGR, dst=out[:done])
+        return np.asarray(cv2.cvtColor(out[:done], cv2.COLOR_RGB2BGR, dst=out[:done]))
 
 
 class _HeifError(ctypes.Structure):
@@ -490,4 +490,4 @@ def _decode_with_opencv(data: bytes, factor: int, name: str, source_format: str)
     pixels = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED_FLAGS[scale])
     if pixels is None:
         raise CorruptPhotoError(f"{name}: the {source_format} data is damaged")
-    return pixels
+    return np.asarray(pixels)

@@ -12,12 +12,13 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple, Protocol, overload
+from typing import Any, Literal, NamedTuple, Protocol, overload
 
 import cv2
 import numpy as np
 
 from vision.boxes import (
+    Box,
     areas,
     column_neighbours,
     coverage_matrix,
@@ -63,7 +64,7 @@ NOT_A_CARD = "not-a-card"
 COUNT_FAMILIES = (("maki-1", "maki-2", "maki-3"), ("uramaki-3", "uramaki-4", "uramaki-5"))
 
 
-def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
+def square_crop(image: np.ndarray, box: Box, size: int = CROP_SIZE) -> np.ndarray:
     """The box's pixels stretched to a square: what the classifier sees.
 
     Stretching (not centre-cropping) keeps a strip's corner icon in view.
@@ -72,7 +73,7 @@ def square_crop(image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     x1, y1 = max(0, min(x1, w - 1)), max(0, min(y1, h - 1))
     x2, y2 = max(x1 + 1, min(x2, w)), max(y1 + 1, min(y2, h))
-    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA))
 
 
 class CropView(NamedTuple):
@@ -83,7 +84,7 @@ class CropView(NamedTuple):
     turned: bool = False
     margin: float = 0.0
 
-    def crop(self, image: np.ndarray, box, size: int = CROP_SIZE) -> np.ndarray:
+    def crop(self, image: np.ndarray, box: Box, size: int = CROP_SIZE) -> np.ndarray:
         """This view's square crop of ``box`` in ``image``."""
         x1, y1, x2, y2 = (float(v) for v in box)
         dx, dy = self.margin * (x2 - x1), self.margin * (y2 - y1)
@@ -359,7 +360,8 @@ class Recognizer:
         """The share of the photo the largest box covers."""
         return float((boxes[:, 2:] - boxes[:, :2]).prod(1).max() / (image.shape[0] * image.shape[1]))
 
-    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray, holding: bool = False):
+    def _closeup(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                 holding: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``boxes, scores`` with what the detector finds in the shrunk photo added (where a
         region is found twice, the better scored box is kept); ``holding``: only the regions
         that hold most of one of ``boxes``, 1.5 times its size or more, are added (a card the
@@ -443,7 +445,8 @@ class Recognizer:
         """The lowest region score a box is kept at, for the faint strips or as a card."""
         return min(self.faint_region, self.region_threshold) if self.faint_confidence else self.region_threshold
 
-    def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+    def _fine(self, image_bgr: np.ndarray, boxes: np.ndarray,
+              scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool, tuple[np.ndarray, np.ndarray]]:
         """``boxes, scores, looked, faint`` after the second look at small cards (as they are,
         and ``looked`` false, when the cards are large enough on the detector's input, or the
         detector is fed one size only); ``faint``: the closer look's boxes scored under
@@ -504,7 +507,7 @@ class Recognizer:
         detector = OnnxDetector(model_dir / meta["detector"]["file"], threads, meta["detector"].get("imgsz"))
         classifier = OnnxClassifier(model_dir / meta["classifier"]["file"], threads)
         classes = tuple(classifier.names or meta["classes"])
-        counting: dict = {}
+        counting: dict[str, Any] = {}
         if meta.get("counter"):
             counter = OnnxClassifier(model_dir / meta["counter"]["file"], threads)
             counting = dict(counter=counter, counter_classes=tuple(counter.names or meta["counter"]["classes"]),
@@ -736,7 +739,7 @@ class Recognizer:
             return (np.asarray(probabilities, np.float32).reshape(len(views), len(boxes), -1).mean(0),
                     unit(np.asarray(embeddings, np.float32).reshape(len(views), len(boxes), -1).mean(0)))
         probabilities = np.asarray(classifier(crops), np.float32)
-        return probabilities.reshape(len(views), len(boxes), -1).mean(0)
+        return np.asarray(probabilities.reshape(len(views), len(boxes), -1).mean(0))
 
     def recount(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray,
                 allowed: Collection[str] | None = None) -> np.ndarray:

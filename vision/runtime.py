@@ -190,12 +190,13 @@ class OnnxClassifier:
         return self.embedding is not None
 
     def _blob(self, crops: list[np.ndarray]) -> np.ndarray:
-        return cv2.dnn.blobFromImages(  # RGB, 0-1, (N, 3, imgsz, imgsz), as the detector's
-            [cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA) for c in crops], 1 / 255, swapRB=True)
+        return np.asarray(cv2.dnn.blobFromImages(  # RGB, 0-1, (N, 3, imgsz, imgsz), as the detector's
+            [cv2.resize(c, (self.imgsz, self.imgsz), interpolation=cv2.INTER_AREA) for c in crops], 1 / 255,
+            swapRB=True))
 
     def _run(self, names: list[str], blob: np.ndarray) -> list[np.ndarray]:
         if self.batched:
-            return self.session.run(names, {self.input: blob})
+            return [np.asarray(output) for output in self.session.run(names, {self.input: blob})]
         runs = [self.session.run(names, {self.input: b[None]}) for b in blob]
         return [np.concatenate([r[i] for r in runs]) for i in range(len(names))]
 

@@ -29,7 +29,9 @@ rectangle ``[x1, y1, x2, y2]``, a polygon ``[[x, y], ...]`` or a dict ``{"polygo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -39,6 +41,10 @@ from vision.detections import TILT, Detections
 from vision.faces import FACE_SIZE
 
 CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
+
+#: a seat's area in normalised coordinates: ``[x1, y1, x2, y2]``, three or more ``[x, y]``
+#: points, or ``{"rect" or "polygon": ..., "angle": degrees}``
+SeatArea = Sequence[float] | Sequence[Sequence[float]] | Mapping[str, Any]
 
 
 class SeatAreaError(ValueError):
@@ -52,7 +58,7 @@ def _tag(detections: Detections, seat: int, angle: float) -> Detections:
 
 def table_centre(detections: Detections) -> np.ndarray:
     """The middle of the box around every card: the table's centre."""
-    return (detections.xyxy[:, :2].min(0) + detections.xyxy[:, 2:].max(0)) / 2
+    return np.asarray((detections.xyxy[:, :2].min(0) + detections.xyxy[:, 2:].max(0)) / 2)
 
 
 #: Boxes smaller than this share of the largest box near them (a whole card) are covered
@@ -233,7 +239,7 @@ def card_sizes(xyxy: np.ndarray) -> np.ndarray:
     it (a whole card: every column ends in one). A tilted phone shows the far side's cards
     smaller than the near side's, so gaps are measured in these."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    return np.sqrt(_largest_area_near(xyxy, (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])))
+    return np.asarray(np.sqrt(_largest_area_near(xyxy, (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1]))))
 
 
 def _largest_area_near(xyxy: np.ndarray, area: np.ndarray) -> np.ndarray:
@@ -241,14 +247,14 @@ def _largest_area_near(xyxy: np.ndarray, area: np.ndarray) -> np.ndarray:
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     distance = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
     near = distance <= 3 * np.sqrt(area)[:, None]
-    return np.where(near, area[None, :], 0).max(1)
+    return np.asarray(np.where(near, area[None, :], 0).max(1))
 
 
 def _relative_gaps(xyxy: np.ndarray) -> np.ndarray:
     """The gaps between boxes (``vision.boxes.gap_matrix``) in the smaller of the two cards'
     sizes where they lie (``card_sizes``): a far seat's small cards count alike."""
     size = card_sizes(xyxy)
-    return gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :])
+    return np.asarray(gap_matrix(xyxy, xyxy) / np.minimum(size[:, None], size[None, :]))
 
 
 def folded_turns(xyxy: np.ndarray, is_strip: np.ndarray) -> np.ndarray:
@@ -427,7 +433,10 @@ def _interval_costs(order: np.ndarray, gaps: np.ndarray, folded: np.ndarray, vec
     cost = np.full((m, m + 1), np.inf)
     turn = folded[doubled]
     known = ~np.isnan(turn)
-    prefix = lambda v: np.concatenate([[0.0], np.cumsum(v)])  # noqa: E731
+
+    def prefix(v: np.ndarray) -> np.ndarray:
+        return np.concatenate([[0.0], np.cumsum(v)])
+
     t_n, t_1, t_2 = prefix(known), prefix(np.where(known, turn, 0)), prefix(np.where(known, turn, 0) ** 2)
     column_spread, row_spread = _run_spreads(vectors[doubled]), _run_spreads(axes[doubled])
     tilt_spread = _run_spreads(np.full((len(doubled), 2), np.nan) if tilted is None else tilted[doubled])
@@ -458,7 +467,7 @@ def _unit_spread(vectors: np.ndarray) -> float:
     return len(known) - float(np.linalg.norm(known.sum(0))) ** 2 / len(known) if len(known) else 0.0
 
 
-def _run_spreads(vectors: np.ndarray):
+def _run_spreads(vectors: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``spread(starts, ends)``: :func:`_unit_spread` of each run ``vectors[start:end]`` at once,
     from prefix sums (``_interval_costs`` weighs every run round the table)."""
     known = ~np.isnan(vectors[:, 0])
@@ -467,7 +476,7 @@ def _run_spreads(vectors: np.ndarray):
 
     def spread(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         n = count[ends] - count[starts]
-        return n - np.hypot(x[ends] - x[starts], y[ends] - y[starts]) ** 2 / np.maximum(n, 1)
+        return np.asarray(n - np.hypot(x[ends] - x[starts], y[ends] - y[starts]) ** 2 / np.maximum(n, 1))
 
     return spread
 
@@ -699,7 +708,7 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
 
 
 def _resplit(groups: list[np.ndarray], centres: np.ndarray, gaps: np.ndarray,
-             evidence) -> list[np.ndarray] | None:
+             evidence: tuple[np.ndarray, ...]) -> list[np.ndarray] | None:
     """``groups`` with two of them parted again where their cards, taken together and cut in
     two along the line they lie along (``_halves``), cost ``SEAT_SAVING`` less
     (``_group_cost``); None where no two do. The runs round the table and the moves of one
@@ -729,7 +738,8 @@ def _resplit(groups: list[np.ndarray], centres: np.ndarray, gaps: np.ndarray,
     return groups if changed else None
 
 
-def _halves(ids: np.ndarray, centres: np.ndarray, gaps: np.ndarray, evidence) -> tuple[float, list[np.ndarray]]:
+def _halves(ids: np.ndarray, centres: np.ndarray, gaps: np.ndarray,
+            evidence: tuple[np.ndarray, ...]) -> tuple[float, list[np.ndarray]]:
     """The cheapest cut of one group of cards in two (``_group_cost``), along the line its
     cards lie along most (two tableaux side by side lie along the table's edge), and what
     the two halves cost."""
@@ -747,7 +757,7 @@ def _halves(ids: np.ndarray, centres: np.ndarray, gaps: np.ndarray, evidence) ->
 
 
 def _recut(groups: list[np.ndarray], k: int, centres: np.ndarray, gaps: np.ndarray,
-           evidence) -> list[np.ndarray] | None:
+           evidence: tuple[np.ndarray, ...]) -> list[np.ndarray] | None:
     """``groups`` with a group cut in two (``_halves``), and two neighbouring groups joined
     to keep the count or ``SEAT_SAVING`` paid for a seat more (at most ``k``), while that
     costs less as ``tableau_segments`` weighs it (``_group_cost``); None where nothing does.
@@ -840,7 +850,7 @@ def _refine(groups: list[np.ndarray], xyxy: np.ndarray, is_strip: np.ndarray, ga
     n = len(xyxy)
     units = list(range(n))
 
-    def root(a):
+    def root(a: int) -> int:
         while units[a] != a:
             a = units[a]
         return a
@@ -905,7 +915,7 @@ def clutter(xyxy: np.ndarray, top: TableTop | None = None) -> np.ndarray:
         if np.array_equal(grown, reached):
             break
         reached = grown
-    return ~(reached & shaped[None, :]).any(1)
+    return np.asarray(~(reached & shaped[None, :]).any(1))
 
 
 def split_by_position(detections: Detections, n_seats: int) -> list[Detections]:
@@ -1002,26 +1012,28 @@ def _empty_directions(directions: list[float], widths: list[float], empty: int) 
             for g, d in enumerate(directions) for j in range(counts[g])]
 
 
-def _polygon(area) -> tuple[np.ndarray, float | None]:
+def _polygon(area: SeatArea) -> tuple[np.ndarray, float | None]:
     angle = None
+    shape: object = area
     if isinstance(area, dict):
         angle = area.get("angle")
-        area = area.get("polygon", area.get("rect"))
+        shape = area.get("polygon", area.get("rect"))
     try:
-        points = np.asarray(area, np.float32)
+        points = np.asarray(shape, np.float32)
     except (TypeError, ValueError) as exc:
-        raise SeatAreaError(f"seat area {area!r} is not a list of numbers") from exc
+        raise SeatAreaError(f"seat area {shape!r} is not a list of numbers") from exc
     if points.shape == (4,):
         x1, y1, x2, y2 = points
         points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
     if points.ndim != 2 or points.shape[1] != 2 or len(points) < 3:
-        raise SeatAreaError(f"seat area {area!r} needs [x1, y1, x2, y2] or 3+ [x, y] points")
+        raise SeatAreaError(f"seat area {shape!r} needs [x1, y1, x2, y2] or 3+ [x, y] points")
     if points.min() < -0.01 or points.max() > 1.01:
         raise SeatAreaError("seat areas are in normalised image coordinates (0 to 1)")
     return points, angle
 
 
-def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Detections]:
+def split_by_areas(detections: Detections, seat_areas: Sequence[SeatArea],
+                   image_shape: tuple[int, ...]) -> list[Detections]:
     """Cards whose centre lies in each area; cards outside every area are left out. A seat
     is turned as its area says (its ``angle``), else by its own cards as in a split by
     position (``seat_angle``: the way their columns run, their own turn, the side of the
@@ -1051,8 +1063,9 @@ def split_by_areas(detections: Detections, seat_areas, image_shape) -> list[Dete
     return seats
 
 
-def split_seats(detections: Detections, n_seats: int | None = None, seat_areas=None,
-                image_shape=None) -> list[Detections]:
+def split_seats(detections: Detections, n_seats: int | None = None,
+                seat_areas: Sequence[SeatArea] | None = None,
+                image_shape: tuple[int, ...] | None = None) -> list[Detections]:
     """One ``Detections`` per seat (``data["seat"]``, ``data["seat_angle"]`` set).
 
     With ``seat_areas`` cards are assigned by area (``image_shape`` needed); otherwise by

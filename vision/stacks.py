@@ -19,6 +19,7 @@ alone this module finds the columns, then reads stacks the way the rules mean th
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -161,11 +162,15 @@ def stack_groups(labels: list[str]) -> list[list[int]]:
     return groups
 
 
-def _entry(labels: list[str]) -> str | list[str]:
+#: a tableau's entry, as game-record.md writes it: a card's slug, or a stack's slugs bottom first
+TableauEntry = str | list[str]
+
+
+def _entry(labels: list[str]) -> TableauEntry:
     return labels[0] if len(labels) == 1 else list(labels)
 
 
-def entries_of_column(labels: list[str]) -> list:
+def entries_of_column(labels: list[str]) -> list[TableauEntry]:
     """Game-record entries of one column, its covered cards first.
 
     >>> entries_of_column(["tempura", "tempura", "special-order"])
@@ -196,7 +201,7 @@ def _entry_groups(detections: Detections, angle: float | None) -> list[list[int]
     return groups
 
 
-def read_tableau(detections: Detections, angle: float | None = None) -> list:
+def read_tableau(detections: Detections, angle: float | None = None) -> list[TableauEntry]:
     """The tableau (game-record entries) that labelled ``detections`` of one seat show.
 
     ``angle`` is the seat's turn in degrees (0: the player sits at the bottom of the
@@ -229,7 +234,7 @@ def link_stacks(detections: Detections, angle: float | None = None) -> Detection
     return detections.with_data(**{CARD_ID: card_ids, ON: on})
 
 
-def canonical(tableau: list) -> list:
+def canonical(tableau: Sequence[TableauEntry]) -> list[list[str]]:
     """A tableau in a fixed order, to compare two readings regardless of layout order.
 
     >>> canonical(["eel", ["wasabi", "egg-nigiri"], "eel"]) == canonical([["wasabi", "egg-nigiri"], "eel", "eel"])
@@ -238,6 +243,6 @@ def canonical(tableau: list) -> list:
     return sorted((list(e) if isinstance(e, list) else [e] for e in tableau), key=lambda e: (len(e), e))
 
 
-def stacks_of(tableau: list) -> list[list[str]]:
+def stacks_of(tableau: Sequence[TableauEntry]) -> list[list[str]]:
     """The stacks (list entries) of a tableau, sorted."""
     return sorted(list(e) for e in tableau if isinstance(e, list))

@@ -17,7 +17,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flask import (
@@ -40,6 +40,9 @@ from scorer.game import unprintable
 from web.errors import error_response, json_body, wants_json
 from web.i18n import page_language
 from web.recognition import RecognizerUnavailable
+
+if TYPE_CHECKING:
+    from vision.live.state import LiveStateJSON
 
 bp = Blueprint("live", __name__, url_prefix="/live")
 
@@ -78,7 +81,7 @@ class LiveSession:
     game: Any  # vision.live.LiveGame
     source: str  # "browser" or "server"
     lock: threading.Lock = field(default_factory=threading.Lock)
-    state: dict | None = None
+    state: LiveStateJSON | None = None
     jpeg: bytes | None = None  # the last annotated frame (server sources)
     frames: int = 0
     created: float = field(default_factory=lambda: time.monotonic())
@@ -113,15 +116,22 @@ class LiveSession:
                 self.jpeg = encoded.tobytes()
 
 
-def with_score_words(state: dict, game: Any) -> dict:
+def _empty_state(game: Any) -> LiveStateJSON:
+    """The state of a live game no frame has reached yet."""
+    return {"frame": 0, "timestamp": 0.0, "cards": [], "events": [], "record": game.record(), "pending": {},
+            "scores": None, "score_error": None, "notes": [], "seconds": {}, "names": {}}
+
+
+def with_score_words(state: LiveStateJSON, game: Any) -> LiveStateJSON:
     """The state with its ``score_error`` said in the players' words (no record syntax), from
     the scorer's fault the game kept; ``sushicam live`` prints the scorer's own line."""
     from web.problems import record_words
 
     fault = getattr(game, "score_fault", None)
     if state.get("score_error") and fault is not None and hasattr(fault, "facts"):
-        state = {**state, "score_error": record_words(fault, getattr(game, "edition", None),
-                                                        list(getattr(game, "players", ())), anyway=False)}
+        state = state.copy()
+        state["score_error"] = record_words(fault, getattr(game, "edition", None),
+                                            list(getattr(game, "players", ())), anyway=False)
     return state
 
 
@@ -375,7 +385,7 @@ def frame(session_id: str):
     with session.lock:
         if timestamp is None:  # no clock from the page: the server's
             timestamp = time.monotonic() - session.created
-        last = (session.state or {}).get("timestamp")
+        last = session.state["timestamp"] if session.state else None
         if last is not None and timestamp < last:
             abort(409, description=_("frames must come in time order (got %(time)ss after %(last)ss)",
                                       time=f"{timestamp:.3f}", last=f"{last:.3f}"))
@@ -524,11 +534,11 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
                 exc, session.game.edition, session.game.players)
             abort(400, description=_("round %(round)s, turn %(turn)s: %(problem)s", round=round_number,
                                      turn=turn_number, problem=problem))
-        state = dict(session.state or {})
+        state = session.state.copy() if session.state else _empty_state(session.game)
         state["record"] = session.game.record()
         state["scores"], state["score_error"] = session.game.scores()
         state = with_score_words(state, session.game)
-        state["names"] = {**state.get("names", {}), **session.game.names(record=state["record"])}
+        state["names"] = {**state["names"], **session.game.names(record=state["record"])}
         session.state = state
     return jsonify(state)
 

@@ -29,6 +29,7 @@ from scorer import (
     MenuError,
     PlayerCountError,
     RecordError,
+    ScoreJSON,
     StackError,
     score_record,
 )
@@ -206,7 +207,7 @@ class DeckWarning:
 class ScoredReview:
     """The scorer's answer for the game with this round as reviewed, less what cannot score."""
 
-    result: dict[str, Any] | None
+    result: ScoreJSON | None
     index: int  # the round's place in the record's rounds
     problems: list[Problem]
     error: str | None = None  # a fault no card of this round explains (another round, the setup)

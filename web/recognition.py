@@ -11,10 +11,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from flask import Flask, current_app
+
+if TYPE_CHECKING:
+    from vision.describe import DetectJSON
 
 _EXTENSION = "sushicam.recognizer"
 
@@ -98,7 +101,7 @@ def warm_up(app: Flask) -> threading.Thread:
 def describe(
     pixels: np.ndarray, name: str, seats: int | Sequence[Sequence[float]] | None = None,
     edition: str | None = None, menu: Any = None,
-) -> dict[str, Any]:
+) -> DetectJSON:
     """One ``sushicam detect`` line for a decoded photo.
 
     ``seats``: None (all cards together), a number of players to split the table between, or

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import RecordError, score_record
+from scorer import RecordError, ScoreJSON, score_record
 from scorer.game import Game as ScoredGame
 from scorer.scoring import score_lines
 from web.store import Game, setup_record
@@ -37,7 +37,7 @@ def check_record(record: Any) -> dict[str, Any]:
     return record
 
 
-def scores(game: Game) -> dict[str, Any] | None:
+def scores(game: Game) -> ScoreJSON | None:
     """The scorer's answer for the confirmed rounds, or None before any is confirmed."""
     if not game.confirmed_rounds:
         return None

@@ -13,7 +13,10 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from vision.describe import DetectJSON
 
 ROUNDS_PER_GAME = 3
 
@@ -94,7 +97,7 @@ class Photo:
     seat: int | None
     width: int
     height: int
-    detection: dict[str, Any]
+    detection: DetectJSON
 
     def as_json(self) -> dict[str, Any]:
         """What the review page needs to draw it (the URL is added by the view)."""
@@ -320,7 +323,7 @@ class NewPhoto:
     seat: int | None
     width: int
     height: int
-    detection: dict[str, Any]
+    detection: DetectJSON
 
 
 def start_review(

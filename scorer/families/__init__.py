@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from scorer.editions import Edition
 from scorer.i18n import ENGLISH, N_, NP_, Text
 from scorer.names import kind_name
+from scorer.results import LineJSON
 from scorer.tableau import Played
 from scorer.turns import DuringRoundScore
 
@@ -43,7 +44,7 @@ class Line:
     points: int
     detail: object
 
-    def to_json(self) -> dict:
+    def to_json(self) -> LineJSON:
         return {"category": str(self.category), "points": self.points, "detail": str(self.detail)}
 
     def render(self, lang: str = ENGLISH) -> str:

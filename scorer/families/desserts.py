@@ -13,8 +13,10 @@ from functools import cache
 from scorer.cards import ANNIVERSARY, display_name
 from scorer.errors import DessertError
 from scorer.families import Category, Line, RoundView, cards_count
+from scorer.game import Game
 from scorer.i18n import N_, NP_, Text, joined
 from scorer.ranking import most_and_fewest
+from scorer.tableau import Played
 
 FRUIT_POINTS = (-2, 0, 1, 3, 6, 10)
 FRUITS = ("watermelon", "pineapple", "orange")
@@ -55,7 +57,7 @@ def score_round(view: RoundView) -> dict[str, list[Line]]:
     return out
 
 
-def dessert_kinds(game) -> list[str]:
+def dessert_kinds(game: Game) -> list[str]:
     """The game's desserts: the menu's, else those played (anniversary: strawberry by default)."""
     seen = list(dict.fromkeys(
         p.card.kind for r in game.rounds for _, t in r.tableaux for p in t.cards
@@ -68,17 +70,17 @@ def dessert_kinds(game) -> list[str]:
     return seen
 
 
-def score_game_end(game) -> dict[str, list[Line]]:
+def score_game_end(game: Game) -> dict[str, list[Line]]:
     """Each player's dessert lines at the end of the game."""
     players = game.players
-    desserts: dict[str, list] = {p: [] for p in players}
+    desserts: dict[str, list[Played]] = {p: [] for p in players}
     for rnd in game.rounds:
         for player, tableau in rnd.tableaux:
             desserts[player].extend(c for c in tableau.cards if c.card.family == "desserts")
     out: dict[str, list[Line]] = {p: [] for p in players}
     split = game.rules.ties == "split"
 
-    def of_kind(player: str, kind: str):
+    def of_kind(player: str, kind: str) -> list[Played]:
         return [c for c in desserts[player] if c.card.kind == kind]
 
     for kind in dessert_kinds(game):
@@ -135,7 +137,7 @@ def _unit(kind: str, n: int) -> Text:
     return cards_count(n)
 
 
-def _mochi_dice(game, mochi_cards: dict[str, int]) -> dict[str, int]:
+def _mochi_dice(game: Game, mochi_cards: dict[str, int]) -> dict[str, int]:
     """Every die starts on 1 and is rolled at each mochi card taken."""
     dice = dict(game.mochi)
     for player, n in mochi_cards.items():

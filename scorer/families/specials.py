@@ -10,16 +10,18 @@ their face").
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from scorer.cards import CARD_BACK
 from scorer.families import Category, Line, RoundView, cards_count
 from scorer.i18n import N_, NP_
+from scorer.tableau import Played
 
 SOY_SAUCE_POINTS = 4
 TAKEOUT_POINTS = 2
 
 
-def colours(cards) -> Counter[str]:
+def colours(cards: Iterable[Played]) -> Counter[str]:
     """How many cards of each background colour."""
     return Counter(c.card.colour for c in cards if c.slug != CARD_BACK)
 

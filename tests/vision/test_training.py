@@ -64,9 +64,6 @@ def test_a_crops_recipe_crops_the_very_photos_of_its_photo_recipe(tmp_path, face
     (["--workers", "0"], "--workers"),
     (["--device", "7"], "no such CUDA device"),
     (["--device", "gpu"], "no such CUDA device"),
-    (["--print-cls-batch", "0"], "--print-cls-batch"),
-    (["--camera-det-batch", "-8"], "--camera-det-batch"),
-    (["--only", "counter", "--counter-epochs", "-1"], "--counter-epochs"),
 ])
 def test_train_refuses_bad_places_with_one_error_line_before_any_work(argv, needle, capsys, tmp_path):
     assert main(["train", "--models", str(tmp_path / "models"), *argv]) == 2
@@ -107,41 +104,22 @@ def test_averaged_weights_lie_between_the_two_stages(tmp_path, mid_run, share, m
 def test_the_detector_stage_trains_on_every_recipe_it_names_together(tmp_path, faces):
     # two recipes, each generated in its own folder; ultralytics' own dataset check reads
     # the one data file and finds the photos of both
-    from dataclasses import replace
-
     from ultralytics.data.utils import check_det_dataset
 
-    from vision.synth.dataset import RECIPES
-    from vision.training.train import camera_stage_data
+    from vision.training.train import detection_data, recipe_folder
 
     camera, pile = RECIPES["train-camera-tables"], RECIPES["train-pile-tables"]
     recipes = [replace(camera, train=2, val=1, size=(320, 240), scene=replace(camera.scene, small_frames=0.0)),
                replace(pile, train=3, val=1, size=(320, 240), scene=replace(pile.scene, small_frames=0.0))]
-    data = camera_stage_data(recipes, tmp_path, workers=1)
+    folders = [recipe_folder(recipe, tmp_path) for recipe in recipes]
+    for recipe, folder in zip(recipes, folders, strict=True):
+        generate(recipe, folder, workers=1, progress=False)
+    data = detection_data(folders, tmp_path / "run" / "data.yaml")
     checked = check_det_dataset(str(data))
-    folders = [str(tmp_path / "camera-tables" / "det" / "images"), str(tmp_path / "pile-tables" / "det" / "images")]
-    assert checked["train"] == [f + "/train" for f in folders] and checked["val"] == [f + "/val" for f in folders]
+    images = [str(tmp_path / "camera-tables" / "det" / "images"), str(tmp_path / "pile-tables" / "det" / "images")]
+    assert checked["train"] == [f + "/train" for f in images] and checked["val"] == [f + "/val" for f in images]
     assert len(list((tmp_path / "camera-tables" / "det" / "images" / "train").glob("k*.jpg"))) == 2
     assert len(list((tmp_path / "pile-tables" / "det" / "images" / "train").glob("q*.jpg"))) == 3
-    # one recipe alone keeps its own data file
-    assert camera_stage_data(recipes[:1], tmp_path, workers=1) == tmp_path / "camera-tables" / "det" / "data.yaml"
-
-
-def test_every_classifier_stage_recipe_in_its_own_folder_can_be_named_on_the_command_line():
-    # the CLI names them without importing the dataset module (OpenCV) at start
-    from vision.training.cli import PRINT_STAGE_RECIPES
-
-    own_crop_folders = {name for name, r in RECIPES.items() if not r.det and not r.adds_to}
-    # the count classifier's crops are its own stage's (``--only counter``)
-    assert set(PRINT_STAGE_RECIPES) | {"train-count-crops"} == own_crop_folders
-
-
-def test_every_detector_stage_recipe_in_its_own_folder_can_be_named_on_the_command_line():
-    from vision.training.cli import CAMERA_STAGE_RECIPES
-
-    own_photo_folders = {name for name, r in RECIPES.items()
-                         if r.det and not r.adds_to and name.startswith("train-")}
-    assert set(CAMERA_STAGE_RECIPES) == own_photo_folders
 
 
 def test_the_wide_stage_cuts_its_crops_from_loose_turned_and_far_tables(tmp_path, faces):
@@ -182,21 +160,24 @@ def test_the_counter_trains_on_crops_of_the_count_faces_alone(tmp_path, faces):
     from ultralytics.data.utils import check_cls_dataset
 
     from vision.synth.dataset import COUNT_FACES
-    from vision.training.train import count_stage_data
+    from vision.training.train import classify_data
 
     counts = RECIPES["train-count-crops"]
     recipe = replace(counts, train=4, val=1, size=(480, 360), scene=replace(counts.scene, small_frames=0.0),
                      closeups=0.0)
-    generate(recipe, tmp_path, workers=1, progress=False)
-    every = list((tmp_path / "cls/train").rglob("c*.jpg"))
+    generate(recipe, tmp_path / "count-crops", workers=1, progress=False)
+    every = list((tmp_path / "count-crops/cls/train").rglob("c*.jpg"))
     counted = [p for p in every if p.parent.name in COUNT_FACES]
     # tables laid mostly of maki and uramaki: each count ten times as likely as another face
     assert len(counted) > len(every) / 2
     assert {cv2.imread(str(p)).shape for p in counted} == {(128, 128, 3)}
-    data = count_stage_data(tmp_path)
-    assert sorted(p.name for p in (data / "train").rglob("*.jpg")) == sorted(p.name for p in counted)
+    # the counter's stage starts from the classifier cut to the count faces: its data is theirs
+    data = classify_data([tmp_path / "count-crops"], tmp_path / "run" / "data", COUNT_FACES)
+    assert sorted(p.name for p in (data / "train").rglob("*.jpg")) == sorted(f"count-crops-{p.name}" for p in counted)
     # ultralytics numbers the classes by their folders' names: in COUNT_FACES' order, which
     # the counter's entry in meta.json records
     assert check_cls_dataset(str(data))["names"] == dict(enumerate(COUNT_FACES))
-    assert count_stage_data(tmp_path) == data  # made again, nothing doubled
-    assert len(list((data / "train").rglob("*.jpg"))) == len(counted)
+    assert classify_data([tmp_path / "count-crops"], tmp_path / "run" / "data", COUNT_FACES) == data
+    assert len(list((data / "train").rglob("*.jpg"))) == len(counted)  # made again, nothing doubled
+    # one folder of every class is trained on as it is
+    assert classify_data([tmp_path / "count-crops"], tmp_path / "other") == tmp_path / "count-crops" / "cls"

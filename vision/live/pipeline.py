@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.results import ScoreJSON
 from vision.boxes import iou_matrix as box_iou
 from vision.detections import (
     FIRST_SEEN,
@@ -32,6 +33,7 @@ from vision.detections import (
     Detections,
 )
 from vision.live.events import CardEvent, Snapshot, snapshot, step
+from vision.live.state import LiveCardJSON, LiveStateJSON
 from vision.live.tracker import CardTracker, SeatMemory
 from vision.live.tuning import Tuning
 from vision.live.turns import LiveEvent, TurnDetector
@@ -47,17 +49,17 @@ class LiveState:
 
     frame: int
     timestamp: float
-    cards: tuple[dict, ...]
+    cards: tuple[LiveCardJSON, ...]
     events: tuple[LiveEvent, ...]
     record: dict
     pending: dict[str, list[str]]
-    scores: dict | None
+    scores: ScoreJSON | None
     score_error: str | None
     notes: tuple[str, ...]
     seconds: dict[str, float] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # slug -> the name players know
 
-    def to_json(self) -> dict:
+    def to_json(self) -> LiveStateJSON:
         return {
             "frame": self.frame,
             "timestamp": round(self.timestamp, 3),
@@ -128,7 +130,7 @@ class LiveGame:
         self._background: set[int] = set()
         self._background_boxes: list[np.ndarray] = []
         self._known: set[int] = set()
-        self._scores: tuple[dict | None, str | None] = (None, None)
+        self._scores: tuple[ScoreJSON | None, str | None] = (None, None)
         self._scored_version = -1
         self._version = 0
         # the last frame's cards in play, the others, its time
@@ -225,7 +227,7 @@ class LiveGame:
             self._names[text] = card_text(text, self.edition)
         return {t: self._names[t] for t in texts}
 
-    def scores(self) -> tuple[dict | None, str | None]:
+    def scores(self) -> tuple[ScoreJSON | None, str | None]:
         """``(scores, None)`` from the scorer, or ``(None, why)`` while the log is not scorable."""
         if self._scored_version != self._version:
             from scorer import RecordError, score_record
@@ -240,7 +242,7 @@ class LiveGame:
         return self._scores
 
     @staticmethod
-    def _background_cards(found: Detections, background: set[int]) -> list[dict]:
+    def _background_cards(found: Detections, background: set[int]) -> list[LiveCardJSON]:
         """Boxes not in play: the table before the game, or a reading still too unsure."""
         return [{"id": int(i), "box": [round(float(v), 1) for v in found.xyxy[k]],
                  "label": str(found.data[LABEL][k]), "seat": -1, "player": None,
@@ -248,9 +250,9 @@ class LiveGame:
                  "status": "background" if int(i) in background else "unsure", "turn": -1,
                  "text": str(found.data[LABEL][k])} for k, i in enumerate(found.data[TRACK_ID])]
 
-    def _cards(self, tracked: Detections) -> list[dict]:
+    def _cards(self, tracked: Detections) -> list[LiveCardJSON]:
         states = self.turns.card_states()
-        out = []
+        out: list[LiveCardJSON] = []
         for k in range(len(tracked)):
             track_id = int(tracked.data[TRACK_ID][k])
             game = states.get(track_id, {})

@@ -10,16 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR
+from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
 from vision.training import require_training_stack
-
-#: the recipes of the classifier's print-style stage, each in its own folder (named here, not
-#: read from ``vision.synth.dataset.RECIPES``, so that every command starts without OpenCV;
-#: tests/vision/test_training.py keeps the two the same)
-PRINT_STAGE_RECIPES = ("train-camera-crops", "train-light-crops", "train-sheen-crops", "train-wide-crops")
-#: the recipes of the detector's camera stage, named here for the same reason
-CAMERA_STAGE_RECIPES = ("train-camera-tables", "train-pile-tables", "train-turned-piles", "train-mixed-tables",
-                        "train-tilted-tables", "train-patterned-tables")
 
 
 def register(subparsers) -> None:
@@ -53,61 +45,24 @@ def register(subparsers) -> None:
     bench.set_defaults(handler=_bench)
 
     train = subparsers.add_parser(
-        "train", help="reproduce models/ (generates data if missing, resumes from checkpoints)")
-    train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
-    train.add_argument("--det-epochs", type=int, default=15)
-    train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera", "counter"],
-                       default=None,
-                       help="one model, or only the classifier's print-style stage, the detector's camera "
-                            "stage (from the committed model when its earlier runs are not here) or the count "
-                            "classifier (from the committed classifier)")
-    train.add_argument("--counter-epochs", type=int, default=None,
-                       help="epochs of the count classifier, maki and uramaki counts at 128 px (default 8; 0: off)")
-    train.add_argument("--counter-hours", type=float, default=None,
-                       help="bound the count classifier's training time in hours (default: none)")
-    train.add_argument("--hires-epochs", type=int, default=None,
-                       help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
-    train.add_argument("--tables-cls-epochs", type=int, default=None,
-                       help="epochs of the classifier's whole-table crops stage (default 14; 0 skips it)")
-    train.add_argument("--print-cls-epochs", type=int, default=None,
-                       help="epochs of the classifier's print-style stage (default 39; 0 skips it)")
-    train.add_argument("--print-cls-recipe", choices=PRINT_STAGE_RECIPES, default=None,
-                       help="that stage's crops (default train-camera-crops: half of them seen by a phone: "
-                            "small, off white balance, glare, shake, turned; train-light-crops: besides, prints off their "
-                            "colours, hard glare on the icon, strong defocus; train-sheen-crops: besides, half under a glossy "
-                            "card's sheen; train-wide-crops: all of those, cut from loose columns, turned cameras and "
-                            "far seats too, 3000 photos, for a GPU)")
-    train.add_argument("--print-cls-batch", type=int, default=None,
-                       help="that stage's batch (default 64, as on 2 CPU cores; 256 on a GPU)")
-    train.add_argument("--print-cls-hours", type=float, default=None,
-                       help="bound that stage's training time in hours (default: none; ultralytics then fits "
-                            "the epochs to it: the committed run was bounded to 1)")
-    train.add_argument("--print-cls-share", type=float, default=None,
-                       help="share of that stage's own weights in the average with those it started "
-                            "from (default 0.5; 1: its own alone)")
-    train.add_argument("--camera-det-epochs", type=int, default=None,
-                       help="epochs of the detector's camera stage (default 4, as the committed detector; 0: off)")
-    train.add_argument("--camera-det-recipes", nargs="+", default=None,
-                       choices=CAMERA_STAGE_RECIPES,
-                       help="that stage's photos, trained on together (default both: train-camera-tables, "
-                            "photos across real tables; train-pile-tables, columns laid loosely; "
-                            "train-turned-piles: loose columns, the camera held at any angle; train-mixed-tables: "
-                            "all of those drawn together, 2000 photos, for a GPU; train-tilted-tables: as mixed, most "
-                            "photos through a camera tilted 15-45 degrees, 2400 photos, for a GPU; "
-                            "train-patterned-tables: tilted tables, two in three on a checked, striped or gingham "
-                            "cloth, 1200 photos)")
-    train.add_argument("--camera-det-batch", type=int, default=None,
-                       help="that stage's batch (default 8, as on 2 CPU cores; 32 on a GPU)")
-    train.add_argument("--camera-det-hours", type=float, default=None,
-                       help="bound that stage's training time in hours (default: none)")
-    train.add_argument("--camera-det-share", type=float, default=None,
-                       help="share of that stage's own weights in the average with those it started "
-                            "from (default 0.5; 1: its own alone)")
+        "train", help="reproduce models/ stage by stage (generates data if missing, resumes from checkpoints)",
+        description="Run the training plan's stages in order (models/README.md lists them): each stage "
+                    "generates its data where it is missing, resumes from runs/<stage>/weights/last.pt and "
+                    "is skipped once finished; the last stage of each model is written to --models.")
+    train.add_argument("--plan", type=Path, default=None, metavar="FILE",
+                       help="a JSON list of stages, as meta.json's plan (default: the committed models' plan)")
+    train.add_argument("--stage", default=None, metavar="NAME", help="run this stage alone")
+    train.add_argument("--from", dest="first", default=None, metavar="NAME",
+                       help="start at this stage (its start must have run)")
+    train.add_argument("--until", dest="last", default=None, metavar="NAME", help="stop after this stage")
     train.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device: 0")
     train.add_argument("--workers", type=int, default=2,
                        help="processes that generate and load the data (default 2)")
     train.add_argument("--models", type=Path, default=MODELS_DIR, metavar="DIR")
+    train.add_argument("--data", type=Path, default=DATASETS_BUILD_DIR, metavar="DIR",
+                       help="where the recipes are generated (default datasets/build)")
+    train.add_argument("--runs", type=Path, default=RUNS_DIR, metavar="DIR",
+                       help="the stages' runs and checkpoints (default runs)")
     train.set_defaults(handler=_train)
 
     gen = subparsers.add_parser("generate", help="generate a synthetic dataset from the card faces")
@@ -155,35 +110,28 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    require_training_stack()
-    from vision.training.train import TrainPlan, train_models
+    from vision.training.plan import COMMITTED_PLAN, plan_from_json, select
 
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
-    for flag, value in (("--print-cls-batch", args.print_cls_batch), ("--camera-det-batch", args.camera_det_batch)):
-        if value is not None and value < 1:
-            raise ValueError(f"{flag} must be at least 1, not {value}")
-    for flag, amount in (("--counter-epochs", args.counter_epochs), ("--counter-hours", args.counter_hours)):
-        if amount is not None and amount < 0:
-            raise ValueError(f"{flag} must be 0 or more, not {amount}")
+    plan = COMMITTED_PLAN
+    if args.plan is not None:
+        try:
+            plan = tuple(plan_from_json(json.loads(args.plan.read_text())))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--plan {args.plan}: not JSON ({exc})") from None
+    select(plan, args.stage, args.first, args.last)  # a wrong name is told before anything loads
+    require_training_stack()
     if args.device != "cpu":
         import torch
 
         if not args.device.isdigit() or int(args.device) >= torch.cuda.device_count():
             raise ValueError(f"--device {args.device}: no such CUDA device here "
                              f"({torch.cuda.device_count()} found); use --device cpu")
-    stages = {"det_hires_epochs": args.hires_epochs, "cls_tables_epochs": args.tables_cls_epochs,
-              "cls_print_epochs": args.print_cls_epochs, "cls_print_recipe": args.print_cls_recipe,
-              "cls_print_hours": args.print_cls_hours, "cls_print_share": args.print_cls_share,
-              "cls_print_batch": args.print_cls_batch,
-              "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
-              "det_camera_share": args.camera_det_share, "det_camera_batch": args.camera_det_batch,
-              "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None,
-              "counter_epochs": args.counter_epochs, "counter_hours": args.counter_hours}
-    plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
-                     **{k: v for k, v in stages.items() if v is not None})
-    print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,
-                                  workers=args.workers)))
+    from vision.training.train import train_plan
+
+    print(json.dumps(train_plan(plan, stage=args.stage, first=args.first, last=args.last, build=args.data,
+                                runs=args.runs, models=args.models, device=args.device, workers=args.workers)))
     return 0
 
 

@@ -1,416 +1,286 @@
-"""``sushicam train``: reproduce the committed models by one command.
+"""``sushicam train``: run a training plan (:data:`vision.training.plan.COMMITTED_PLAN` unless
+told another) stage by stage, and write the models it ends with.
 
-Steps, each skipped when its output exists (so a run cut short resumes where it stopped):
-generate the training photos (``datasets/build/train``); train the classifier on the
-region crops (64 px); train the detector on the photos, fine-tune it at 640 px, then once
-more with whole-table photos added (``train-tables``), and at 960 px with more of them
-(``train-tables-hires``); generate more crops (``train-crops``) and fine-tune the classifier
-on all of them at 96 px; generate crops of clutter and bare table (``train-negatives``) and
-fine-tune it once more with a ``not-a-card`` class, then with the crops of the whole-table
-photos (``train-tables-crops``, ``train-tables-hires-crops``). Every training resumes from its
-``runs/<name>/weights/last.pt``; both models are exported to ONNX and copied with a
-``models/meta.json`` into ``models/``.
+Each stage, in the plan's order:
 
-Two stages, the detector's at 960 px and the classifier's on whole-table crops, are a GPU's
-work (``--device 0 --workers 16``: about 11 minutes on one H200, generating their data there
-included); on this project's 2 CPU cores they would take about a day.
+1. is skipped when ``runs/<stage>/stage.json`` says it finished (the stage it records must be
+   the plan's: a run made by other settings is refused, not taken for this one);
+2. generates its recipes' photos or crops where they are missing (``datasets/build``: a
+   recipe that joins another's folder, such as ``train-tables``, is written there, any other
+   in a folder of its name without ``train-``);
+3. trains from its start, resuming from ``runs/<stage>/weights/last.pt`` when a run was cut
+   short;
+4. keeps its best or last epoch, whole or averaged with the weights it started from, as
+   ``runs/<stage>/kept.pt``, and then writes ``stage.json``.
+
+At the end the last stage of each model the run took is exported into the models folder:
+``<model>.pt``, ``<model>.onnx`` and its entry in ``meta.json``, whose ``plan`` lists the stages
+behind every model there. A run may be stopped anywhere and started again: it goes on where it
+stopped.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
+import sys
 import time
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from vision.faces import PRINTED_SLUGS, SLUGS
+from vision.faces import PRINTED_SLUGS
 from vision.paths import DATASETS_BUILD_DIR, MODELS_DIR, RUNS_DIR
-from vision.recognizer import CROP_SIZE, NOT_A_CARD
-from vision.synth.dataset import COUNT_FACES, RECIPES, Recipe, generate
-from vision.training.classifier import export_classifier
+from vision.synth.dataset import RECIPES, Recipe, generate
 from vision.training.embedding import EMBEDDING
+from vision.training.plan import (
+    COMMITTED_PLAN,
+    Stage,
+    chain,
+    check_plan,
+    plan_to_json,
+    recorded_plan,
+    select,
+)
+
+#: what every stage of a task trains with besides its own schedule: for the classifiers no
+#: flips (a card's print is not symmetric), a light crop scale and colour jitter
+TASK_SETTINGS: dict[str, dict[str, object]] = {
+    "classify": {"fliplr": 0.0, "scale": 0.15, "erasing": 0.0, "auto_augment": None, "hsv_h": 0.01,
+                 "hsv_s": 0.3, "hsv_v": 0.3, "patience": 100},
+    "detect": {"patience": 100, "cache": "ram"},
+}
 
 
-@dataclass(frozen=True)
-class TrainPlan:
-    """Sizes and lengths of one reproducible training."""
+def recipe_folder(recipe: Recipe, build: Path) -> Path:
+    """Where ``recipe`` is generated: the folder of the recipe it joins, or its own.
 
-    photos: int = 1200
-    det_epochs: int = 15
-    det_imgsz: int = 416
-    det_batch: int = 16
-    cls_epochs: int = 12
-    cls_imgsz: int = 64
-    cls_batch: int = 64
-    #: second classifier stage: fine-tuned from the first on twice the crops, at 96 px
-    #: (the first one's worst confusions were icon counts: uramaki 3/4/5, maki 1/2/3)
-    cls_ft_epochs: int = 4
-    cls_ft_imgsz: int = 96
-    #: second detector stage: fine-tuned from the first at a higher resolution (at 416 px
-    #: the covered cards' strips in whole-table photos are 5-15 px tall and half of them
-    #: were missed; the 416-px model run at 640 already found 4 % more of them untrained)
-    det_ft_epochs: int = 10
-    det_ft_imgsz: int = 640
-    #: third detector stage, at the same size, with 600 whole-table photos (2-5 seats) added:
-    #: after the second, the strips of covered cards on whole tables were still the most missed
-    det_tables_epochs: int = 5
-    #: third classifier stage: one more output, ``not-a-card``, learnt from crops of clutter
-    #: and bare table (the one-seat photos' false cards were cups and hands named "menu")
-    cls_neg_epochs: int = 2
-    #: fourth detector stage, at 960 px with 1800 more whole-table photos (``train-tables-hires``):
-    #: at 640 about one covered strip in ten on whole-table photos was still missed. A GPU's
-    #: work (``--device 0``: 5 min on one H200; about 20 CPU hours here); 0 skips it
-    det_hires_epochs: int = 29
-    det_hires_imgsz: int = 960
-    det_hires_batch: int = 32
-    #: the long side photos are fed to the detector at (its graph takes any size): trained at
-    #: 960, it read the unseen-print photos as well at 832 and 20 % faster
-    det_feed_imgsz: int = 832
-    #: and live frames at (a webcam's 10 frames a second): the size the detector's later
-    #: stages train at. A detector trained at 832 boxes a card lying still several pixels
-    #: apart at 640 and at 832 (where a still table is read again), and the tracker would take
-    #: such a card, seen whole again after a hand passed, for a new one
-    det_live_imgsz: int = 832
-    #: fourth classifier stage: fine-tuned on crops of the 2400 whole-table photos too (their
-    #: small strips were where it still named cards wrong); 0 skips it
-    cls_tables_epochs: int = 14
-    cls_tables_batch: int = 256
-    #: bounds on those two stages' training time in hours (0: none): ultralytics then fits as
-    #: many epochs as the time allows in place of the epochs above (how the GPU run was bounded)
-    det_hires_hours: float = 0.0
-    cls_tables_hours: float = 0.0
-    #: fifth classifier stage: fine-tuned on crops where every card is printed its own way
-    #: (colour profile, halftone, gloss, wear, sleeve), close-ups and 6-8 seats among them,
-    #: and (``train-camera-crops``) half the crops seen by a phone as well (small, off white
-    #: balance, glare, shake, turned: ``vision.synth.cropaug``). The committed run was bounded
-    #: to one hour (``--print-cls-hours 1``) on 2 CPU cores, where ultralytics fitted 39
-    #: epochs, which the plan names
-    cls_print_epochs: int = 39
-    cls_print_batch: int = 64
-    #: that stage's weights are averaged with those it started from, this share its own (1:
-    #: its own alone): fine-tuned alone, a stage reads its own kind of crops better and the
-    #: printed test sets worse; the average keeps those and most of the gain
-    cls_print_share: float = 0.5
-    #: that stage's crops: ``train-camera-crops`` or, run once more from the weights before
-    #: (the committed classifier's later stages, models/README.md), ``train-light-crops``,
-    #: ``train-sheen-crops`` and ``train-wide-crops`` (on a GPU, with ``cls_print_batch``
-    #: 256), each in its own folder beside ``train`` (the recipe's name without ``train-``)
-    #: and its own run
-    cls_print_recipe: str = "train-camera-crops"
-    #: a bound on that stage's training time in hours (0: none), as ``cls_tables_hours``
-    cls_print_hours: float = 0.0
-    #: the detector's camera stage: fine-tuned from the 960-px stage on ``train-camera-tables`` (whole photos as phones and
-    #: webcams take them across real tables, 1-8 seats, printed cards) and ``train-pile-tables``
-    #: (columns laid loosely: thin, uneven strips, cards turned), fed at ``det_feed_imgsz``; its
-    #: last weights averaged with those it started from, ``det_camera_share`` its own. The
-    #: committed detector's run was bounded to one hour on 2 CPU cores (``--camera-det-hours
-    #: 1``), where ultralytics fitted 4 epochs, which the plan names
-    det_camera_epochs: int = 4
-    #: that stage's photos, each recipe in its own folder beside ``train`` (the recipe's name
-    #: without ``train-``), trained on together
-    det_camera_recipes: tuple[str, ...] = ("train-camera-tables", "train-pile-tables")
-    det_camera_batch: int = 8
-    det_camera_hours: float = 0.0
-    det_camera_share: float = 0.5
-    #: the count classifier (``Recognizer.counter``: maki and uramaki counts alone, at 128 px):
-    #: the classifier's weights (this run's last stage, or the committed classifier alone) cut
-    #: to the count faces and fine-tuned on ``train-count-crops``' crops of them; 0: off. The
-    #: committed counter: 8 epochs on 2 CPU cores (742 s)
-    counter_epochs: int = 8
-    counter_batch: int = 64
-    counter_hours: float = 0.0
-
-
-def stage_name(recipes: list[str] | tuple[str, ...]) -> str:
-    """The name of a stage trained on ``recipes`` together, for its run and its data file:
-    their folders' names (the recipe's name without ``train-``) joined by ``+``.
-
-    >>> stage_name(("train-camera-tables", "train-pile-tables"))
-    'camera-tables+pile-tables'
+    >>> recipe_folder(RECIPES["train-tables"], Path("b")).as_posix(), recipe_folder(RECIPES["train-wide-crops"], Path("b")).as_posix()
+    ('b/train', 'b/wide-crops')
     """
-    return "+".join(name.removeprefix("train-") for name in recipes)
+    return build / (recipe.adds_to or recipe.name).removeprefix("train-")
 
 
-def camera_stage_data(recipes: list[Recipe], build: Path, workers: int = 2) -> Path:
-    """Generate the detector camera stage's recipes, each in its own folder under ``build``
-    (the recipe's name without ``train-``), and return a YOLO data file that trains and
-    validates on all of them."""
-    folders = []
-    for recipe in recipes:
-        folder = build / stage_name([recipe.name])
-        generate(recipe, folder, workers=workers)
-        folders.append(folder / "det" / "images")
-    if len(folders) == 1:
-        return folders[0].parent / "data.yaml"
-    data = build / f"detector-stage-{stage_name([r.name for r in recipes])}.yaml"
-    lines = [f"{split}: [{', '.join(str(f / split) for f in folders)}]" for split in ("train", "val")]
-    data.write_text("\n".join(lines) + "\nnames:\n  0: card\n")
-    return data
+def stage_recipes(stage: Stage) -> list[Recipe]:
+    """The recipes ``stage`` trains on, each cut to its share of photos; ``ValueError`` for a
+    recipe that is not one or gives the model nothing to learn (no photos for a detector, no
+    crops for a classifier)."""
+    recipes = []
+    for item in stage.data:
+        if item.recipe not in RECIPES:
+            raise ValueError(f"stage {stage.name!r}: no recipe {item.recipe!r}")
+        recipe = RECIPES[item.recipe]
+        if not (recipe.det if stage.kind.task == "detect" else recipe.crops):
+            raise ValueError(f"stage {stage.name!r}: recipe {recipe.name} writes no "
+                             f"{'photos' if stage.kind.task == 'detect' else 'crops'} for a {stage.model}")
+        if item.share < 1:
+            recipe = replace(recipe, train=math.ceil(recipe.train * item.share),
+                             val=math.ceil(recipe.val * item.share))
+        recipes.append(recipe)
+    return recipes
 
 
-def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -> dict:
-    """The classifier's entry of ``meta.json``: how it is fed (``imgsz``) and the side its
-    crops are cut at (``crop``); a run that trained only the detector (or only the count
-    classifier) keeps ``before``'s, as the classifier is the one it started with (the
-    defaults are the first stages' sizes, not necessarily that classifier's).
-
-    >>> recorded_classifier("classifier-print", 128, 128, {})
-    {'file': 'classifier.onnx', 'imgsz': 128, 'crop': 128, 'embedding': 'embedding'}
-    >>> old = {"classifier": {"file": "classifier.onnx", "imgsz": 128, "crop": 128}}
-    >>> recorded_classifier("detector-camera", 96, 96, old)["crop"]
-    128
-    """
-    if only in ("detector-camera", "counter") and "classifier" in before:
-        return dict(before["classifier"])
-    # export_classifier gives every classifier exported here its embedding output
-    return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop, "embedding": EMBEDDING}
+def detection_data(folders: Sequence[Path], target: Path) -> Path:
+    """A YOLO data file at ``target`` that trains and validates on the photos of every folder
+    (their ``det/images/train`` and ``val``; a folder without a validation split is validated
+    on by the others, and where none has one, by the training photos)."""
+    images = [folder / "det" / "images" for folder in folders]
+    train = [str(f / "train") for f in images if (f / "train").is_dir()]
+    val = [str(f / "val") for f in images if (f / "val").is_dir() and any((f / "val").iterdir())] or train
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"train: [{', '.join(train)}]\nval: [{', '.join(val)}]\nnames:\n  0: card\n")
+    return target
 
 
-#: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
-_STAGE_PREFIXES = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
-                   "classifier-print": "cls_print_", "counter": "counter_"}
-
-
-def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dict:
-    """The plan ``meta.json`` records: ``plan``'s settings for the stages that ran (every one
-    when ``only`` is None) and, for the rest, ``before``'s, the record of the models trained
-    on: a detector stage run alone must not rewrite how the classifier was made.
-
-    >>> from dataclasses import replace
-    >>> before = asdict(replace(TrainPlan(), cls_print_recipe="train-light-crops"))
-    >>> record = recorded_plan(replace(TrainPlan(), det_camera_hours=0.9), "detector-camera", before)
-    >>> record["det_camera_hours"], record["cls_print_recipe"]
-    (0.9, 'train-light-crops')
-    >>> recorded_plan(TrainPlan(), None, before)["cls_print_recipe"]
-    'train-camera-crops'
-    """
-    now = asdict(plan)
-    if only is None or not before:
-        return now
-    ran = _STAGE_PREFIXES[only]
-    return {key: value if key.startswith(ran) or key not in before else before[key] for key, value in now.items()}
-
-
-def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD_DIR / "train",
-                 runs: Path = RUNS_DIR, models: Path = MODELS_DIR,
-                 only: str | None = None, device: str = "cpu", workers: int = 2) -> dict:
-    """Run (or resume) every stage of ``plan``; ``device`` and ``workers`` (data generation
-    and loading processes) are where it runs, not what it learns."""
-    from vision.training import yolo  # heavy: torch + ultralytics
-
-    recipe = RECIPES["train"]
-    if plan.photos != recipe.train:
-        recipe = type(recipe)(**{**asdict(recipe), "train": plan.photos})
-    started = time.process_time()
-    if only not in ("classifier-print", "detector-camera", "counter"):  # those stages have their own data
-        generate(recipe, data_root, workers=workers)
-    # on the CPU the loader would take cores from training; beside a GPU it is what limits it
-    place = dict(device=device, workers=max(1, workers - 1) if device != "cpu" else 1)
-    times = {}
-    models.mkdir(parents=True, exist_ok=True)
-    cls_args = dict(fliplr=0.0, scale=0.15, erasing=0.0, auto_augment=None, hsv_h=0.01, hsv_s=0.3,
-                    hsv_v=0.3, patience=100)
-    classifier_imgsz = plan.cls_ft_imgsz if plan.cls_ft_epochs else plan.cls_imgsz
-    crop_size = CROP_SIZE  # the side the recogniser cuts crops at: the last classifier stage's
-    # the size the detector is fed once its last stage has run (the meta written when only the
-    # classifier trains must still feed the committed detector at its own size)
-    detector_imgsz = plan.det_ft_imgsz if plan.det_ft_epochs else plan.det_imgsz
-    if plan.det_ft_epochs and plan.det_tables_epochs and plan.det_hires_epochs:
-        detector_imgsz = plan.det_feed_imgsz
-    # ultralytics numbers a classifier's classes by their sorted folder names
-    classes = sorted(SLUGS + ((NOT_A_CARD,) if plan.cls_neg_epochs else ()))
-    if only in (None, "classifier"):
-        t = time.time()
-        best = yolo.train("classify", data_root / "cls", runs / "classifier", plan.cls_epochs,
-                          plan.cls_imgsz, plan.cls_batch, **cls_args, **place)
-        shutil.copyfile(best, models / "classifier.pt")
-        export_classifier(best, plan.cls_imgsz, models / "classifier.onnx", dynamic=True)
-        times["classifier_wall_s"] = round(time.time() - t)
-    if only in (None, "detector"):
-        t = time.time()
-        best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector", plan.det_epochs,
-                          plan.det_imgsz, plan.det_batch, close_mosaic=3, patience=100, cache="ram", **place)
-        detector_imgsz = plan.det_imgsz
-        if plan.det_ft_epochs:
-            best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-ft", plan.det_ft_epochs,
-                              plan.det_ft_imgsz, plan.det_batch, start_from=best, optimizer="AdamW", lr0=0.001,
-                              warmup_epochs=0.5, close_mosaic=4, patience=100, cache="ram", **place)
-            detector_imgsz = plan.det_ft_imgsz
-            if plan.det_tables_epochs:
-                generate(RECIPES["train-tables"], data_root, workers=workers)
-                best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-tables",
-                                  plan.det_tables_epochs, plan.det_ft_imgsz, plan.det_batch, start_from=best,
-                                  optimizer="AdamW", lr0=0.0005, warmup_epochs=0.3, close_mosaic=2, patience=100,
-                                  cache="ram", **place)
-                if plan.det_hires_epochs:
-                    if not yolo.finished(runs / "detector-hires"):
-                        generate(RECIPES["train-tables-hires"], data_root, workers=workers)
-                    best = yolo.train("detect", data_root / "det" / "data.yaml", runs / "detector-hires",
-                                      plan.det_hires_epochs, plan.det_hires_imgsz, plan.det_hires_batch,
-                                      start_from=best, optimizer="AdamW", lr0=0.0005, warmup_epochs=0.5,
-                                      close_mosaic=3, patience=100, cache="ram", time=plan.det_hires_hours or None,
-                                      **place)
-                    detector_imgsz = plan.det_feed_imgsz
-        shutil.copyfile(best, models / "detector.pt")
-        # free height and width: fed 4:3 photos without padding them square
-        yolo.export_onnx(best, detector_imgsz, models / "detector.onnx", dynamic=True)
-        times["detector_wall_s"] = round(time.time() - t)
-    if only in (None, "detector", "detector-camera") and plan.det_camera_epochs:
-        data = camera_stage_data([RECIPES[name] for name in plan.det_camera_recipes], data_root.parent, workers)
-        t = time.time()
-        # a run of other recipes is another run (a resumed run must not change its data)
-        run = runs / f"detector-{stage_name(plan.det_camera_recipes)}"
-        # from the 960-px stage; alone, from the committed detector when that run is not here
-        start = runs / "detector-hires/weights/best.pt"
-        if not start.exists() and only == "detector-camera":
-            start = MODELS_DIR / "detector.pt"
-        yolo.train("detect", data, run, plan.det_camera_epochs, plan.det_feed_imgsz,
-                   plan.det_camera_batch, start_from=start, optimizer="AdamW", lr0=0.0002, warmup_epochs=0,
-                   close_mosaic=2, patience=100, cache="ram", time=plan.det_camera_hours or None, **place)
-        # the schedule's last weights, averaged with those it started from (as the classifier's
-        # print stage: the photos it learnt from are still our renderer's)
-        best = run / "weights" / "last.pt"
-        if plan.det_camera_share < 1:
-            best = yolo.average_weights(start, best, plan.det_camera_share, run.with_name(f"{run.name}-averaged.pt"))
-        shutil.copyfile(best, models / "detector.pt")
-        yolo.export_onnx(best, plan.det_feed_imgsz, models / "detector.onnx", dynamic=True)
-        times["detector_camera_wall_s"] = round(time.time() - t)
-    if only in (None, "classifier") and plan.cls_ft_epochs:
-        generate(RECIPES["train-crops"], data_root, workers=workers)
-        t = time.time()
-        best = yolo.train("classify", data_root / "cls", runs / "classifier-ft", plan.cls_ft_epochs,
-                          plan.cls_ft_imgsz, plan.cls_batch, start_from=runs / "classifier/weights/best.pt",
-                          optimizer="AdamW", lr0=0.0005, warmup_epochs=0, **cls_args, **place)
-        shutil.copyfile(best, models / "classifier.pt")
-        export_classifier(best, plan.cls_ft_imgsz, models / "classifier.onnx", dynamic=True)
-        classifier_imgsz = plan.cls_ft_imgsz
-        times["classifier_ft_wall_s"] = round(time.time() - t)
-    if only in (None, "classifier") and plan.cls_neg_epochs:
-        from vision.training.classifier import widen_classifier
-
-        generate(RECIPES["train-negatives"], data_root, workers=workers)
-        t = time.time()
-        start = runs / "classifier-ft/weights/best.pt" if plan.cls_ft_epochs else runs / "classifier/weights/best.pt"
-        widened = runs / "classifier-widened.pt"
-        if not widened.exists():
-            widen_classifier(start, widened, classes)
-        best = yolo.train("classify", data_root / "cls", runs / "classifier-neg", plan.cls_neg_epochs,
-                          classifier_imgsz, plan.cls_batch, start_from=widened, optimizer="AdamW", lr0=0.0003,
-                          warmup_epochs=0, **cls_args, **place)
-        shutil.copyfile(best, models / "classifier.pt")
-        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
-        times["classifier_neg_wall_s"] = round(time.time() - t)
-    if only in (None, "classifier") and plan.cls_tables_epochs:
-        if not yolo.finished(runs / "classifier-tables"):
-            for name in ("train-tables-crops", "train-tables-hires-crops"):
-                generate(RECIPES[name], data_root, workers=workers)
-        t = time.time()
-        start = runs / ("classifier-neg" if plan.cls_neg_epochs else
-                        "classifier-ft" if plan.cls_ft_epochs else "classifier") / "weights/best.pt"
-        best = yolo.train("classify", data_root / "cls", runs / "classifier-tables", plan.cls_tables_epochs,
-                          classifier_imgsz, plan.cls_tables_batch, start_from=start, optimizer="AdamW",
-                          lr0=0.0003, warmup_epochs=0, time=plan.cls_tables_hours or None, **cls_args, **place)
-        shutil.copyfile(best, models / "classifier.pt")
-        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
-        times["classifier_tables_wall_s"] = round(time.time() - t)
-    if only in (None, "classifier", "classifier-print") and plan.cls_print_epochs:
-        print_recipe = RECIPES[plan.cls_print_recipe]
-        stage = print_recipe.name.removeprefix("train-").removesuffix("-crops")
-        run = runs / f"classifier-{stage}"
-        data = data_root.parent / print_recipe.name.removeprefix("train-")
-        generate(print_recipe, data, workers=workers)
-        t = time.time()
-        # from the last stage's best weights; alone (``only="classifier-print"``) from the
-        # committed classifier when that run is not here (it is that stage's best.pt)
-        start = runs / "classifier-tables/weights/best.pt"
-        if not start.exists() and only == "classifier-print":
-            start = MODELS_DIR / "classifier.pt"
-        # at the side its crops are written at (a recipe of larger crops trains a classifier
-        # that reads them larger)
-        classifier_imgsz = crop_size = print_recipe.crop_size
-        yolo.train("classify", data / "cls", run, plan.cls_print_epochs,
-                   classifier_imgsz, plan.cls_print_batch, start_from=start, optimizer="AdamW",
-                   lr0=0.0002, warmup_epochs=0, time=plan.cls_print_hours or None, **cls_args, **place)
-        # the schedule's last weights, not the "best" epoch: this stage's validation crops are
-        # our renderer's, not the photos it is for, so the epoch best on them is not the best
-        best = run / "weights" / "last.pt"
-        if plan.cls_print_share < 1:
-            best = yolo.average_weights(start, best, plan.cls_print_share, run.with_name(f"{run.name}-averaged.pt"))
-        shutil.copyfile(best, models / "classifier.pt")
-        export_classifier(best, classifier_imgsz, models / "classifier.onnx", dynamic=True)
-        times["classifier_print_wall_s"] = round(time.time() - t)
-    counter_meta = None
-    if only in (None, "counter") and plan.counter_epochs:
-        t = time.time()
-        # from the classifier this run ended with (or the committed one, run alone)
-        counter_meta = train_counter(plan, models / "classifier.pt", data_root.parent / "count-crops",
-                                     runs / "counter", models, place, cls_args, workers)
-        times["counter_wall_s"] = round(time.time() - t)
-    # the record of the models this run started from, for the stages it did not run
-    before_meta = json.loads((models / "meta.json").read_text()) if (models / "meta.json").exists() else {}
-    if counter_meta is None and before_meta.get("counter"):
-        counter_meta = before_meta["counter"]  # the counter reads crops of its own: it stays
-    before = before_meta.get("plan")
-    classifier_meta = recorded_classifier(only, classifier_imgsz, crop_size, before_meta)
-    meta = {
-        "classes": classes,
-        "detector": {"file": "detector.onnx", "imgsz": detector_imgsz, "classes": ["card"],
-                     "live_imgsz": min(plan.det_live_imgsz, detector_imgsz)},
-        "classifier": classifier_meta,
-        "held_out_prints": list(PRINTED_SLUGS),
-        "plan": recorded_plan(plan, only, before),
-    }
-    if only == "counter" and "detector" in before_meta:
-        meta["detector"] = before_meta["detector"]  # the detector it started with
-    if counter_meta:
-        meta["counter"] = counter_meta
-    (models / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-    times["process_cpu_s"] = round(time.process_time() - started)
-    return times
-
-
-def count_stage_data(crops: Path) -> Path:
-    """The count classifier's data under ``crops`` (a ``train-count-crops`` folder): the count
-    faces' crops alone (hard links to ``cls/<split>/<face>/*``, as ultralytics does not follow
-    a linked folder), the other faces the recipe's tables hold left out; returns it.
-    """
-    data = crops / "counts"
+def classify_data(folders: Sequence[Path], target: Path, classes: Sequence[str] = ()) -> Path:
+    """The crop folder a classifier stage trains on: ``folders[0]/cls`` where it is the one
+    folder and holds just ``classes`` (every class when none are given); otherwise ``target``,
+    made of hard links to the crops of those classes in every folder (ultralytics does not
+    follow a linked folder), as ultralytics numbers classes by their folders' sorted names."""
+    found = sorted({p.name for folder in folders for p in (folder / "cls" / "train").iterdir() if p.is_dir()})
+    if len(folders) == 1 and (not classes or list(classes) == found):
+        return folders[0] / "cls"
     for split in ("train", "val"):
-        for face in COUNT_FACES:
-            folder = data / split / face
-            folder.mkdir(parents=True, exist_ok=True)
-            for crop in (crops / "cls" / split / face).glob("*.jpg"):
-                if not (folder / crop.name).exists():
-                    try:
-                        os.link(crop, folder / crop.name)
-                    except OSError:  # another file system
-                        shutil.copyfile(crop, folder / crop.name)
-    return data
+        for name in classes or found:
+            into = target / split / name
+            into.mkdir(parents=True, exist_ok=True)
+            for folder in folders:
+                for crop in (folder / "cls" / split / name).glob("*.jpg"):
+                    link = into / f"{folder.name}-{crop.name}"
+                    if not link.exists():
+                        try:
+                            os.link(crop, link)
+                        except OSError:  # another file system
+                            shutil.copyfile(crop, link)
+    return target
 
 
-def train_counter(plan: TrainPlan, start: Path, crops: Path, run: Path, models: Path, place: dict,
-                  cls_args: dict, workers: int = 2) -> dict:
-    """Train the count classifier from the classifier ``start`` (its outputs cut to the count
-    faces, each keeping what it knew of them) on ``train-count-crops``; writes
-    ``models/counter.pt`` and ``counter.onnx`` and returns ``meta.json``'s ``counter`` entry."""
-    from vision.training import yolo
+def _train_settings(stage: Stage) -> dict[str, object]:
+    settings = dict(TASK_SETTINGS[stage.kind.task])
+    if stage.optimizer != "auto":
+        settings["optimizer"] = stage.optimizer
+    for key in ("lr0", "warmup_epochs", "close_mosaic"):
+        if getattr(stage, key) is not None:
+            settings[key] = getattr(stage, key)
+    if stage.hours:
+        settings["time"] = stage.hours
+    return settings
+
+
+def finished_stage(stage: Stage, runs: Path) -> Path | None:
+    """The weights ``stage`` kept, when ``runs/<stage>/stage.json`` says it finished; a record of
+    another stage of that name is refused (``ValueError``)."""
+    marker = runs / stage.name / "stage.json"
+    if not marker.exists():
+        return None
+    record = json.loads(marker.read_text())
+    if record.get("stage") != stage.to_json():
+        raise ValueError(f"{marker.parent} was trained by other settings than the plan's stage {stage.name!r}: "
+                         "move it away to train the stage again")
+    return runs / stage.name / "kept.pt"
+
+
+def run_stage(stage: Stage, plan: Sequence[Stage], build: Path, runs: Path, device: str, workers: int) -> Path:
+    """Generate ``stage``'s data, train it (resuming) and keep its weights; returns them."""
+    from vision.training import yolo  # heavy: torch + ultralytics
     from vision.training.classifier import widen_classifier
 
-    recipe = RECIPES["train-count-crops"]
-    generate(recipe, crops, workers=workers)
-    data = count_stage_data(crops)
-    cut = run.with_name(f"{run.name}-start.pt")
-    if not cut.exists():
-        cut.parent.mkdir(parents=True, exist_ok=True)
-        widen_classifier(start, cut, COUNT_FACES)
-    yolo.train("classify", data, run, plan.counter_epochs, recipe.crop_size, plan.counter_batch, start_from=cut,
-               optimizer="AdamW", lr0=0.0003, warmup_epochs=0, time=plan.counter_hours or None,
-               **cls_args, **place)
-    # the schedule's last weights: its validation crops are our renderer's
-    last = run / "weights" / "last.pt"
-    shutil.copyfile(last, models / "counter.pt")
-    yolo.export_onnx(last, recipe.crop_size, models / "counter.onnx", dynamic=True)
-    return {"file": "counter.onnx", "imgsz": recipe.crop_size, "crop": recipe.crop_size,
-            "classes": list(COUNT_FACES)}
+    run = runs / stage.name
+    start: Path | None = None
+    if stage.start.stage:
+        source = next(s for s in plan if s.name == stage.start.stage)
+        start = finished_stage(source, runs)
+        if start is None:
+            raise ValueError(f"stage {stage.name!r} starts from stage {source.name!r}, which has not run: "
+                             f"run it first (sushicam train --from {source.name})")
+        if stage.start.outputs:
+            cut = run / "start.pt"
+            if not cut.exists():
+                run.mkdir(parents=True, exist_ok=True)
+                widen_classifier(start, cut, stage.start.outputs)
+            start = cut
+    recipes = stage_recipes(stage)
+    for recipe in recipes:
+        generate(recipe, recipe_folder(recipe, build), workers=workers)
+    folders = list(dict.fromkeys(recipe_folder(recipe, build) for recipe in recipes))
+    if stage.kind.task == "detect":
+        data = detection_data(folders, run / "data.yaml")
+    else:
+        data = classify_data(folders, run / "data", stage.start.outputs)
+    if stage.device == "gpu" and device == "cpu":
+        print(f"stage {stage.name} was trained on a GPU for the committed models: on the CPU it takes "
+              "hours to a day (sushicam train --device 0 where one is lent)", file=sys.stderr)
+    # on the CPU the loader would take cores from training; beside a GPU it is what limits it
+    place = {"device": device, "workers": max(1, workers - 1) if device != "cpu" else 1}
+    best = yolo.train(stage.kind.task, data, run, stage.epochs, stage.imgsz, stage.batch,
+                      **({"start_from": start} if start else {}), **_train_settings(stage), **place)
+    chosen = best if stage.epoch == "best" else run / "weights" / "last.pt"
+    if stage.share < 1 and start is not None:
+        chosen = yolo.average_weights(start, chosen, stage.share, run / "averaged.pt")
+    kept = run / "kept.pt"
+    shutil.copyfile(chosen, kept)
+    return kept
+
+
+def model_entry(stage: Stage, weights: Path) -> dict[str, Any]:
+    """``meta.json``'s entry of the model ``stage`` kept as ``weights``: its file, the size it
+    is fed at, and for a classifier the side its crops are cut at and its classes (the card
+    classifier's classes are ``meta.json``'s own ``classes``)."""
+    from vision.training import yolo
+
+    entry: dict[str, Any] = {"file": f"{stage.model}.onnx", "imgsz": stage.feed_size}
+    if stage.kind.task == "detect":
+        return {**entry, "classes": ["card"], "live_imgsz": stage.feed_size}
+    crops = {recipe.crop_size for recipe in stage_recipes(stage)}
+    if len(crops) != 1:
+        raise ValueError(f"stage {stage.name!r}: its recipes' crops are of several sides ({sorted(crops)})")
+    entry["crop"] = crops.pop()
+    if stage.model == "classifier":
+        return {**entry, "embedding": EMBEDDING}  # export_classifier adds that output
+    return {**entry, "classes": yolo.class_names(weights)}
+
+
+def export_model(stage: Stage, weights: Path, models: Path) -> dict[str, Any]:
+    """``models/<model>.pt`` and ``.onnx`` from ``weights``; returns its ``meta.json`` entry."""
+    from vision.training import yolo
+    from vision.training.classifier import export_classifier
+
+    models.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(weights, models / f"{stage.model}.pt")
+    target = models / f"{stage.model}.onnx"
+    if stage.model == "classifier":  # with its embedding output, which the exemplars read
+        export_classifier(weights, stage.feed_size, target, dynamic=True)
+    else:  # free height and width: a detector is fed 4:3 photos without padding them square
+        yolo.export_onnx(weights, stage.feed_size, target, dynamic=True)
+    return model_entry(stage, weights)
+
+
+def models_plan(plan: Sequence[Stage], written: Mapping[str, Stage], before: Sequence[Stage]) -> list[Stage]:
+    """The stages behind a models folder's models: the chains of the stages ``written`` now
+    (by model), and for the models kept as they were, the chains ``before`` (the folder's
+    earlier record) gives them; in the plan's order, earlier stages it does not know last."""
+    behind: dict[str, Stage] = {}
+    for model in {s.model for s in before} - set(written):
+        last = [s for s in before if s.model == model][-1]
+        behind.update({s.name: s for s in chain(before, last.name)})
+    for stage in written.values():
+        behind.update({s.name: s for s in chain(plan, stage.name)})
+    order = {stage.name: index for index, stage in enumerate(plan)}
+    return sorted(behind.values(), key=lambda s: order.get(s.name, len(order)))
+
+
+def write_models(plan: Sequence[Stage], taken: Sequence[Stage], runs: Path, models: Path) -> None:
+    """Export the last stage of each model in ``taken`` into ``models`` and write its
+    ``meta.json``; the other models there and their entries are kept."""
+    last = {stage.model: stage for stage in taken}
+    meta_path = models / "meta.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    try:
+        before = recorded_plan(meta)
+    except ValueError:
+        before = []
+    from vision.training import yolo
+
+    for model, stage in last.items():
+        kept = finished_stage(stage, runs)
+        if kept is None:
+            raise ValueError(f"stage {stage.name!r} has not finished: its model cannot be written")
+        meta[model] = export_model(stage, kept, models)
+        if model == "classifier":
+            meta["classes"] = yolo.class_names(kept)
+    meta["held_out_prints"] = list(PRINTED_SLUGS)
+    meta["plan"] = plan_to_json(models_plan(plan, last, before))
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def train_plan(plan: Sequence[Stage] = COMMITTED_PLAN, *, stage: str | None = None, first: str | None = None,
+               last: str | None = None, build: Path = DATASETS_BUILD_DIR, runs: Path = RUNS_DIR,
+               models: Path = MODELS_DIR, device: str = "cpu", workers: int = 2) -> dict[str, int]:
+    """Run (or resume) the stages of ``plan`` that :func:`vision.training.plan.select` picks and
+    write the models they end with; returns the wall seconds of each stage trained now."""
+    check_plan(plan)
+    taken = select(plan, stage, first, last)
+    by_name = {each.name: each for each in plan}
+    for index, each in enumerate(taken):  # every stage is checked before any work
+        stage_recipes(each)
+        finished_stage(each, runs)
+        source = each.start.stage
+        if source and source not in {s.name for s in taken[:index]} and finished_stage(by_name[source], runs) is None:
+            raise ValueError(f"stage {each.name!r} starts from stage {source!r}, which has not run: "
+                             f"run it first (sushicam train --from {source})")
+    times: dict[str, int] = {}
+    started = time.process_time()
+    for each in taken:
+        if finished_stage(each, runs) is not None:
+            continue
+        wall = time.time()
+        run_stage(each, plan, build, runs, device, workers)
+        times[each.name] = round(time.time() - wall)
+        (runs / each.name / "stage.json").write_text(json.dumps(
+            {"stage": each.to_json(), "wall_s": times[each.name], "device": device}, indent=1) + "\n")
+    write_models(plan, taken, runs, models)
+    times["process_cpu_s"] = round(time.process_time() - started)
+    return times

@@ -112,6 +112,13 @@ def train(kind: str, data: str | Path, run_dir: str | Path, epochs: int, imgsz: 
     return run_dir / "weights" / "best.pt"
 
 
+def class_names(weights: str | Path) -> list[str]:
+    """The classes of a checkpoint's outputs, in their order."""
+    checkpoint = torch.load(weights, map_location="cpu", weights_only=False)
+    names = (checkpoint.get("model") or checkpoint["ema"]).names
+    return [str(name) for _, name in sorted(names.items())] if isinstance(names, dict) else [str(n) for n in names]
+
+
 def export_onnx(weights: str | Path, imgsz: int, target: str | Path, dynamic: bool = False) -> Path:
     """Export weights to ONNX (opset 12, no simplifier download) at ``target``.
 
