@@ -382,6 +382,10 @@ BOTH_WAYS = 1.3
 LONE_CARD = 1.0
 #: A gap counts at most this many card sizes: a dessert laid apart still belongs to its tableau
 GAP_CAP = 2.0
+#: Cards this many card sizes from the rest of their group, with the bare table between, are
+#: no part of it: more than any dessert is laid apart, less than a table's width between two
+#: players (``_far_pieces``)
+FAR_APART = 6.0
 #: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2:
 #: on the table top (``table_top``) a card's box tells its turn well, as much as a gap of a
 #: card size between two of them tells
@@ -704,7 +708,57 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
     groups = groups if recut is None else _refine(recut, xyxy, is_strip, gaps, *evidence)
     # two neighbours parted where no run could part them (``_resplit``)
     resplit = _resplit(groups, centres, gaps, evidence)
-    return groups if resplit is None else _refine(resplit, xyxy, is_strip, gaps, *evidence)
+    groups = groups if resplit is None else _refine(resplit, xyxy, is_strip, gaps, *evidence)
+    # a piece a table's width from the rest of its group, beside another tableau (``_far_pieces``)
+    return _far_pieces(groups, gaps)
+
+
+def _far_pieces(groups: list[np.ndarray], gaps: np.ndarray) -> list[np.ndarray]:
+    """``groups`` with each piece that lies more than ``FAR_APART`` card sizes from the rest
+    of its group, and nearer another group, moved to that group. The runs' costs count a gap
+    at most ``GAP_CAP``, so that a dessert laid apart stays with its tableau; a few boxes
+    whose turns are misjudged can then outweigh the bare table between two players and give
+    the end of a near tableau to the far one. No tableau spreads over a table's width.
+
+    Cards 0 and 1 lie together, card 2 nine card sizes from them and beside cards 3 and 4:
+
+    >>> gaps = np.full((5, 5), 9.0)
+    >>> for i, j in ((0, 1), (2, 3), (3, 4)):
+    ...     gaps[i, j] = gaps[j, i] = 0.2
+    >>> [g.tolist() for g in _far_pieces([np.array([0, 1, 2]), np.array([3, 4])], gaps)]
+    [[0, 1], [2, 3, 4]]
+    """
+    groups = [g.copy() for g in groups]
+    for a in range(len(groups)):
+        pieces = _pieces(groups[a], gaps, FAR_APART)
+        if len(pieces) < 2:
+            continue
+        keep = max(pieces, key=len)
+        for piece in pieces:
+            if piece is keep:
+                continue
+            others = [b for b in range(len(groups)) if b != a and len(groups[b])]
+            if not others:
+                continue
+            near = min(others, key=lambda b: float(gaps[np.ix_(piece, groups[b])].min()))
+            if gaps[np.ix_(piece, groups[near])].min() < gaps[np.ix_(piece, keep)].min():
+                groups[near] = np.sort(np.concatenate([groups[near], piece]))
+                groups[a] = np.setdiff1d(groups[a], piece)
+    return groups
+
+
+def _pieces(ids: np.ndarray, gaps: np.ndarray, within: float) -> list[np.ndarray]:
+    """``ids`` in pieces: cards joined by gaps under ``within``, directly or through others."""
+    left, pieces = list(ids.tolist()), []
+    while left:
+        piece, frontier = [left.pop(0)], 0
+        while frontier < len(piece):
+            near = [j for j in left if gaps[piece[frontier], j] < within]
+            piece += near
+            left = [j for j in left if j not in near]
+            frontier += 1
+        pieces.append(np.array(sorted(piece)))
+    return pieces
 
 
 def _resplit(groups: list[np.ndarray], centres: np.ndarray, gaps: np.ndarray,

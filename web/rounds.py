@@ -27,7 +27,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 from werkzeug.utils import secure_filename
 
-from scorer.cards import CARDS
+from scorer.cards import CARDS, NEVER_COPIED
 from web import catalogue, pictures, recognition, scoring
 from web.db import get_db
 from web.errors import is_full_disk, json_body, json_view, upload_words
@@ -280,6 +280,9 @@ def _review_state(game: Game, number: int) -> dict[str, Any]:
         "version": review_version(review),
         "cards": cards,
         "names": catalogue.names_elsewhere(cards, game.edition),
+        # the scorer's rule, not restated in the script: these cards leave the table, so a
+        # special order is never offered one of them to copy
+        "neverCopied": sorted(NEVER_COPIED),
         # the picker shows each card as the players' own photos show it, where they have one
         "pictures": pictures.picture_urls(),
         "urls": {

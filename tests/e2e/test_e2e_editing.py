@@ -159,3 +159,25 @@ def test_a_special_order_copies_the_card_it_lies_on(browser, hand_server):
     record = page.request.get(page.url.split("#")[0] + "/record.json").json()
     assert record["rounds"][0]["tableaux"]["Ann"] == [["dumpling", "special-order"]]
     page.close()
+
+
+def test_a_special_order_is_offered_only_cards_that_stay_on_the_table(browser, hand_server):
+    # Sushi Go Party! rules (../shared/seeds, Spanish rulebook, "Pedido especial"): it copies
+    # a card of the player's tableau; another special order is not a card it can copy, and
+    # neither is a menu nor a take-out box, which leave the table
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(hand_server + "/games/new")
+    page.locator('label.tile:has(input[value="party"])').click()
+    page.locator('label.tile:has(input[value="points-platter"])').click()  # with special order
+    for number, name in enumerate(["Ann", "Ben", "Cid"], start=1):
+        page.get_by_label(f"Player {number}").fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter the cards by hand").click()
+    add_card(page, "Ann", "Dumpling")
+    add_card(page, "Ann", "Special Order")
+    add_card(page, "Ann", "Special Order")
+    chip(page, "Ann", "Special Order").first.click()
+    offered = page.locator("#copies option").all_inner_texts()
+    assert any("Dumpling" in text for text in offered)
+    assert not any("Special Order" in text for text in offered)
+    page.close()

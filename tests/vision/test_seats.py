@@ -583,3 +583,17 @@ def test_a_missed_card_leaves_every_other_card_in_its_players_seat(faces, seed, 
     # its player
     got, player = seats_without(seed, "rect", missed)
     assert got.tolist() == player.tolist()
+
+
+@pytest.mark.parametrize("seed", [7167, 7250])
+def test_two_players_across_a_long_table_each_keep_their_own_tableau(faces, seed):
+    # an independent render (vision.fieldtest's "duel": these seeds are in no field test set)
+    # of a 2-player game: each tableau of 8-14 cards at its own edge of a long table, facing
+    # its player, the bare table between them; each seat must be exactly one player's cards
+    image, truth = render_photo(seed, "duel", (800, 600))
+    visible = [c for c in truth["cards"] if not c["hidden"]]
+    boxes = np.array([c["box"] for c in visible], np.float32)
+    players = np.array([c["seat"] for c in visible])
+    parts = split_seats(Detections(boxes, data={"player": players}), n_seats=2)
+    assert sorted(sorted(p.data["player"].tolist()) for p in parts) == sorted(
+        sorted(players[players == s].tolist()) for s in (0, 1))

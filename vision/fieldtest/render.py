@@ -32,7 +32,7 @@ from vision.fieldtest.table import (
     random_tableau,
 )
 
-KINDS = ("tableau", "table", "crowd", "rect", "closeup")
+KINDS = ("tableau", "table", "crowd", "rect", "closeup", "duel")
 #: a card showing less than this share of itself is not findable: it is marked hidden
 MIN_VISIBLE = 0.06
 HAND_BGR = (110, 150, 205)
@@ -232,7 +232,12 @@ KIND_SPECS = {
     "crowd": Kind((6, 8), (3, 8), "round", (0.85, 0.96)),
     "rect": Kind((4, 6), (4, 9), "rect", (0.85, 0.96)),
     "closeup": Kind((1, 1), (1, 3), "round", (0.8, 0.97)),
+    # two players across a long table, each tableau at its own edge facing its player, the
+    # table between them bare: a 2-player game's tableaux of 8 to 14 cards
+    "duel": Kind((2, 2), (8, 14), "rect", (0.85, 0.96)),
 }
+#: How much wider than its tableaux need (cm) a duel's table is between its two players
+DUEL_APART = (20.0, 80.0)
 
 
 def plan_table(rng: np.random.Generator, kind: str, n_seats: int | None = None) -> tuple[Table, str]:
@@ -249,7 +254,8 @@ def plan_table(rng: np.random.Generator, kind: str, n_seats: int | None = None) 
         for card in cards:
             card.style = "sleeve" if deck_style == "sleeve" or rng.random() < 0.05 else deck_style
         laid.append((tableau, cards))
-    table = place_tableaux(rng, [c for _, c in laid], "rect" if spec.shape == "rect" else "round")
+    apart = float(rng.uniform(*DUEL_APART)) if kind == "duel" else 0.0
+    table = place_tableaux(rng, [c for _, c in laid], "rect" if spec.shape == "rect" else "round", apart)
     for seat, (tableau, _) in zip(table.seats, laid, strict=True):
         seat.tableau = tableau
     return table, menu[0] if menu[0] != "egg-nigiri" else "party"
@@ -495,7 +501,7 @@ def _truth(table: Table, ids, areas, rois, size, kind, camera: Camera) -> dict:
              for s, seat in enumerate(table.seats)]
     seats.sort(key=lambda s: s["seat"])
     n = len(seats)
-    group = {"tableau": "one tableau", "closeup": "close-up", "rect": "rectangular"}.get(
+    group = {"tableau": "one tableau", "closeup": "close-up", "rect": "rectangular", "duel": "two players"}.get(
         kind, "2-5 seats" if n <= 5 else "6-8 seats")
     truth = {"size": [w, h], "kind": kind, "group": group, "cards": cards, "seats": seats, "shape": table.shape}
     if n == 1:

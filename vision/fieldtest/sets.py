@@ -38,6 +38,8 @@ FIELD_SETS = {s.name: s for s in (
     # the extremes of size: a phone's full resolution, and a webcam
     FieldSet("field-sizes", (("table", (4032, 3024)), ("tableau", (640, 480)), ("tableau", (4032, 3024)),
                              ("table", (640, 480))), 8, 106),
+    # 2-player games: each tableau at its own edge of a long table, the bare table between
+    FieldSet("field-duel", (("duel", (2016, 1512)),), 12, 107),
     # photos the "unsure" rule is calibrated on (never reported as a test)
     FieldSet("field-calib", (("tableau", (1280, 960)), ("table", (2016, 1512)), ("crowd", (2016, 1512)),
                              ("closeup", (1280, 960)), ("rect", (2016, 1512))), 40, 199),
@@ -50,7 +52,8 @@ FIELD_SETS = {s.name: s for s in (
                                  ("table", (640, 480))), 24, 307),
 )}
 #: ``--sets field`` means these
-FAMILIES = {"field": ("field-tableau", "field-table", "field-crowd", "field-rect", "field-closeup", "field-sizes")}
+FAMILIES = {"field": ("field-tableau", "field-table", "field-crowd", "field-rect", "field-closeup", "field-sizes",
+                      "field-duel")}
 
 
 def _one(job) -> None:

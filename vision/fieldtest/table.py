@@ -224,12 +224,14 @@ def _uneven_angles(rng: np.random.Generator, n: int, min_share: float = 0.6) -> 
     return (rng.uniform(0, 2 * math.pi) + np.concatenate([[0], np.cumsum(gaps[:-1])])) % (2 * math.pi)
 
 
-def place_tableaux(rng: np.random.Generator, tableaux: list[list[Card]], shape: str) -> Table:
+def place_tableaux(rng: np.random.Generator, tableaux: list[list[Card]], shape: str,
+                   apart: float = 0.0) -> Table:
     """Seats round a table big enough for the tableaux, each tableau turned to face its player.
 
     Round tables: seats at uneven angles, players looking at the centre. Rectangular tables:
     players along the two long sides (two or more on a side) and perhaps one at an end, at
-    uneven places along the side.
+    uneven places along the side; ``apart`` (cm) widens the table between the two sides, so
+    that the tableaux at its near and far edge lie that much farther apart.
     """
     n = len(tableaux)
     widths = [tableau_extent(t)[0] for t in tableaux]
@@ -252,7 +254,7 @@ def place_tableaux(rng: np.random.Generator, tableaux: list[list[Card]], shape: 
         per_side = max(near, far)
         width_need = max(widths) + 10
         length = max(per_side * width_need * rng.uniform(1.1, 1.5), 120.0)
-        depth = max(max(depths) * 2 + 20, 80.0)
+        depth = max(max(depths) * 2 + 20, 80.0) + 2 * apart
         for side, count in ((0, near), (1, far)):
             slots = np.sort(rng.uniform(-0.5, 0.5, count)) if count else np.array([])
             base = (np.arange(count) - (count - 1) / 2) * width_need * 1.05

@@ -23,7 +23,7 @@ def register(subparsers) -> None:
     evaluate.add_argument("--sets", nargs="+", default=["test-print", "test-digital"],
                           help="sets to evaluate (default: test-print test-digital): our renderer's test recipes, "
                                "or the independent renderer's field-tableau, field-table, field-crowd, field-rect, "
-                               "field-closeup, field-sizes (all six: field)")
+                               "field-closeup, field-sizes, field-duel (all seven: field)")
     evaluate.add_argument("--unsure-report", action="store_true",
                           help="also say how many wrong and right cards the \"unsure\" mark flags, with the rule "
                                "of vision.unsure and with the old one (confidence below 0.5)")

@@ -23,7 +23,7 @@ i18nReady.then(() => {
   // (within DIGIT_WAIT_MS) pick the tenth card on
   const numbered = new Map(state.cards.map((c) => [c.hotkey, c.slug]));
   const DIGIT_WAIT_MS = 800;
-  const NEVER_COPIED = new Set(["menu", "takeout-box", "special-order"]); // they leave the table
+  const NEVER_COPIED = new Set(state.neverCopied); // the scorer's: they leave the table
   const UNSURE = 0.5; // boxes the recogniser was less sure of stand out
   const MIN_BOX_PX = 14; // smaller drags are taps, not boxes
   const TAP_REACH_PX = 10; // a tap this close to a card (screen pixels) opens it
