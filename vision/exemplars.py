@@ -7,9 +7,11 @@ retraining (minutes to hours, and torch), the recogniser compares each region's 
 adds them as a second output) with the embeddings of crops the players labelled: faces they
 taught and the cards of rounds they confirmed. A crop added is read in the very next photo.
 
-The rule (:func:`blend`), for each region: its similarity to a kind is the mean cosine
-similarity of its ``k`` nearest exemplars of that kind; the best kind leads the runner-up
-kind by some margin.
+The rule (:func:`blend`), for each region: its similarity to a card an exemplar came from is
+the cosine similarity of its nearest crop of that card (a taught face gives the whole card
+and its top strips, crops of one ``source``: a region is one of those views, so the others
+must not pull the card's similarity down), and its similarity to a kind the mean of its
+``k`` nearest cards of that kind; the best kind leads the runner-up kind by some margin.
 
 - best similarity under ``near``: the classifier's reading, unchanged (a card the players
   never labelled, or one unlike every exemplar);
@@ -146,22 +148,28 @@ class Match:
 
 
 def match(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3) -> Match:
-    """The nearest kinds of each embedding (rows of (N, D)) among ``exemplars``.
+    """The nearest kinds of each embedding (rows of (N, D)) among ``exemplars`` (see the
+    module: the exemplars of one non-empty source are views of one card, the nearest speaks
+    for it; an exemplar without a source is a card of its own).
 
     >>> ex = Exemplars.of([[1, 0], [0.9, 0.1], [0, 1]], ["tofu", "tofu", "eel"])
     >>> m = match(np.array([[1.0, 0.05]]), ex, k=2)
     >>> m.best.tolist(), m.second.tolist(), bool(m.similarity[0] > m.second_similarity[0])
     (['tofu'], ['eel'], True)
+    >>> face = Exemplars.of([[1, 0], [0, 1]], ["tofu", "tofu"], ["face", "face"])  # a card and its strip
+    >>> match(np.array([[1.0, 0.0]]), face, k=3).similarity.tolist()  # the strip does not count against it
+    [1.0]
     """
     n = len(embeddings)
     if not len(exemplars) or not n:
         empty = np.zeros(n, np.float32)
         return Match(np.full(n, "", dtype="<U64"), empty, np.full(n, "", dtype="<U64"), empty.copy())
     similarity = cosines(unit(embeddings), exemplars.vectors)  # (N, M)
+    per_card, card_labels = _per_card(similarity, exemplars)
     kinds = exemplars.kinds()
     per_kind = np.empty((n, len(kinds)), np.float32)
     for j, kind in enumerate(kinds):
-        sims = similarity[:, exemplars.labels == kind]
+        sims = per_card[:, card_labels == kind]
         top = min(k, sims.shape[1])
         per_kind[:, j] = -np.sort(-sims, axis=1)[:, :top].mean(1)
     order = np.argsort(-per_kind, axis=1)
@@ -173,6 +181,19 @@ def match(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3) -> Match:
     else:
         second, second_sim = np.full(n, "", dtype="<U64"), np.zeros(n, np.float32)
     return Match(best, best_sim, second, second_sim)
+
+
+def _per_card(similarity: np.ndarray, exemplars: Exemplars) -> tuple[np.ndarray, np.ndarray]:
+    """Each region's similarity (N, cards) to each card the exemplars came from (the nearest
+    of the crops of one kind and one non-empty source; an exemplar without a source alone),
+    and the cards' kinds."""
+    own = np.char.add("\0", np.arange(len(exemplars)).astype(str))
+    cards = np.char.add(np.char.add(exemplars.labels.astype(str), "\n"),
+                        np.where(exemplars.sources == "", own, exemplars.sources.astype(str)))
+    _, first, group = np.unique(cards, return_index=True, return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(len(first)))
+    return np.maximum.reduceat(similarity[:, order], starts, axis=1), exemplars.labels[first]
 
 
 def classes_with(classes: Sequence[str], exemplars: Exemplars) -> tuple[str, ...]:

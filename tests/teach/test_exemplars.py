@@ -154,6 +154,21 @@ def test_a_close_call_between_two_exemplar_kinds_is_left_unsure():
     assert is_unsure(float(top[0]), float(top[0] - top[1]))
 
 
+def test_a_card_taught_from_one_face_is_as_near_as_its_nearest_view():
+    """A taught face gives three crops of one card (the whole card and two top strips): a
+    region showing the whole card is that card, however unlike its strips it looks."""
+    whole, strip, lower_strip, eel = np.eye(4)
+    exemplars = Exemplars.of([whole, 0.6 * whole + 0.8 * strip, 0.6 * whole + 0.8 * lower_strip, eel],
+                             ["gyoza"] * 3 + ["eel"], ["face"] * 3 + ["round:1"])
+    read = np.array([[0.1, 0.9]], np.float32)  # the classifier: not a card
+    out = blend(read, ["eel", "not-a-card"], whole[None], exemplars, ExemplarRule())
+    # its similarity to the card is 1 (the whole crop), not (1 + 0.6 + 0.6) / 3 = 0.73
+    np.testing.assert_allclose(out[0], [0.0, 0.0, 1.0], atol=1e-6)
+    # crops without a source are cards of their own: three such crops are three cards, their mean
+    apart = Exemplars.of(exemplars.vectors[:3], ["gyoza"] * 3)
+    np.testing.assert_allclose(blend(read, ["eel", "not-a-card"], whole[None], apart, ExemplarRule())[0],
+                               [0.1, 0.9, 0.0], atol=1e-6)
+
 # --- teaching on the player's install ----------------------------------------------------------
 
 
