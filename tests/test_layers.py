@@ -8,7 +8,7 @@ including those inside functions (a lazy import still ties the modules together)
 - nothing under ``vision/`` imports ``web``; ``scorer/`` imports neither ``vision`` nor ``web``;
 - ``vision.training`` (and ``vision.synth``, which it builds on) imports neither ``vision.live``
   nor ``vision.teach``: teaching uses training, not the other way round;
-- what trains (``vision.synth``, ``vision.training.train``, ``yolo``, ``classifier``) imports
+- what trains (``vision.synth``, ``vision.training.train``, ``yolo``, ``classifier``, ``marks``) imports
   no ``vision.fieldtest``, and ``vision.fieldtest`` imports no ``vision.synth``;
 - only ``vision.training`` imports torch, torchvision or ultralytics;
 - no module imports a command-line module (``vision.cli``, ``vision.*.cli``, ``scorer.cli``):
@@ -35,7 +35,8 @@ PACKAGES = ("scorer", "vision", "web")
 TRAINING_STACK = ("torch", "torchvision", "ultralytics")
 #: the modules that make training data or train (``vision.training.evaluate`` reads the field
 #: sets to report them, and trains nothing)
-TRAINS = ("vision.synth", "vision.training.train", "vision.training.yolo", "vision.training.classifier")
+TRAINS = ("vision.synth", "vision.training.train", "vision.training.yolo", "vision.training.classifier",
+          "vision.training.marks")
 CORE_EXCLUDES = ("vision.synth", "vision.training", "vision.live", "vision.teach", "vision.fieldtest")
 
 #: Violations other engineers are removing on their branches (issue 11), as ``"module -> import"``

@@ -667,9 +667,9 @@ def retrain(data_dir: str | Path, plan: RetrainPlan = RetrainPlan(), *,
             progress("export", 0.0, "exporting")
             shutil.copyfile(best, staging / "classifier.pt")
             export_classifier(staging / "classifier.pt", plan.imgsz, staging / "classifier.onnx")
-            # the detector and the count classifier are not retrained: the new version reads
-            # with the base's
-            for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt"):
+            # the detector, the count classifier and the fruit reader are not retrained: the new
+            # version reads with the base's
+            for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt", "fruit.onnx", "fruit.pt"):
                 if (base_version.path / name).exists():
                     shutil.copyfile(base_version.path / name, staging / name)
             meta["detector"]["file"] = "detector.onnx"

@@ -57,15 +57,21 @@ def register(subparsers) -> None:
     train.add_argument("--photos", type=int, default=1200, help="training photos (default 1200)")
     train.add_argument("--det-epochs", type=int, default=15)
     train.add_argument("--cls-epochs", type=int, default=12)
-    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera", "counter"],
+    train.add_argument("--only", choices=["detector", "classifier", "classifier-print", "detector-camera", "counter",
+                                          "fruit"],
                        default=None,
                        help="one model, or only the classifier's print-style stage, the detector's camera "
                             "stage (from the committed model when its earlier runs are not here) or the count "
-                            "classifier (from the committed classifier)")
+                            "classifier or the fruit reader (from the committed classifier)")
     train.add_argument("--counter-epochs", type=int, default=None,
                        help="epochs of the count classifier, maki and uramaki counts at 128 px (default 8; 0: off)")
     train.add_argument("--counter-hours", type=float, default=None,
                        help="bound the count classifier's training time in hours (default: none)")
+    train.add_argument("--fruit-epochs", type=int, default=None,
+                       help="epochs of the fruit reader, the six fruit faces at 128 px (default 20; 0: off)")
+    train.add_argument("--fruit-hours", type=float, default=None,
+                       help="bound the fruit reader's training time in hours (default: none; ultralytics then "
+                            "fits the epochs to it)")
     train.add_argument("--hires-epochs", type=int, default=None,
                        help="epochs of the detector's 960-px stage (default 29; 0 skips it: a GPU's work)")
     train.add_argument("--tables-cls-epochs", type=int, default=None,
@@ -163,7 +169,8 @@ def _train(args: argparse.Namespace) -> int:
     for flag, value in (("--print-cls-batch", args.print_cls_batch), ("--camera-det-batch", args.camera_det_batch)):
         if value is not None and value < 1:
             raise ValueError(f"{flag} must be at least 1, not {value}")
-    for flag, amount in (("--counter-epochs", args.counter_epochs), ("--counter-hours", args.counter_hours)):
+    for flag, amount in (("--counter-epochs", args.counter_epochs), ("--counter-hours", args.counter_hours),
+                         ("--fruit-epochs", args.fruit_epochs), ("--fruit-hours", args.fruit_hours)):
         if amount is not None and amount < 0:
             raise ValueError(f"{flag} must be 0 or more, not {amount}")
     if args.device != "cpu":
@@ -179,7 +186,8 @@ def _train(args: argparse.Namespace) -> int:
               "det_camera_epochs": args.camera_det_epochs, "det_camera_hours": args.camera_det_hours,
               "det_camera_share": args.camera_det_share, "det_camera_batch": args.camera_det_batch,
               "det_camera_recipes": tuple(args.camera_det_recipes) if args.camera_det_recipes else None,
-              "counter_epochs": args.counter_epochs, "counter_hours": args.counter_hours}
+              "counter_epochs": args.counter_epochs, "counter_hours": args.counter_hours,
+              "fruit_epochs": args.fruit_epochs, "fruit_hours": args.fruit_hours}
     plan = TrainPlan(photos=args.photos, det_epochs=args.det_epochs, cls_epochs=args.cls_epochs,
                      **{k: v for k, v in stages.items() if v is not None})
     print(json.dumps(train_models(plan, models=args.models, only=args.only, device=args.device,

@@ -121,6 +121,13 @@ class TrainPlan:
     counter_epochs: int = 8
     counter_batch: int = 64
     counter_hours: float = 0.0
+    #: the fruit reader (``Recognizer.fruit``: the six fruit faces alone, at 128 px): the
+    #: classifier's weights cut to the fruit faces and fine-tuned on ``train-fruit-crops``
+    #: (``vision.training.marks``); 0: off. The committed reader's run was bounded to
+    #: ``fruit_hours`` on 2 CPU cores, where ultralytics fitted the epochs to the time
+    fruit_epochs: int = 20
+    fruit_batch: int = 64
+    fruit_hours: float = 0.0
 
 
 def stage_name(recipes: list[str] | tuple[str, ...]) -> str:
@@ -162,7 +169,7 @@ def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -
     >>> recorded_classifier("detector-camera", 96, 96, old)["crop"]
     128
     """
-    if only in ("detector-camera", "counter") and "classifier" in before:
+    if only in ("detector-camera", "counter", "fruit") and "classifier" in before:
         return dict(before["classifier"])
     # export_classifier gives every classifier exported here its embedding output
     return {"file": "classifier.onnx", "imgsz": imgsz, "crop": crop, "embedding": EMBEDDING}
@@ -170,7 +177,7 @@ def recorded_classifier(only: str | None, imgsz: int, crop: int, before: dict) -
 
 #: the prefix of the plan settings each ``only`` trains (``sushicam train --only``)
 _STAGE_PREFIXES = {"detector": "det_", "detector-camera": "det_camera_", "classifier": "cls_",
-                   "classifier-print": "cls_print_", "counter": "counter_"}
+                   "classifier-print": "cls_print_", "counter": "counter_", "fruit": "fruit_"}
 
 
 def recorded_plan(plan: TrainPlan, only: str | None, before: dict | None) -> dict:
@@ -204,7 +211,7 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
     if plan.photos != recipe.train:
         recipe = type(recipe)(**{**asdict(recipe), "train": plan.photos})
     started = time.process_time()
-    if only not in ("classifier-print", "detector-camera", "counter"):  # those stages have their own data
+    if only not in ("classifier-print", "detector-camera", "counter", "fruit"):  # those stages have their own data
         generate(recipe, data_root, workers=workers)
     # on the CPU the loader would take cores from training; beside a GPU it is what limits it
     place = dict(device=device, workers=max(1, workers - 1) if device != "cpu" else 1)
@@ -348,10 +355,20 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         counter_meta = train_counter(plan, models / "classifier.pt", data_root.parent / "count-crops",
                                      runs / "counter", models, place, cls_args, workers)
         times["counter_wall_s"] = round(time.time() - t)
+    fruit_meta = None
+    if only in (None, "fruit") and plan.fruit_epochs:
+        from vision.training.marks import train_fruit
+
+        t = time.time()
+        fruit_meta = train_fruit(plan, models / "classifier.pt", data_root.parent / "fruit-crops",
+                                 runs / "fruit", models, place, cls_args, workers)
+        times["fruit_wall_s"] = round(time.time() - t)
     # the record of the models this run started from, for the stages it did not run
     before_meta = json.loads((models / "meta.json").read_text()) if (models / "meta.json").exists() else {}
     if counter_meta is None and before_meta.get("counter"):
         counter_meta = before_meta["counter"]  # the counter reads crops of its own: it stays
+    if fruit_meta is None and before_meta.get("fruit"):
+        fruit_meta = before_meta["fruit"]  # and so does the fruit reader
     before = before_meta.get("plan")
     classifier_meta = recorded_classifier(only, classifier_imgsz, crop_size, before_meta)
     meta = {
@@ -362,10 +379,12 @@ def train_models(plan: TrainPlan = TrainPlan(), data_root: Path = DATASETS_BUILD
         "held_out_prints": list(PRINTED_SLUGS),
         "plan": recorded_plan(plan, only, before),
     }
-    if only == "counter" and "detector" in before_meta:
+    if only in ("counter", "fruit") and "detector" in before_meta:
         meta["detector"] = before_meta["detector"]  # the detector it started with
     if counter_meta:
         meta["counter"] = counter_meta
+    if fruit_meta:
+        meta["fruit"] = fruit_meta
     (models / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     times["process_cpu_s"] = round(time.process_time() - started)
     return times
