@@ -68,7 +68,7 @@ def register(subparsers) -> None:
     train.add_argument("--counter-hours", type=float, default=None,
                        help="bound the count classifier's training time in hours (default: none)")
     train.add_argument("--fruit-epochs", type=int, default=None,
-                       help="epochs of the fruit reader, the six fruit faces at 128 px (default 20; 0: off)")
+                       help="epochs of the fruit reader, the six fruit faces at 128 px (default 9; 0: off)")
     train.add_argument("--fruit-hours", type=float, default=None,
                        help="bound the fruit reader's training time in hours (default: none; ultralytics then "
                             "fits the epochs to it)")

@@ -29,9 +29,12 @@ FRUIT_AUGMENT = {"fliplr": 0.5}
 class FruitPlan(Protocol):
     """The settings of the fruit reader's stage (``vision.training.train.TrainPlan``)."""
 
-    fruit_epochs: int
-    fruit_batch: int
-    fruit_hours: float
+    @property
+    def fruit_epochs(self) -> int: ...
+    @property
+    def fruit_batch(self) -> int: ...
+    @property
+    def fruit_hours(self) -> float: ...
 
 
 def family_stage_data(crops: Path, faces: tuple[str, ...], folder: str) -> Path:

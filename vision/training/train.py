@@ -123,9 +123,10 @@ class TrainPlan:
     counter_hours: float = 0.0
     #: the fruit reader (``Recognizer.fruit``: the six fruit faces alone, at 128 px): the
     #: classifier's weights cut to the fruit faces and fine-tuned on ``train-fruit-crops``
-    #: (``vision.training.marks``); 0: off. The committed reader's run was bounded to
-    #: ``fruit_hours`` on 2 CPU cores, where ultralytics fitted the epochs to the time
-    fruit_epochs: int = 20
+    #: (``vision.training.marks``); 0: off. The committed reader's run was bounded to 0.6 h
+    #: on 2 CPU cores shared with other work (``--fruit-hours 0.6``), where ultralytics
+    #: fitted 9 epochs, which the plan names
+    fruit_epochs: int = 9
     fruit_batch: int = 64
     fruit_hours: float = 0.0
 
