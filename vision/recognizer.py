@@ -62,6 +62,11 @@ NOT_A_CARD = "not-a-card"
 #: faces told apart only by their count of rolls, a row of icons at the card's top: the count
 #: classifier (``Recognizer.counter``) decides among a family's members
 COUNT_FAMILIES = (("maki-1", "maki-2", "maki-3"), ("uramaki-3", "uramaki-4", "uramaki-5"))
+#: the fruit cards, told apart only by their two fruit icons (a pair of watermelon,
+#: pineapple or orange), which prints lay out side by side or stacked: the fruit reader
+#: (``Recognizer.fruit``) decides among them, in its outputs' order (sorted)
+FRUIT_FAMILY = ("fruit-orange-orange", "fruit-pineapple-orange", "fruit-pineapple-pineapple",
+                "fruit-watermelon-orange", "fruit-watermelon-pineapple", "fruit-watermelon-watermelon")
 
 
 def square_crop(image: np.ndarray, box: Box, size: int = CROP_SIZE) -> np.ndarray:
@@ -345,6 +350,15 @@ class Recognizer:
     counter: RegionClassifier | None = None
     counter_classes: tuple[str, ...] = ()
     counter_crop: int = 128
+    #: the fruit reader (``meta.json``'s ``fruit``; None: none): a region the classifier names
+    #: as a fruit card (``FRUIT_FAMILY``) is looked at again at ``fruit_crop`` px by a
+    #: classifier of the six fruit faces alone, trained on icons laid out every way, which
+    #: shares out the family's probability among them (:meth:`refruit`). The classifier of
+    #: every face learnt where the faces' icons sit, and names a print that lays a
+    #: same-fruit pair side by side as the mixed pair laid so
+    fruit: RegionClassifier | None = None
+    fruit_classes: tuple[str, ...] = ()
+    fruit_crop: int = 128
     #: the players' own labelled crops (``vision.exemplars``): a region whose embedding lies
     #: near theirs is named as they labelled it (:func:`vision.exemplars.blend`), kinds the
     #: classifier has no class for included (``classes`` then ends with them); None or empty:
@@ -508,10 +522,11 @@ class Recognizer:
         classifier = OnnxClassifier(model_dir / meta["classifier"]["file"], threads)
         classes = tuple(classifier.names or meta["classes"])
         counting: dict[str, Any] = {}
-        if meta.get("counter"):
-            counter = OnnxClassifier(model_dir / meta["counter"]["file"], threads)
-            counting = dict(counter=counter, counter_classes=tuple(counter.names or meta["counter"]["classes"]),
-                            counter_crop=int(meta["counter"].get("crop", 128)))
+        for reader in ("counter", "fruit"):  # the readers of a family's mark, where meta.json names them
+            if isinstance(meta.get(reader), dict):
+                model = OnnxClassifier(model_dir / meta[reader]["file"], threads)
+                counting |= {reader: model, f"{reader}_classes": tuple(model.names or meta[reader]["classes"]),
+                             f"{reader}_crop": int(meta[reader].get("crop", 128))}
         recognizer = cls(detector, classifier, classes, int(meta["classifier"].get("crop", CROP_SIZE)),
                          live_imgsz=meta["detector"].get("live_imgsz"), **counting)
         if not getattr(classifier, "embeds", False):
@@ -704,16 +719,17 @@ class Recognizer:
         mean over ``views`` (all of them in one batch; a photo's pixels are cut and shrunk
         once per margin, which at 4032x3024 costs as much as the classifier), the count of a
         region named as a maki or an uramaki (among ``allowed``, when given) as the count
-        classifier decides it (:meth:`recount`)."""
+        classifier decides it (:meth:`recount`), and the fruit of a fruit card as the fruit
+        reader does (:meth:`refruit`)."""
         if self.exemplars is None or not len(self.exemplars):
-            return self.recount(image_bgr, boxes, self._looked_at(self.classifier, image_bgr, boxes, self.crop_size),
-                                allowed)
+            named = self._looked_at(self.classifier, image_bgr, boxes, self.crop_size)
+            return self.refruit(image_bgr, boxes, self.recount(image_bgr, boxes, named, allowed), allowed)
         probabilities, embeddings = self._looked_at(self.classifier, image_bgr, boxes, self.crop_size, embed=True)
         width = len(self.classes)
         padded = np.zeros((len(probabilities), width), np.float32)
         padded[:, :probabilities.shape[1]] = probabilities
-        # the count classifier first: a player's exemplars of a count card have the last word
-        counted = self.recount(image_bgr, boxes, padded, allowed)
+        # the mark readers first: a player's exemplars of a count or fruit card have the last word
+        counted = self.refruit(image_bgr, boxes, self.recount(image_bgr, boxes, padded, allowed), allowed)
         return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule)
 
     @overload
@@ -749,12 +765,33 @@ class Recognizer:
         counter, or for regions named anything else. With ``allowed``, a card is named by its
         likeliest allowed face, as :meth:`name` names it: a maki the game holds, taken for a
         face outside it, is counted too."""
-        if self.counter is None or not len(boxes):
+        return self._reread(image_bgr, boxes, probabilities, allowed, self.counter, self.counter_classes,
+                            self.counter_crop, COUNT_FAMILIES)
+
+    def refruit(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray,
+                allowed: Collection[str] | None = None) -> np.ndarray:
+        """``probabilities`` with the fruit of each region named as a fruit card decided by
+        ``fruit``, as :meth:`recount` decides a count: the family's summed probability (that
+        it is a fruit card) is kept and shared out as the fruit reader shares it among the
+        six fruit faces. A reading split between two pairs leaves the card's two best names
+        close, so the card is marked unsure (``vision.unsure``). Unchanged without a fruit
+        reader, or for regions named anything else."""
+        return self._reread(image_bgr, boxes, probabilities, allowed, self.fruit, self.fruit_classes,
+                            self.fruit_crop, (FRUIT_FAMILY,))
+
+    def _reread(self, image_bgr: np.ndarray, boxes: np.ndarray, probabilities: np.ndarray,
+                allowed: Collection[str] | None, reader: RegionClassifier | None, reader_classes: tuple[str, ...],
+                crop: int, families: tuple[tuple[str, ...], ...]) -> np.ndarray:
+        """``probabilities`` with the kind within ``families`` of each region named as one of
+        their members decided by ``reader`` (of ``reader_classes``, fed ``crop`` px crops): the
+        family's summed probability kept, shared out as the reader shares it among the family's
+        members. Only the regions so named are read again."""
+        if reader is None or not len(boxes):
             return probabilities
         index = {c: i for i, c in enumerate(self.classes)}
-        counter_index = {c: i for i, c in enumerate(self.counter_classes)}
-        family_of = {face: family for family in COUNT_FAMILIES
-                     if all(c in index and c in counter_index for c in family) for face in family}
+        reader_index = {c: i for i, c in enumerate(reader_classes)}
+        family_of = {face: family for family in families
+                     if all(c in index and c in reader_index for c in family) for face in family}
         named = [self.classes[i] for i in probabilities.argmax(1)]
         kept = np.isin(np.array(self.classes), list(allowed)) if allowed is not None else None
         if kept is not None and kept.any():
@@ -763,12 +800,12 @@ class Recognizer:
         rows = [r for r, face in enumerate(named) if face in family_of]
         if not rows:
             return probabilities
-        counted = self._looked_at(self.counter, image_bgr, np.asarray(boxes)[rows], self.counter_crop)
+        read = self._looked_at(reader, image_bgr, np.asarray(boxes)[rows], crop)
         out = probabilities.copy()
-        for row, counts in zip(rows, counted, strict=True):
+        for row, shares in zip(rows, read, strict=True):
             family = family_of[named[row]]
             members = [index[c] for c in family]
-            share = counts[[counter_index[c] for c in family]]
+            share = shares[[reader_index[c] for c in family]]
             out[row, members] = probabilities[row, members].sum() * share / max(float(share.sum()), 1e-9)
         return out
 

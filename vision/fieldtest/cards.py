@@ -168,3 +168,94 @@ def styled_face(rng: np.random.Generator, face: np.ndarray, style: str) -> tuple
     cv2.rectangle(body, (rim - 1, rim - 1), (w + rim, h + rim), (60, 60, 60), max(1, w // 300))
     body = _gloss(rng, body.clip(0, 255).astype(np.uint8))
     return body, big_alpha, 2 * rim / w
+
+
+# --- fruit prints ------------------------------------------------------------------------
+# Prints lay a fruit card's two icons out in their own ways: the Party faces stack a
+# same-fruit pair and set a mixed pair side by side, another print sets every pair side by
+# side. A fruit print here moves the faces' icons to another layout, so the field sets can
+# show what a reader learnt of where the icons sit.
+
+#: the two icon rectangles of each fruit face, ``(x1, y1, x2, y2)`` as shares of the face's
+#: width and height, measured once on the 336x523 Party faces (first icon first: the top
+#: one of a stacked pair, the left one of a pair side by side)
+FRUIT_ICON_BOXES: dict[str, tuple[tuple[float, float, float, float], tuple[float, float, float, float]]] = {
+    "fruit-orange-orange": ((208 / 336, 44 / 523, 309 / 336, 104 / 523), (208 / 336, 104 / 523, 309 / 336, 168 / 523)),
+    "fruit-pineapple-pineapple": ((137 / 336, 21 / 523, 205 / 336, 116 / 523),
+                                  (137 / 336, 116 / 523, 205 / 336, 214 / 523)),
+    "fruit-watermelon-watermelon": ((31 / 336, 34 / 523, 141 / 336, 100 / 523),
+                                    (31 / 336, 100 / 523, 141 / 336, 168 / 523)),
+    "fruit-pineapple-orange": ((147 / 336, 22 / 523, 206 / 336, 106 / 523), (216 / 336, 43 / 523, 317 / 336, 102 / 523)),
+    "fruit-watermelon-orange": ((20 / 336, 39 / 523, 129 / 336, 103 / 523), (215 / 336, 42 / 523, 316 / 336, 100 / 523)),
+    "fruit-watermelon-pineapple": ((19 / 336, 39 / 523, 129 / 336, 102 / 523),
+                                   (136 / 336, 19 / 523, 194 / 336, 103 / 523)),
+}
+#: a fruit print: ``faces`` (the faces' own layout), ``side-by-side`` (every pair side by
+#: side, a mixed pair in the other order) or ``stacked`` (every pair stacked)
+FRUIT_PRINTS = ("faces", "side-by-side", "stacked")
+
+
+def fruit_layout(slug: str, fruit_print: str) -> str:
+    """How a fruit card's two icons lie in ``fruit_print``: ``side`` or ``stacked``.
+
+    >>> fruit_layout("fruit-orange-orange", "faces"), fruit_layout("fruit-orange-orange", "side-by-side")
+    ('stacked', 'side')
+    """
+    if fruit_print == "faces":
+        a, b = slug.split("-")[1:3]
+        return "stacked" if a == b else "side"
+    return "side" if fruit_print == "side-by-side" else "stacked"
+
+
+def _icon_cut(face: np.ndarray, box: tuple[float, float, float, float], paper: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int, int]]:
+    """The pixels, the alpha (0-1: how far each pixel's colour lies from the card's
+    ``paper``) and the pixel rectangle of one icon of ``face``."""
+    h, w = face.shape[:2]
+    x1, y1, x2, y2 = int(box[0] * w), int(box[1] * h), int(math.ceil(box[2] * w)), int(math.ceil(box[3] * h))
+    pixels = face[y1:y2, x1:x2].astype(np.float32)
+    far = np.linalg.norm(pixels - paper, axis=2)
+    alpha = np.clip((far - 18.0) / 22.0, 0, 1)
+    alpha = cv2.dilate(cv2.erode(alpha, np.ones((3, 3), np.uint8)), np.ones((3, 3), np.uint8))
+    return pixels, alpha, (x1, y1, x2, y2)
+
+
+def fruit_print_face(rng: np.random.Generator, face: np.ndarray, slug: str, fruit_print: str) -> np.ndarray:
+    """``face`` of fruit card ``slug`` with its icons laid out as ``fruit_print`` lays them:
+    each icon cut from its rectangle, the rectangles filled with the card's paper colour (read
+    in the face's top-left corner), and the two icons set down side by side or stacked
+    round the middle of the two rectangles, with a small gap drawn from ``rng``. A face
+    already laid out so (or of another size than the Party faces') is returned as it is."""
+    if slug not in FRUIT_ICON_BOXES or fruit_print == "faces":
+        return face
+    want = fruit_layout(slug, fruit_print)
+    if want == fruit_layout(slug, "faces") and want == "stacked":
+        return face
+    paper = np.median(face[4:16, 24:60].reshape(-1, 3).astype(np.float32), 0)
+    icons = [_icon_cut(face, box, paper) for box in FRUIT_ICON_BOXES[slug]]
+    out = face.astype(np.float32)
+    for _, _, (x1, y1, x2, y2) in icons:
+        out[y1:y2, x1:x2] = paper + rng.normal(0, 1.5, (y2 - y1, x2 - x1, 3))
+    if want == "side":
+        icons = icons[::-1] if fruit_layout(slug, "faces") == "side" else icons  # a mixed pair swapped
+    lefts = [r[0] for _, _, r in icons]
+    tops = [r[1] for _, _, r in icons]
+    rights = [r[2] for _, _, r in icons]
+    bottoms = [r[3] for _, _, r in icons]
+    cx, cy = (min(lefts) + max(rights)) / 2, (min(tops) + max(bottoms)) / 2
+    sizes = [(r[2] - r[0], r[3] - r[1]) for _, _, r in icons]
+    gap = rng.uniform(0.01, 0.05) * face.shape[1]
+    if want == "side":
+        total = sizes[0][0] + sizes[1][0] + gap
+        x0 = int(np.clip(cx - total / 2, 2, face.shape[1] - total - 2))
+        spots = [(x0, int(cy - sizes[0][1] / 2)), (int(x0 + sizes[0][0] + gap), int(cy - sizes[1][1] / 2))]
+    else:
+        total = sizes[0][1] + sizes[1][1] + gap / 2
+        y0 = int(max(cy - total / 2, 2))
+        spots = [(int(cx - sizes[0][0] / 2), y0), (int(cx - sizes[1][0] / 2), int(y0 + sizes[0][1] + gap / 2))]
+    for (pixels, alpha, _), (x, y) in zip(icons, spots, strict=True):
+        h, w = alpha.shape
+        x, y = int(np.clip(x, 0, face.shape[1] - w)), int(np.clip(y, 0, face.shape[0] - h))
+        region = out[y:y + h, x:x + w]
+        region[:] = region * (1 - alpha[..., None]) + pixels * alpha[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -22,7 +22,14 @@ import cv2
 import numpy as np
 
 from vision.fieldtest import surfaces
-from vision.fieldtest.cards import PRINT_STYLES, load_faces, styled_face
+from vision.fieldtest.cards import (
+    FRUIT_PRINTS,
+    PRINT_STYLES,
+    fruit_layout,
+    fruit_print_face,
+    load_faces,
+    styled_face,
+)
 from vision.fieldtest.table import (
     LAYOUTS,
     Table,
@@ -32,7 +39,7 @@ from vision.fieldtest.table import (
     random_tableau,
 )
 
-KINDS = ("tableau", "table", "crowd", "rect", "closeup", "duel")
+KINDS = ("tableau", "table", "crowd", "rect", "closeup", "duel", "fruit")
 #: a card showing less than this share of itself is not findable: it is marked hidden
 MIN_VISIBLE = 0.06
 HAND_BGR = (110, 150, 205)
@@ -235,6 +242,8 @@ KIND_SPECS = {
     # two players across a long table, each tableau at its own edge facing its player, the
     # table between them bare: a 2-player game's tableaux of 8 to 14 cards
     "duel": Kind((2, 2), (8, 14), "rect", (0.85, 0.96)),
+    # one to three tableaux rich in fruit cards (``plan_table``: fruit is near half the menu)
+    "fruit": Kind((1, 3), (6, 12), "round", (0.65, 0.92)),
 }
 #: How much wider than its tableaux need (cm) a duel's table is between its two players
 DUEL_APART = (20.0, 80.0)
@@ -244,6 +253,8 @@ def plan_table(rng: np.random.Generator, kind: str, n_seats: int | None = None) 
     spec = KIND_SPECS[kind]
     n = n_seats or int(rng.integers(spec.seats[0], spec.seats[1] + 1))
     menu = random_menu(rng)
+    if kind == "fruit":  # a menu whose dessert is fruit, drawn as often as eight other kinds
+        menu = [m for m in menu if m not in ("pudding", "green-tea-ice-cream", "fruit")] + ["fruit"] * 8
     deck_style = str(rng.choice(PRINT_STYLES))
     laid = []
     for s in range(n):
@@ -290,17 +301,26 @@ def table_background(rng, table: Table, camera: Camera, size, corners_all, backg
 
 
 def render_photo(seed: int, kind: str = "table", size: tuple[int, int] = (2016, 1512),
-                 n_seats: int | None = None, cards_dir: str | None = None) -> tuple[np.ndarray, dict]:
-    """``(BGR photo, truth)`` for one seed; the same seed always gives the same photo."""
+                 n_seats: int | None = None, cards_dir: str | None = None,
+                 fruit_print: str = "faces") -> tuple[np.ndarray, dict]:
+    """``(BGR photo, truth)`` for one seed; the same seed always gives the same photo.
+
+    ``fruit_print`` lays out every fruit card's icons as one print does
+    (``cards.FRUIT_PRINTS``); each fruit card's truth then says how its icons lie
+    (``layout``: ``side`` or ``stacked``)."""
     if kind not in KIND_SPECS:
         raise ValueError(f"unknown photo kind {kind!r}: use one of {', '.join(KIND_SPECS)}")
+    if fruit_print not in FRUIT_PRINTS:
+        raise ValueError(f"unknown fruit print {fruit_print!r}: use one of {', '.join(FRUIT_PRINTS)}")
     rng = np.random.default_rng([seed, 0xF1E1D])
     table, _ = plan_table(rng, kind, n_seats)
-    return render_table(rng, table, kind, size, cards_dir)
+    return render_table(rng, table, kind, size, cards_dir, fruit_print=fruit_print,
+                        fruit_rng=np.random.default_rng([seed, 0xF2]))
 
 
 def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: Camera | None = None,
-                 conditions: bool = True, background: tuple | None = None, extra=None) -> tuple[np.ndarray, dict]:
+                 conditions: bool = True, background: tuple | None = None, extra=None,
+                 fruit_print: str = "faces", fruit_rng: np.random.Generator | None = None) -> tuple[np.ndarray, dict]:
     w, h = size
     spec = KIND_SPECS.get(kind, KIND_SPECS["table"])
     faces = load_faces(cards_dir)
@@ -326,6 +346,8 @@ def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: 
     # the cards, back to front
     for index, card in enumerate(table.cards):
         face = faces.face(rng, card.slug, printed_share=0.5)
+        if fruit_print != "faces" and card.slug.startswith("fruit-"):  # its own stream: other draws stay
+            face = fruit_print_face(fruit_rng or np.random.default_rng(index), face, card.slug, fruit_print)
         styled, alpha, grow = styled_face(rng, face, card.style)
         quad = camera.flat(card.corners(grow), 0.03 * (index % 7))
         roi = _roi(quad, size)
@@ -395,6 +417,10 @@ def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: 
         photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = _truth(table, ids, areas, boxes_roi, size, kind, camera)
     truth["clutter"] = clutter_boxes
+    truth["fruit_print"] = fruit_print
+    for card in truth["cards"]:
+        if card["label"].startswith("fruit-"):
+            card["layout"] = fruit_layout(card["label"], fruit_print)
     return photo, truth
 
 
@@ -501,7 +527,8 @@ def _truth(table: Table, ids, areas, rois, size, kind, camera: Camera) -> dict:
              for s, seat in enumerate(table.seats)]
     seats.sort(key=lambda s: s["seat"])
     n = len(seats)
-    group = {"tableau": "one tableau", "closeup": "close-up", "rect": "rectangular", "duel": "two players"}.get(
+    group = {"tableau": "one tableau", "closeup": "close-up", "rect": "rectangular", "duel": "two players",
+             "fruit": "fruit"}.get(
         kind, "2-5 seats" if n <= 5 else "6-8 seats")
     truth = {"size": [w, h], "kind": kind, "group": group, "cards": cards, "seats": seats, "shape": table.shape}
     if n == 1:

@@ -27,6 +27,8 @@ class FieldSet:
     shots: tuple[tuple[str, tuple[int, int]], ...]
     photos: int
     seed: int
+    #: the fruit print of each photo in turn (``cards.FRUIT_PRINTS``), cycled over ``photos``
+    fruit_prints: tuple[str, ...] = ("faces",)
 
 
 FIELD_SETS = {s.name: s for s in (
@@ -39,7 +41,13 @@ FIELD_SETS = {s.name: s for s in (
     FieldSet("field-sizes", (("table", (4032, 3024)), ("tableau", (640, 480)), ("tableau", (4032, 3024)),
                              ("table", (640, 480))), 8, 106),
     # 2-player games: each tableau at its own edge of a long table, the bare table between
-    FieldSet("field-duel", (("duel", (2016, 1512)),), 12, 107),
+    FieldSet("field-duel", (("duel", (2016, 1512)),), 12, 108),
+    # tableaux rich in fruit cards, one to three seats, half of the photos in a print that
+    # lays every fruit pair side by side (a same-fruit pair too, which the faces stack), a
+    # quarter in the faces' own layout and a quarter with every pair stacked
+    # (three sizes against four prints: every print at every size)
+    FieldSet("field-fruit", (("fruit", (1280, 960)), ("fruit", (2016, 1512)), ("fruit", (1600, 1200))), 48, 107,
+             fruit_prints=("side-by-side", "faces", "side-by-side", "stacked")),
     # photos the "unsure" rule is calibrated on (never reported as a test)
     FieldSet("field-calib", (("tableau", (1280, 960)), ("table", (2016, 1512)), ("crowd", (2016, 1512)),
                              ("closeup", (1280, 960)), ("rect", (2016, 1512))), 40, 199),
@@ -53,13 +61,14 @@ FIELD_SETS = {s.name: s for s in (
 )}
 #: ``--sets field`` means these
 FAMILIES = {"field": ("field-tableau", "field-table", "field-crowd", "field-rect", "field-closeup", "field-sizes",
-                      "field-duel")}
+                      "field-duel", "field-fruit")}
 
 
 def _one(job) -> None:
     spec, root, index = job
     kind, size = spec.shots[index % len(spec.shots)]
-    image, truth = render_photo(spec.seed * 1_000_003 + index, kind, size)
+    image, truth = render_photo(spec.seed * 1_000_003 + index, kind, size,
+                                fruit_print=spec.fruit_prints[index % len(spec.fruit_prints)])
     name = f"p{index:06d}"
     truth["image"] = f"images/{name}.jpg"
     cv2.imwrite(str(root / truth["image"]), image, [cv2.IMWRITE_JPEG_QUALITY, 97])

@@ -27,6 +27,7 @@ from vision.faces import PRINTED_SLUGS, SLUGS
 from vision.recognizer import COUNT_FAMILIES, CROP_SIZE, NOT_A_CARD, square_crop
 from vision.synth import cropaug
 from vision.synth.compose import SceneConditions, compose_table, printed_weights, random_tableau
+from vision.synth.fruit import FRUIT_FACES, card_view, relaid_faces
 
 DETECTOR_CLASSES = ("card",)
 
@@ -127,6 +128,16 @@ class Recipe:
     #: share of card crops then seen under a glossy card's sheen (``cropaug.sheen_crop``: a
     #: band where the lamp's reflection fades the print), each drawn per crop
     crop_sheen: float = 0.0
+    #: each photo's fruit faces replaced by this many re-laid versions of each
+    #: (:func:`vision.synth.fruit.relaid_faces`: the two icons moved, resized, side by side,
+    #: stacked or diagonal, recoloured, on a background of another hue), drawn per photo; 0:
+    #: the faces as they are
+    relaid_fruit: int = 0
+    #: crops of one re-laid fruit card alone per photo index (``vision.synth.fruit.card_view``:
+    #: legible, printed its own way, upright or upside down, a phone's camera for half),
+    #: written beside the photos' crops as ``<name>_vNN.jpg``, each of a fruit face drawn
+    #: in turn
+    card_views: int = 0
 
 
 #: the look-alikes the classifier's sheen and wide stages draw twice as often: count faces
@@ -232,6 +243,20 @@ RECIPES = {
                                                       piles=0.4, turned=0.3, tilted=0.4),
                                 crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
                                 boost=COUNT_FACES, boost_weight=10.0),
+    # the fruit reader's crops, written at 128 px: as the count classifier's tables, laid
+    # mostly of fruit cards (each fruit face 16 times as likely as another face), each
+    # photo's fruit faces re-laid three ways (``relaid_fruit``): the icons side by side,
+    # stacked or diagonal, moved, resized and recoloured, on a background of another hue, so
+    # the reader learns which fruit the icons are and not where they sit. Only its fruit
+    # crops are trained on (``datasets/build/fruit-crops/fruit``), with 16 crops a photo of
+    # one re-laid fruit card alone, legible (``card_views``): many of the tables' fruit
+    # crops are small, far or glared past reading
+    "train-fruit-crops": Recipe("train-fruit-crops", train=300, val=30, seed=25, det=False, prefix="f",
+                                crop_size=128, closeups=1 / 6, seats=ANY_SEATS,
+                                scene=ConditionShares(print_styles=0.9, far_cameras=0.4, small_frames=0.1,
+                                                      piles=0.4, turned=0.3, tilted=0.4),
+                                crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
+                                boost=FRUIT_FACES, boost_weight=16.0, relaid_fruit=3, card_views=16),
     # the detector's camera stage: whole photos as phones and webcams take them across a real
     # table, 1-8 seats, cards printed their own way; six photos in ten from the table's near
     # edge (far side small and out of focus, glare, lamp colour, a hand's shadow), one in
@@ -404,7 +429,9 @@ def _make_one(job) -> int:
             tableaux = [random_tableau(closeup_rng, int(closeup_rng.integers(1, 4)), weights=weights)]
             fill = float(closeup_rng.uniform(0.8, 0.99))
     conditions = recipe.scene.draw(seed)
-    image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=recipe.faces,
+    faces = (relaid_faces(np.random.default_rng([seed, 88]), recipe.relaid_fruit) if recipe.relaid_fruit
+             else recipe.faces)
+    image, truth = compose_table(seed, tableaux, n_seats=None if tableaux else n_seats, faces=faces,
                                  size=recipe.scene.frame(seed, recipe.size), slug_weights=weights, fill=fill,
                                  conditions=conditions)
     name = f"{recipe.prefix}{index:06d}"
@@ -428,10 +455,45 @@ def _make_one(job) -> int:
     return len(truth["cards"])
 
 
+def _view_path(recipe: Recipe, root: Path, split: str, index: int, k: int) -> Path:
+    """Where the ``k``-th card view of photo index ``index`` is written, in its face's folder."""
+    slug = FRUIT_FACES[(index * recipe.card_views + k) % len(FRUIT_FACES)]
+    return root / "cls" / split / slug / f"{recipe.prefix}{index:06d}_v{k:02d}.jpg"
+
+
+def _card_views(job) -> int:
+    """Write the ``card_views`` crops of photo index ``index`` of a split not yet written."""
+    recipe, root, split, index = job
+    written = 0
+    for k in range(recipe.card_views):
+        path = _view_path(recipe, root, split, index, k)
+        slug = path.parent.name
+        if not path.exists():
+            rng = np.random.default_rng([photo_seed(recipe, split, index), 87, k])
+            cv2.imwrite(str(path), card_view(rng, slug, recipe.crop_size))
+            written += 1
+    return written
+
+
+def _run(jobs: list, work, workers: int, desc: str, progress: bool) -> None:
+    """``work(job)`` for each of ``jobs``, on ``workers`` processes, with a progress bar."""
+    bar = tqdm(total=len(jobs), desc=desc, unit="photo", disable=not progress)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for _ in pool.map(work, jobs, chunksize=4):
+                bar.update()
+    else:
+        for job in jobs:
+            work(job)
+            bar.update()
+    bar.close()
+
+
 def generate(recipe: Recipe, root: str | Path, workers: int = 2, progress: bool = True) -> Path:
     """Generate ``recipe`` under ``root``; photos already written are kept (resumable)."""
     root = Path(root)
     jobs = []
+    views = []
     for split, count in (("train", recipe.train), ("val", recipe.val)):
         if not count:
             continue
@@ -444,17 +506,12 @@ def generate(recipe: Recipe, root: str | Path, workers: int = 2, progress: bool 
         for index in range(count):
             if not _truth_path(recipe, root, split, index).exists():
                 jobs.append((recipe, root, split, index))
+            if recipe.card_views and not _view_path(recipe, root, split, index, recipe.card_views - 1).exists():
+                views.append((recipe, root, split, index))
     if jobs:
-        bar = tqdm(total=len(jobs), desc=f"generate {recipe.name}", unit="photo", disable=not progress)
-        if workers > 1:
-            with ProcessPoolExecutor(workers) as pool:
-                for _ in pool.map(_make_one, jobs, chunksize=4):
-                    bar.update()
-        else:
-            for job in jobs:
-                _make_one(job)
-                bar.update()
-        bar.close()
+        _run(jobs, _make_one, workers, f"generate {recipe.name}", progress)
+    if views:
+        _run(views, _card_views, workers, f"card views {recipe.name}", progress)
     if not recipe.det or recipe.adds_to:
         return root
     write_detector_yaml(root / "det", train="images/train" if recipe.train else "images/val")

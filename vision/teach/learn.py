@@ -294,8 +294,9 @@ def _commit_version(store: ModelStore, base: ModelVersion, previous: ExemplarSet
     with store.staging() as staging:
         meta = json.loads((base.path / "meta.json").read_text())
         files = {meta["detector"]["file"], meta["classifier"]["file"], "detector.pt", "classifier.pt"}
-        if isinstance(meta.get("counter"), dict):
-            files |= {meta["counter"]["file"], "counter.pt"}
+        for reader in ("counter", "fruit"):  # the readers of a family's mark
+            if isinstance(meta.get(reader), dict):
+                files |= {meta[reader]["file"], f"{reader}.pt"}
         for name in sorted(files):
             if (base.path / name).is_file():
                 _link_or_copy(base.path / name, staging / name)

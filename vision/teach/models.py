@@ -4,8 +4,9 @@ retraining status the teach page polls.
 Versions live in the data folder, the bundled model (``models/``) is never touched::
 
     <data>/models/<YYYYmmdd-HHMMSS>/   detector.onnx, classifier.onnx, classifier.pt,
-                                       counter.onnx (the count classifier, when
-                                       meta.json names one), meta.json, version.json
+                                       counter.onnx and fruit.onnx (the count
+                                       classifier and the fruit reader, when meta.json
+                                       names them), meta.json, version.json
     <data>/models/active               {"active": name, "history": [older names]}
 """
 
@@ -129,11 +130,12 @@ def _read_classes(path: Path) -> tuple[str, ...]:
     return tuple(meta.get("classes", ()))
 
 
-def _counter_file(path: Path) -> str | None:
-    """The count classifier's file ``meta.json`` names, if any (a model may have none)."""
+def _reader_files(path: Path) -> list[str]:
+    """The files of the mark readers (the count classifier, the fruit reader) ``meta.json``
+    names (a model may have none)."""
     meta = json.loads((path / "meta.json").read_text())
-    counter = meta.get("counter") if isinstance(meta, dict) else None
-    return str(counter["file"]) if isinstance(counter, dict) and "file" in counter else None
+    readers = [meta.get(name) for name in ("counter", "fruit")] if isinstance(meta, dict) else []
+    return [str(r["file"]) for r in readers if isinstance(r, dict) and "file" in r]
 
 
 def _timestamp() -> str:
@@ -155,12 +157,13 @@ class ModelStore:
             raise ModelStoreError(f"model {name!r} in {path} is incomplete (needs {', '.join(MODEL_FILES)})")
         try:
             classes = _read_classes(path)
-            counter = _counter_file(path)
+            readers = _reader_files(path)
             info = json.loads((path / "version.json").read_text()) if (path / "version.json").exists() else {}
         except (OSError, ValueError) as exc:
             raise ModelStoreError(f"model {name!r} in {path} is damaged: {exc}") from exc
-        if counter and not (path / counter).exists():
-            raise ModelStoreError(f"model {name!r} in {path} is incomplete (its meta.json names {counter})")
+        for reader in readers:
+            if not (path / reader).exists():
+                raise ModelStoreError(f"model {name!r} in {path} is incomplete (its meta.json names {reader})")
         if not isinstance(info, dict):
             info = {}
         weak = tuple(s for s in info.get("weak", ()) if isinstance(s, str))

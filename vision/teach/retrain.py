@@ -723,7 +723,7 @@ def train(prepared: Prepared, staging: Path, plan: RetrainPlan, trainer: Trainer
     progress("export", 0.0, "exporting")
     shutil.copyfile(best, staging / "classifier.pt")
     export_classifier(staging / "classifier.pt", imgsz, staging / "classifier.onnx")
-    for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt"):
+    for name in ("detector.onnx", "detector.pt", "counter.onnx", "counter.pt", "fruit.onnx", "fruit.pt"):
         if (base.path / name).exists():
             shutil.copyfile(base.path / name, staging / name)
     meta["detector"]["file"] = "detector.onnx"

@@ -49,6 +49,49 @@ def card_f1(right: int, predicted: int, truth: int) -> tuple[float, float, float
     return precision, recall, f1
 
 
+def fruit_group(card: dict) -> str | None:
+    """The group a fruit card's reading is reported in: its pair (``same`` fruit or
+    ``mixed``) and how its print lays the icons out (the truth's ``layout``; the faces'
+    own where the truth does not say: a same-fruit pair stacked, a mixed pair side by side);
+    None for a card that is no fruit card.
+
+    >>> fruit_group({"label": "fruit-orange-orange"}), fruit_group({"label": "fruit-pineapple-orange", "layout": "stacked"})
+    ('same, stacked', 'mixed, stacked')
+    >>> fruit_group({"label": "eel"}) is None
+    True
+    """
+    parts = card["label"].split("-")
+    if parts[0] != "fruit" or len(parts) != 3:
+        return None
+    same = parts[1] == parts[2]
+    layout = card.get("layout") or ("stacked" if same else "side")
+    return f"{'same' if same else 'mixed'}, {layout}"
+
+
+def _fruit_counts(labels, pairs, visible: list[dict], counts: Counter) -> None:
+    """Count into ``counts`` each found fruit card (``fruit <group> found``) and each named
+    right (``fruit <group> right``), by :func:`fruit_group`."""
+    for i, j in pairs:
+        group = fruit_group(visible[j])
+        if group is not None:
+            counts[f"fruit {group} found"] += 1
+            counts[f"fruit {group} right"] += labels[i] == visible[j]["label"]
+
+
+def fruit_accuracy(counts: Counter) -> dict:
+    """Of the fruit cards found, the share named right, by :func:`fruit_group` and in all
+    (``{group: {"found", "right", "accuracy"}}``); empty where no fruit card was found."""
+    groups = sorted({key[len("fruit "):-len(" found")] for key in counts if key.startswith("fruit ")
+                     and key.endswith(" found")})
+    out = {}
+    for group in [*groups, "all"] if groups else []:
+        keys = groups if group == "all" else [group]
+        found = sum(counts[f"fruit {g} found"] for g in keys)
+        right = sum(counts[f"fruit {g} right"] for g in keys)
+        out[group] = {"found": found, "right": right, "accuracy": round(right / max(found, 1), 4)}
+    return out
+
+
 def _multiset_hits(truth: list, got: list) -> int:
     left = Counter(tuple(s) for s in got)
     hits = 0
@@ -93,6 +136,7 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
             if labels[i] != visible[j]["label"]:
                 confusions[f"{visible[j]['label']} -> {labels[i]}"] += 1
         counts["tp"] += right
+        _fruit_counts(labels, pairs, visible, counts)
         # a card is also in its right seat when the photo's split put it with its player's
         # tableau (only truths that know each card's seat can say)
         if all("seat" in visible[j] for _, j in pairs):
@@ -157,11 +201,14 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
 
 def _summary(counts: Counter, name: str, photos: int, times) -> dict:
     precision, recall, f1 = card_f1(counts["tp"], counts["pred"], counts["truth"])
-    extra = {}
+    extra: dict[str, Any] = {}
     if counts["seat_known"]:
         extra["card_f1_seats"] = round(card_f1(counts["tp_seat"], counts["pred"], counts["truth"])[2], 4)
     if counts["closeups"]:
         extra["closeups_right"] = round(counts["closeups_right"] / counts["closeups"], 4)
+    fruit = fruit_accuracy(counts)
+    if fruit:
+        extra["fruit_accuracy"] = fruit
     return {**extra,
         "set": name,
         "photos": photos,
@@ -329,4 +376,10 @@ def format_table(report: dict) -> str:
         if result["top_confusions"]:
             top = ", ".join(f"{k} x{v}" for k, v in list(result["top_confusions"].items())[:5])
             lines.append(f"{result['set']}: most confused: {top}")
+    for result in report["results"]:
+        fruit = result.get("fruit_accuracy")
+        if fruit:
+            parts = ", ".join(f"{group} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
+                              for group, row in fruit.items())
+            lines.append(f"{result['set']}: fruit cards named right: {parts}")
     return "\n".join(lines)

@@ -43,6 +43,9 @@ CARD_FACES = (
 )
 #: the count classifier's outputs (vision.synth.dataset.COUNT_FACES)
 COUNT_FACES = ("maki-1", "maki-2", "maki-3", "uramaki-3", "uramaki-4", "uramaki-5")
+#: the fruit reader's outputs (vision.synth.fruit.FRUIT_FACES)
+FRUIT_FACES = ("fruit-orange-orange", "fruit-pineapple-orange", "fruit-pineapple-pineapple",
+               "fruit-watermelon-orange", "fruit-watermelon-pineapple", "fruit-watermelon-watermelon")
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ MODEL_KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
     ModelKind("detector", "detect", "yolov8n.yaml"),
     ModelKind("classifier", "classify", "yolov8n-cls.yaml"),
     ModelKind("counter", "classify", "yolov8n-cls.yaml"),
+    # the reader of a fruit card's two fruit (``vision.recognizer.Recognizer.refruit``)
+    ModelKind("fruit", "classify", "yolov8n-cls.yaml"),
 )}
 
 
@@ -112,6 +117,7 @@ class StageJSON(TypedDict):
     share: float
     epoch: Epoch
     feed: int
+    mirror: float
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,9 @@ class Stage:
     epoch: Epoch = "best"
     #: the size the exported model is fed at (0: ``imgsz``)
     feed: int = 0
+    #: the share of training crops mirrored: 0 for a card, which reads otherwise mirrored; a
+    #: fruit card mirrored shows the same two fruit, the other way round
+    mirror: float = 0.0
 
     def __post_init__(self) -> None:
         problems = [
@@ -295,6 +304,8 @@ def _schedule_words(stage: Stage) -> str:
     words.append(f"batch {stage.batch}")
     if stage.optimizer != "auto":
         words.append(stage.optimizer + (f" {_lr(stage.lr0)}" if stage.lr0 is not None else ""))
+    if stage.mirror:
+        words.append(f"{stage.mirror:.0%} of crops mirrored")
     return ", ".join(words)
 
 
@@ -337,7 +348,8 @@ _BASE = ("train",)
 _CLASSIFIER_BASE = ("train", "train-crops", "train-negatives")
 
 #: the stages behind the committed models, in the order they were trained (two chains, the
-#: detector's and the classifier's, and the counter cut from the classifier's last stage)
+#: detector's and the classifier's, and the counter and the fruit reader cut from the
+#: classifier's last stage)
 COMMITTED_PLAN: tuple[Stage, ...] = (
     Stage("classifier", "classifier", FROM_SCRATCH, _recipes(*_BASE), epochs=12, imgsz=64, batch=64),
     Stage("detector", "detector", FROM_SCRATCH, _recipes(*_BASE), epochs=15, imgsz=416, batch=16, close_mosaic=3),
@@ -376,9 +388,11 @@ COMMITTED_PLAN: tuple[Stage, ...] = (
     Stage("detector-tilted", "detector", after("detector-tilted-mixed"), _recipes("train-tilted-tables"),
           epochs=21, imgsz=832, batch=32, device="gpu", **_CAMERA),
     Stage("counter", "counter", after("classifier-wide", COUNT_FACES), _recipes("train-count-crops"),
-          epochs=8, imgsz=128, batch=64, optimizer="AdamW", lr0=0.0003, warmup_epochs=0.0, epoch="last",
-),
+          epochs=8, imgsz=128, batch=64, optimizer="AdamW", lr0=0.0003, warmup_epochs=0.0, epoch="last"),
     Stage("detector-patterned", "detector", after("detector-tilted"), _recipes("train-patterned-tables"),
           epochs=6, imgsz=832, batch=8, hours=0.6, share=0.5, **_CAMERA),
+    Stage("fruit", "fruit", after("classifier-wide", FRUIT_FACES), _recipes("train-fruit-crops"),
+          epochs=9, imgsz=128, batch=64, optimizer="AdamW", lr0=0.0003, warmup_epochs=0.0, hours=0.6,
+          epoch="last", mirror=0.5),
 )
 check_plan(COMMITTED_PLAN)

@@ -127,6 +127,8 @@ def _train_settings(stage: Stage) -> dict[str, object]:
             settings[key] = getattr(stage, key)
     if stage.hours:
         settings["time"] = stage.hours
+    if stage.mirror:
+        settings["fliplr"] = stage.mirror
     return settings
 
 
