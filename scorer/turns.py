@@ -191,99 +191,181 @@ def replay(
 
     for t, turn in enumerate(log.turns):
         where = f"{path}[{t}]"
-        revealed: dict[str, list[Played]] = {p: [] for p in players}
-        for player, texts in turn.reveals:
-            for i, text in enumerate(texts):
-                here = f"{where}.reveals.{player}[{i}]"
-                if text == SPECIAL_ORDER:
-                    if any(stacks[player]):
-                        raise TurnLogError(here, "name the card a special order copies: 'special-order:<slug>'")
-                    notes.append(N_("turn {turn}: {player}'s special order had nothing to copy",
-                                    turn=t + 1, player=player))
-                    continue
-                played = Played.from_text(text, edition, here)
-                if played.slug in DISCARDED_ON_PLAY:
-                    continue  # both go to the discard as soon as they are played
-                free_wasabi = next(
-                    (s for s in stacks[player] if s and s[-1].slug == "wasabi"), None
-                ) if is_nigiri(played.slug) else None
-                if free_wasabi is not None:
-                    played = Played(played.slug, played.printed, on_wasabi=True)
-                    free_wasabi.append(played)
-                else:
-                    stacks[player].append([played])
-                revealed[player].append(played)
-
-        # miso soup: two or more in one turn (whoever played them) are all discarded
-        misos = [(p, c) for p in players for c in revealed[p] if c.slug == "miso-soup"]
-        if len(misos) >= 2:
-            for player, soup in misos:
-                _remove(stacks[player], soup)
-            notes.append(NP_("turn {turn}: {n} miso soup played together, all discarded",
-                             "turn {turn}: {n} miso soups played together, all discarded",
-                             len(misos), turn=t + 1))
-
-        # uramaki race: reaching 10 icons scores the next place at once, and the cards go
-        reached = {
-            p: icons for p in players
-            if (icons := sum(c.card.icons for s in stacks[p] for c in s if c.card.kind == "uramaki"))
-            >= URAMAKI_GOAL
-        }
-        for icons in sorted(set(reached.values()), reverse=True):
-            if places_taken >= len(URAMAKI_PLACES):
-                break
-            group = [p for p in players if reached.get(p) == icons]
-            for player in group:
-                during.append(DuringRoundScore(player, "uramaki", URAMAKI_PLACES[places_taken]))
-                stacks[player] = [
-                    kept for s in stacks[player]
-                    if (kept := [c for c in s if c.card.kind != "uramaki"])
-                ]
-            places_taken += len(group)
-
-        # strawberry pudding: the lead goes to the one who played one and now has the most symbols
-        pudding_players = {p for p in players if any(_strawberry(c) for c in revealed[p])}
-        if pudding_players:
-            totals = {p: before.get(p, 0) + sum(_strawberry(c) for s in stacks[p] for c in s) for p in players}
-            top = max(totals.values())
-            contenders = [p for p in players if totals[p] == top and p in pudding_players]
-            if len(contenders) == 1 and contenders[0] != holder:
-                holder = contenders[0]
-                during.append(DuringRoundScore(holder, "strawberry-pudding", STRAWBERRY_LEAD_POINTS))
-
-        for e, event in enumerate(turn.events):
-            here = f"{where}.events[{e}]"
-            own = stacks[event.player]
-            if event.event in ("chopsticks-used", "spoon-used"):
-                tool = event.event.removesuffix("-used")
-                def is_tool(c: Played, tool: str = tool) -> bool:
-                    return c.slug == tool
-
-                found = _find(own, is_tool)
-                if found is None:
-                    raise TurnLogError(here, f"{event.player} has no {tool} on the table to use")
-                _remove(own, found)
-            elif event.event == "takeout-flip":
-                for i, text in enumerate(event.cards):
-                    target = Played.from_text(text, edition)
-                    fresh = revealed[event.player]
-                    def is_target(c: Played, target: Played = target, fresh: list[Played] = fresh) -> bool:
-                        return ((c.slug, c.printed) == (target.slug, target.printed)
-                                and all(c is not r for r in fresh))
-
-                    found = _find(own, is_target)
-                    if found is None:
-                        raise TurnLogError(
-                            f"{here}.cards[{i}]",
-                            f"{event.player} has no {text!r} played in an earlier turn to flip",
-                        )
-                    _remove(own, found)
-                    own.append([Played(CARD_BACK, CARD_BACK)])
-            elif event.event == "mochi-roll":
-                mochi[event.player] = event.value  # type: ignore[assignment]
+        revealed = _reveal(turn, stacks, players, edition, t, where, notes)
+        _discard_miso_soups(stacks, revealed, players, t, notes)
+        places_taken = _race_uramaki(stacks, players, places_taken, during)
+        holder = _lead_strawberry(stacks, revealed, players, before, holder, during)
+        _apply_events(turn, stacks, revealed, edition, where, mochi)
 
     tableaux = {p: Tableau(tuple(Stack(tuple(s)) for s in stacks[p] if s)) for p in players}
     return ReplayResult(tableaux, during, holder, mochi, notes)
+
+
+def _reveal(
+    turn: Turn,
+    stacks: dict[str, list[list[Played]]],
+    players: Sequence[str],
+    edition: str,
+    t: int,
+    where: str,
+    notes: list[Text],
+) -> dict[str, list[Played]]:
+    """Lay one turn's revealed cards on the table and return them per player.
+
+    A nigiri goes on its player's free wasabi (the order of play decides which wasabi is
+    free), cards discarded on play never reach the table, and a special order laid on an
+    empty table is noted, since it had nothing to copy.
+    """
+    revealed: dict[str, list[Played]] = {p: [] for p in players}
+    for player, texts in turn.reveals:
+        for i, text in enumerate(texts):
+            here = f"{where}.reveals.{player}[{i}]"
+            if text == SPECIAL_ORDER:
+                if any(stacks[player]):
+                    raise TurnLogError(here, "name the card a special order copies: 'special-order:<slug>'")
+                notes.append(N_("turn {turn}: {player}'s special order had nothing to copy",
+                                turn=t + 1, player=player))
+                continue
+            played = Played.from_text(text, edition, here)
+            if played.slug in DISCARDED_ON_PLAY:
+                continue  # both go to the discard as soon as they are played
+            free_wasabi = next(
+                (s for s in stacks[player] if s and s[-1].slug == "wasabi"), None
+            ) if is_nigiri(played.slug) else None
+            if free_wasabi is not None:
+                played = Played(played.slug, played.printed, on_wasabi=True)
+                free_wasabi.append(played)
+            else:
+                stacks[player].append([played])
+            revealed[player].append(played)
+    return revealed
+
+
+def _discard_miso_soups(
+    stacks: dict[str, list[list[Played]]],
+    revealed: Mapping[str, list[Played]],
+    players: Sequence[str],
+    t: int,
+    notes: list[Text],
+) -> None:
+    """Miso soup: two or more in one turn (whoever played them) are all discarded."""
+    misos = [(p, c) for p in players for c in revealed[p] if c.slug == "miso-soup"]
+    if len(misos) >= 2:
+        for player, soup in misos:
+            _remove(stacks[player], soup)
+        notes.append(NP_("turn {turn}: {n} miso soup played together, all discarded",
+                         "turn {turn}: {n} miso soups played together, all discarded",
+                         len(misos), turn=t + 1))
+
+
+def _race_uramaki(
+    stacks: dict[str, list[list[Played]]],
+    players: Sequence[str],
+    places_taken: int,
+    during: list[DuringRoundScore],
+) -> int:
+    """The uramaki race: reaching 10 icons scores the next place at once, and the cards go.
+
+    Players who reach the goal in the same turn with the same icons share a place; the
+    places taken so far are returned, so the next turn scores the places left.
+    """
+    reached = {
+        p: icons for p in players
+        if (icons := sum(c.card.icons for s in stacks[p] for c in s if c.card.kind == "uramaki"))
+        >= URAMAKI_GOAL
+    }
+    for icons in sorted(set(reached.values()), reverse=True):
+        if places_taken >= len(URAMAKI_PLACES):
+            break
+        group = [p for p in players if reached.get(p) == icons]
+        for player in group:
+            during.append(DuringRoundScore(player, "uramaki", URAMAKI_PLACES[places_taken]))
+            stacks[player] = [
+                kept for s in stacks[player]
+                if (kept := [c for c in s if c.card.kind != "uramaki"])
+            ]
+        places_taken += len(group)
+    return places_taken
+
+
+def _lead_strawberry(
+    stacks: Mapping[str, list[list[Played]]],
+    revealed: Mapping[str, list[Played]],
+    players: Sequence[str],
+    before: Mapping[str, int],
+    holder: str | None,
+    during: list[DuringRoundScore],
+) -> str | None:
+    """Strawberry pudding: the lead goes to the one who played one and now has the most symbols.
+
+    Taking the lead scores at once; a tie for the most keeps it where it was. Returns who
+    holds the lead after this turn.
+    """
+    pudding_players = {p for p in players if any(_strawberry(c) for c in revealed[p])}
+    if pudding_players:
+        totals = {p: before.get(p, 0) + sum(_strawberry(c) for s in stacks[p] for c in s) for p in players}
+        top = max(totals.values())
+        contenders = [p for p in players if totals[p] == top and p in pudding_players]
+        if len(contenders) == 1 and contenders[0] != holder:
+            holder = contenders[0]
+            during.append(DuringRoundScore(holder, "strawberry-pudding", STRAWBERRY_LEAD_POINTS))
+    return holder
+
+
+def _apply_events(
+    turn: Turn,
+    stacks: dict[str, list[list[Played]]],
+    revealed: Mapping[str, list[Played]],
+    edition: str,
+    where: str,
+    mochi: dict[str, int],
+) -> None:
+    """Carry out what happened after the reveals: a tool used, a take-out flip, a mochi roll."""
+    for e, event in enumerate(turn.events):
+        here = f"{where}.events[{e}]"
+        own = stacks[event.player]
+        if event.event in ("chopsticks-used", "spoon-used"):
+            _use_tool(event, own, here)
+        elif event.event == "takeout-flip":
+            _flip_takeout(event, own, revealed[event.player], edition, here)
+        elif event.event == "mochi-roll":
+            mochi[event.player] = event.value  # type: ignore[assignment]
+
+
+def _use_tool(event: TurnEvent, own: list[list[Played]], here: str) -> None:
+    """Chopsticks or a spoon used: the player's latest one leaves the table (it returns to a hand)."""
+    tool = event.event.removesuffix("-used")
+    def is_tool(c: Played, tool: str = tool) -> bool:
+        return c.slug == tool
+
+    found = _find(own, is_tool)
+    if found is None:
+        raise TurnLogError(here, f"{event.player} has no {tool} on the table to use")
+    _remove(own, found)
+
+
+def _flip_takeout(
+    event: TurnEvent, own: list[list[Played]], fresh: list[Played], edition: str, here: str
+) -> None:
+    """A take-out box flips cards played in earlier turns face down, each becoming a card back.
+
+    A card revealed this very turn (``fresh``) cannot be flipped, so a card of the same kind
+    played earlier is looked for instead.
+    """
+    for i, text in enumerate(event.cards):
+        target = Played.from_text(text, edition)
+        def is_target(c: Played, target: Played = target, fresh: list[Played] = fresh) -> bool:
+            return ((c.slug, c.printed) == (target.slug, target.printed)
+                    and all(c is not r for r in fresh))
+
+        found = _find(own, is_target)
+        if found is None:
+            raise TurnLogError(
+                f"{here}.cards[{i}]",
+                f"{event.player} has no {text!r} played in an earlier turn to flip",
+            )
+        _remove(own, found)
+        own.append([Played(CARD_BACK, CARD_BACK)])
 
 
 def _find(stacks: list[list[Played]], wanted: Callable[[Played], bool]) -> Played | None:

@@ -161,55 +161,14 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
     than ``max_pixels`` (or ``whole_pixels`` for a photo only decoded whole), damaged."""
     if not data:
         raise EmptyPhotoError(f"{name}: the file is empty")
-    try:
-        with warnings.catch_warnings():
-            # the header's size is checked against max_pixels below
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image: Image.Image = Image.open(io.BytesIO(data))
-    except Image.DecompressionBombError as exc:
-        raise PhotoTooLargeError(
-            f"{name}: its size is more than {_megapixels(max_pixels)} megapixels; not decoded",
-            limit=int(_megapixels(max_pixels)), accepted=formats) from exc
-    except (OSError, ValueError, SyntaxError) as exc:  # Pillow's "cannot identify image file"
-        claimed = _claimed_format(data)
-        if claimed in formats:  # the right signature, then nothing Pillow can read
-            raise CorruptPhotoError(f"{name}: the {_listed((claimed,))} data is damaged and could not be decoded",
-                                    found=claimed, accepted=formats) from exc
-        raise UnsupportedPhotoError(f"{name}: not a {_listed(formats)} image", accepted=formats) from exc
-    source_format = "JPEG" if image.format == "MPO" else image.format  # MPO: its first image
-    if source_format not in formats:
-        raise UnsupportedPhotoError(
-            f"{name}: {image.format or 'unknown'} images are not accepted; use {_listed(formats)}",
-            fault="not-accepted", found=image.format, accepted=formats)
+    image = _open_header(data, max_pixels, name, formats)
+    source_format = _source_format(image, name, formats)
     width, height = image.size
-    if width * height > max_pixels:
-        raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {_megapixels(max_pixels)} megapixels; not decoded",
-            size=(width, height), limit=int(_megapixels(max_pixels)), found=source_format, accepted=formats)
-    if min(width, height) < MIN_SIDE:
-        raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card", fault="too-small",
-                                size=(width, height), found=source_format, accepted=formats)
+    _check_pixel_count((width, height), max_pixels, name, source_format, formats)
     factor = math.ceil(math.sqrt(width * height / working_pixels))
-    progressive = source_format == "JPEG" and bool(image.info.get("progressive"))
-    if progressive and _coefficient_bytes(image) > MAX_COEFFICIENT_BYTES:
-        cap = int(width * height * MAX_COEFFICIENT_BYTES / _coefficient_bytes(image))
-        raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {_megapixels(cap)} megapixels, the most a "
-            "progressive JPEG is read at; send it smaller, or as a baseline JPEG", fault="progressive-too-large",
-            size=(width, height), limit=int(_megapixels(cap)), found=source_format, accepted=formats)
-    streamed = (source_format in ("PNG", "WEBP") and factor > 1 and pyvips is not None
-                and not image.info.get("interlace"))
-    if source_format == "HEIF" and factor > 1:  # a grid of tiles small enough is decoded by rows
-        tile_pixels = heif_tile_pixels(data)
-        streamed = tile_pixels is not None and tile_pixels < width * height and tile_pixels <= MAX_HEIF_PIXELS
-    if source_format == "HEIF" and not streamed:
-        whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
-    if source_format != "JPEG" and not streamed and width * height > whole_pixels:
-        kind = "an interlaced PNG" if image.info.get("interlace") else f"a {_listed((source_format,))}"
-        raise PhotoTooLargeError(
-            f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most "
-            f"{kind} is read at; send it smaller, or as a JPEG", fault="whole-too-large",
-            size=(width, height), limit=int(_megapixels(whole_pixels)), found=source_format, accepted=formats)
+    _check_progressive(image, name, source_format, formats)
+    streamed = _is_streamed(image, data, source_format, factor)
+    _check_whole_pixels(image, streamed, whole_pixels, name, source_format, formats)
     if source_format == "HEIF":
         del image
         return Photo(_decode_heif(data, factor, name), source_format)
@@ -223,6 +182,8 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
         # (without pyvips) whole at 3 bytes a pixel (Pillow's RGB takes 4), then shrunk
         del image
         return Photo(_decode_with_opencv(data, factor, name, source_format), source_format)
+    # a small PNG or WebP through Pillow, here rather than in a helper so that each image the
+    # turn and the conversion replace is freed at once (a caller's reference would keep it)
     try:
         image.load()
         if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
@@ -238,6 +199,95 @@ def decode_photo(data: bytes, max_pixels: int = MAX_PHOTO_PIXELS, name: str = "i
         raise CorruptPhotoError(f"{name}: the {source_format} data is damaged ({exc})") from exc
     del image
     return Photo(pixels=np.ascontiguousarray(rgb[:, :, ::-1]), format=source_format)
+
+
+def _open_header(data: bytes, max_pixels: int, name: str, formats: tuple[str, ...]) -> Image.Image:
+    """The photo opened by Pillow, which reads its header and decodes nothing yet, so the size
+    can be checked first. What Pillow cannot open is told apart: a size past Pillow's own bomb
+    limit, the signature of an accepted format with damaged data after it, or no image at all."""
+    try:
+        with warnings.catch_warnings():
+            # the header's size is checked against max_pixels by the caller
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image: Image.Image = Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError as exc:
+        raise PhotoTooLargeError(
+            f"{name}: its size is more than {_megapixels(max_pixels)} megapixels; not decoded",
+            limit=int(_megapixels(max_pixels)), accepted=formats) from exc
+    except (OSError, ValueError, SyntaxError) as exc:  # Pillow's "cannot identify image file"
+        claimed = _claimed_format(data)
+        if claimed in formats:  # the right signature, then nothing Pillow can read
+            raise CorruptPhotoError(f"{name}: the {_listed((claimed,))} data is damaged and could not be decoded",
+                                    found=claimed, accepted=formats) from exc
+        raise UnsupportedPhotoError(f"{name}: not a {_listed(formats)} image", accepted=formats) from exc
+    return image
+
+
+def _source_format(image: Image.Image, name: str, formats: tuple[str, ...]) -> str:
+    """The format the photo is read as (an MPO as the JPEG of its first image), refused when it
+    is not one of ``formats``."""
+    source_format = "JPEG" if image.format == "MPO" else image.format  # MPO: its first image
+    if source_format not in formats:
+        raise UnsupportedPhotoError(
+            f"{name}: {image.format or 'unknown'} images are not accepted; use {_listed(formats)}",
+            fault="not-accepted", found=image.format, accepted=formats)
+    return source_format
+
+
+def _check_pixel_count(size: tuple[int, int], max_pixels: int, name: str, source_format: str,
+                       formats: tuple[str, ...]) -> None:
+    """Refuse, from the header's size alone, a photo of more pixels than any photo has (a
+    decompression bomb) or too few to show a card."""
+    width, height = size
+    if width * height > max_pixels:
+        raise PhotoTooLargeError(
+            f"{name}: {width}x{height} is more than {_megapixels(max_pixels)} megapixels; not decoded",
+            size=(width, height), limit=int(_megapixels(max_pixels)), found=source_format, accepted=formats)
+    if min(width, height) < MIN_SIDE:
+        raise CorruptPhotoError(f"{name}: {width}x{height} is too small to show any card", fault="too-small",
+                                size=(width, height), found=source_format, accepted=formats)
+
+
+def _check_progressive(image: Image.Image, name: str, source_format: str, formats: tuple[str, ...]) -> None:
+    """Refuse a progressive JPEG whose DCT coefficients, which libjpeg holds until the last scan
+    even when decoding scaled down, would take more than :data:`MAX_COEFFICIENT_BYTES`."""
+    progressive = source_format == "JPEG" and bool(image.info.get("progressive"))
+    if progressive and _coefficient_bytes(image) > MAX_COEFFICIENT_BYTES:
+        width, height = image.size
+        cap = int(width * height * MAX_COEFFICIENT_BYTES / _coefficient_bytes(image))
+        raise PhotoTooLargeError(
+            f"{name}: {width}x{height} is more than {_megapixels(cap)} megapixels, the most a "
+            "progressive JPEG is read at; send it smaller, or as a baseline JPEG", fault="progressive-too-large",
+            size=(width, height), limit=int(_megapixels(cap)), found=source_format, accepted=formats)
+
+
+def _is_streamed(image: Image.Image, data: bytes, source_format: str, factor: int) -> bool:
+    """Whether a photo to be shrunk is decoded a part at a time rather than whole: a PNG (not
+    interlaced) or WebP through libvips when pyvips is there, a HEIC when it is a grid of tiles
+    each smaller than the photo and small enough for libheif to decode."""
+    streamed = (source_format in ("PNG", "WEBP") and factor > 1 and pyvips is not None
+                and not image.info.get("interlace"))
+    if source_format == "HEIF" and factor > 1:  # a grid of tiles small enough is decoded by rows
+        width, height = image.size
+        tile_pixels = heif_tile_pixels(data)
+        streamed = tile_pixels is not None and tile_pixels < width * height and tile_pixels <= MAX_HEIF_PIXELS
+    return streamed
+
+
+def _check_whole_pixels(image: Image.Image, streamed: bool, whole_pixels: int, name: str, source_format: str,
+                        formats: tuple[str, ...]) -> None:
+    """Refuse a photo other than a JPEG that would be decoded whole with more than
+    ``whole_pixels`` (at most :data:`MAX_HEIF_PIXELS` for a HEIC, whose decoder holds more a
+    pixel), since the whole image would sit in memory."""
+    if source_format == "HEIF" and not streamed:
+        whole_pixels = min(whole_pixels, MAX_HEIF_PIXELS)
+    width, height = image.size
+    if source_format != "JPEG" and not streamed and width * height > whole_pixels:
+        kind = "an interlaced PNG" if image.info.get("interlace") else f"a {_listed((source_format,))}"
+        raise PhotoTooLargeError(
+            f"{name}: {width}x{height} is more than {_megapixels(whole_pixels)} megapixels, the most "
+            f"{kind} is read at; send it smaller, or as a JPEG", fault="whole-too-large",
+            size=(width, height), limit=int(_megapixels(whole_pixels)), found=source_format, accepted=formats)
 
 
 def _megapixels(pixels: int) -> str:

@@ -152,6 +152,28 @@ def check_review(
     ``photos`` maps the round's photo ids to their (width, height); ``is_card`` says whether a
     slug is in the catalogue. Game rules (a nigiri on a tofu...) are the scorer's to check.
     """
+    cards = _cards_list(review)
+    clean: list[dict[str, Any]] = []
+    ids: dict[str, dict[str, Any]] = {}
+    for index, card in enumerate(cards):
+        checked_card = _check_card(card, index + 1, ids, players, photos, is_card)
+        ids[checked_card["id"]] = checked_card
+        clean.append(checked_card)
+    _check_stacks(clean, ids)
+    during = _check_during_round(review, players)
+    checked: dict[str, Any] = {
+        "cards": clean,
+        "scored_during_round": [{k: d[k] for k in DURING_ROUND_KEYS if k in d} for d in during],
+    }
+    over_deck = _check_over_deck(review, is_card)
+    if over_deck:
+        checked["over_deck"] = sorted(set(over_deck))
+    return checked
+
+
+def _cards_list(review: Any) -> list[Any]:
+    """The review's ``cards`` list, refused before any card is read when the review is not an
+    object, has no such list, or holds more cards than any game could."""
     if not isinstance(review, dict):
         raise ReviewError(_("the review must be a JSON object with a %(key)s list", key="'cards'"))
     cards = review.get("cards")
@@ -159,56 +181,78 @@ def check_review(
         raise ReviewError(_("the review has no %(key)s list", key="'cards'"))
     if len(cards) > MAX_CARDS:
         raise ReviewError(_("the review has %(count)s cards, more than %(limit)s", count=len(cards), limit=MAX_CARDS))
-    clean: list[dict[str, Any]] = []
-    ids: dict[str, dict[str, Any]] = {}
-    for index, card in enumerate(cards):
-        number = index + 1
-        if not isinstance(card, dict):
-            raise ReviewError(_("card %(number)s: not an object", number=number))
-        card_id = card.get("id")
-        if not isinstance(card_id, str) or not 0 < len(card_id) <= MAX_ID_LENGTH:
-            raise ReviewError(_("card %(number)s: %(key)s must be a short string", key="'id'", number=number))
-        if card_id in ids:
-            raise ReviewError(_("card %(number)s: id %(id)s is used twice", number=number, id=repr(card_id)))
-        label = card.get("label")
-        if not isinstance(label, str) or not is_card(label):
-            raise ReviewError(_unknown(number, label))
-        seat = card.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
-            raise ReviewError(_("card %(number)s (%(card)s): seat %(seat)s is not a player of this game",
-                                number=number, card=_label(label), seat=repr(seat)))
-        photo, box = card.get("photo"), card.get("box")
-        if photo is None:
-            box = None
-        elif not isinstance(photo, int) or isinstance(photo, bool) or photo not in photos:
-            raise ReviewError(_("card %(number)s (%(card)s): photo %(photo)s is not a photo of this round",
-                                number=number, card=_label(label), photo=repr(photo)))
-        elif not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
-            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be [x1, y1, x2, y2]", key="'box'", number=number,
-                                card=_label(label)))
-        else:
-            width, height = photos[photo]
-            x1, y1, x2, y2 = (float(v) for v in box)
-            x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
-            y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
-            if x2 - x1 < 2 or y2 - y1 < 2:
-                raise ReviewError(_("card %(number)s (%(card)s): its box is empty or outside the photo",
-                                    number=number, card=_label(label)))
-            box = [round(v, 1) for v in (x1, y1, x2, y2)]
-        confidence = card.get("confidence")
-        if confidence is not None and not _number(confidence):
-            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be a number or null", key="'confidence'",
-                                number=number, card=_label(label)))
-        on = card.get("on")
-        if on is not None and not isinstance(on, str):
-            raise ReviewError(_("card %(number)s (%(card)s): %(key)s must name a card id or be null", key="'on'",
-                                number=number, card=_label(label)))
-        ids[card_id] = {
-            "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
-            "confidence": confidence, "on": on,
-            "unsure": card["unsure"] if isinstance(card.get("unsure"), bool) and confidence is not None else None,
-        }
-        clean.append(ids[card_id])
+    return cards
+
+
+def _check_card(
+    card: Any,
+    number: int,
+    ids: dict[str, dict[str, Any]],
+    players: Sequence[str],
+    photos: dict[int, tuple[int, int]],
+    is_card: Callable[[str], bool],
+) -> dict[str, Any]:
+    """One card of the review (``number`` counts from 1, as the player reads the list), checked
+    field by field in the order the errors name them, and normalised. ``ids`` holds the cards
+    already checked, so an id used twice is refused."""
+    if not isinstance(card, dict):
+        raise ReviewError(_("card %(number)s: not an object", number=number))
+    card_id = card.get("id")
+    if not isinstance(card_id, str) or not 0 < len(card_id) <= MAX_ID_LENGTH:
+        raise ReviewError(_("card %(number)s: %(key)s must be a short string", key="'id'", number=number))
+    if card_id in ids:
+        raise ReviewError(_("card %(number)s: id %(id)s is used twice", number=number, id=repr(card_id)))
+    label = card.get("label")
+    if not isinstance(label, str) or not is_card(label):
+        raise ReviewError(_unknown(number, label))
+    seat = card.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(players):
+        raise ReviewError(_("card %(number)s (%(card)s): seat %(seat)s is not a player of this game",
+                            number=number, card=_label(label), seat=repr(seat)))
+    photo = card.get("photo")
+    box = _check_box(photo, card.get("box"), number, label, photos)
+    confidence = card.get("confidence")
+    if confidence is not None and not _number(confidence):
+        raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be a number or null", key="'confidence'",
+                            number=number, card=_label(label)))
+    on = card.get("on")
+    if on is not None and not isinstance(on, str):
+        raise ReviewError(_("card %(number)s (%(card)s): %(key)s must name a card id or be null", key="'on'",
+                            number=number, card=_label(label)))
+    return {
+        "id": card_id, "label": label, "seat": seat, "photo": photo, "box": box,
+        "confidence": confidence, "on": on,
+        "unsure": card["unsure"] if isinstance(card.get("unsure"), bool) and confidence is not None else None,
+    }
+
+
+def _check_box(
+    photo: Any, box: Any, number: int, label: str, photos: dict[int, tuple[int, int]]
+) -> list[float] | None:
+    """A card's box within its photo, clamped to the photo and rounded; None for a card entered
+    by hand (no photo), whatever box it was sent with. A box that is empty once clamped is refused,
+    since it shows no card."""
+    if photo is None:
+        return None
+    if not isinstance(photo, int) or isinstance(photo, bool) or photo not in photos:
+        raise ReviewError(_("card %(number)s (%(card)s): photo %(photo)s is not a photo of this round",
+                            number=number, card=_label(label), photo=repr(photo)))
+    if not (isinstance(box, list) and len(box) == 4 and all(_number(v) for v in box)):
+        raise ReviewError(_("card %(number)s (%(card)s): %(key)s must be [x1, y1, x2, y2]", key="'box'", number=number,
+                            card=_label(label)))
+    width, height = photos[photo]
+    x1, y1, x2, y2 = (float(v) for v in box)
+    x1, x2 = sorted((max(0.0, min(x1, width)), max(0.0, min(x2, width))))
+    y1, y2 = sorted((max(0.0, min(y1, height)), max(0.0, min(y2, height))))
+    if x2 - x1 < 2 or y2 - y1 < 2:
+        raise ReviewError(_("card %(number)s (%(card)s): its box is empty or outside the photo",
+                            number=number, card=_label(label)))
+    return [round(v, 1) for v in (x1, y1, x2, y2)]
+
+
+def _check_stacks(clean: list[dict[str, Any]], ids: dict[str, dict[str, Any]]) -> None:
+    """The ``on`` links make stacks: each names a card of the review at the same seat, no card
+    holds two, and no chain comes back to itself (it would have no bottom card)."""
     holders: dict[str, str] = {}
     for card in clean:
         below_id = card["on"]
@@ -233,6 +277,11 @@ def check_review(
                                     id=card["id"]))
             seen.add(cursor["id"])
             cursor = ids[cursor["on"]]
+
+
+def _check_during_round(review: dict[str, Any], players: Sequence[str]) -> list[dict[str, Any]]:
+    """The points scored during the round: a list of objects, each naming a player of the game
+    and a number of points."""
     during = review.get("scored_during_round", [])
     if not isinstance(during, list) or not all(isinstance(d, dict) for d in during):
         raise ReviewError(_("%(key)s must be a list of objects", key="'scored_during_round'"))
@@ -243,17 +292,16 @@ def check_review(
         if not _number(entry.get("points")):
             raise ReviewError(_("scored during round, entry %(number)s: %(key)s must be a number", key="'points'",
                                 number=index + 1))
-    checked: dict[str, Any] = {
-        "cards": clean,
-        "scored_during_round": [{k: d[k] for k in DURING_ROUND_KEYS if k in d} for d in during],
-    }
-    # the kinds the players confirmed beyond the deck's count ("our deck is like this")
+    return during
+
+
+def _check_over_deck(review: dict[str, Any], is_card: Callable[[str], bool]) -> list[str]:
+    """The kinds the players confirmed beyond the deck's count ("our deck is like this"): a list
+    of catalogue slugs."""
     over_deck = review.get("over_deck", [])
     if not isinstance(over_deck, list) or not all(isinstance(s, str) and is_card(s) for s in over_deck):
         raise ReviewError(_("%(key)s must be a list of card slugs", key="'over_deck'"))
-    if over_deck:
-        checked["over_deck"] = sorted(set(over_deck))
-    return checked
+    return over_deck
 
 
 def round_from_review(review: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
