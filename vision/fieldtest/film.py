@@ -39,7 +39,7 @@ from vision.fieldtest.render import (
     hand,
     table_background,
 )
-from vision.fieldtest.table import Card, place_tableaux
+from vision.fieldtest.table import Card, Table, place_tableaux
 
 NAMES = ("Ann", "Ben", "Cid", "Dan", "Eve")
 NIGIRI = ("egg-nigiri", "salmon-nigiri", "squid-nigiri")
@@ -407,6 +407,34 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     rng = np.random.default_rng([seed, 0xF11])
     style_rng = np.random.default_rng([seed, 0x5717E])  # the style's own chances
     names = NAMES[:players]
+    log = log if log is not None else _drawn_log(rng, style_rng, names, turns, menu, style)
+    TurnLog.from_json(log, names, "party")  # the scorer accepts it
+    cards, starts, covered = _stage(rng, log, names, style.strip)
+    table, by_seat = _seat_table(rng, cards, players)
+    # the webcam: on seat 0's side, looking over the table with a slight tilt
+    seat0 = table.seats[0]
+    corners = np.vstack([c.placed.corners() for c in cards])
+    camera = fit_camera(rng, corners, size, seat0.facing + rng.normal(0, 0.1), math.radians(rng.uniform(12, 25)),
+                        0.8, math.radians(rng.uniform(60, 70)))
+    background = table_background(rng, table, camera, size, corners).astype(np.float32)
+    light = np.array([rng.normal(0, 0.3), rng.normal(0, 0.3)])
+    hands = _laying_hands(rng, style_rng, style, table, cards, by_seat)
+    hands += _covering_hands(rng, table, cards, starts, covered, players)
+    end = starts[-1] + TURN_S + 4.0
+    if style.tail_s is not None:  # the film stops soon after the last cards are down
+        end = max(max(c.laid_at for c in cards) + style.tail_s, max(hd.end for hd in hands) + 0.1)
+    log, seats = _seat_in_picture(camera, table, by_seat, cards, log, names)
+    gain = rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]).astype(np.float32)
+    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, background, light, gain,
+                menu, style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
+    film.style = style.print_style or film.style
+    return film
+
+
+def _drawn_log(rng: np.random.Generator, style_rng: np.random.Generator, names: tuple[str, ...], turns: int,
+               menu: tuple[str, ...] | None, style: FilmStyle) -> list[dict]:
+    """A round drawn from the film's stream: from ``menu``'s cards under its deck's limits, or
+    from every card the film shows when no menu is given."""
     drawable: tuple[str, ...] = MENU
     limits: tuple[tuple[frozenset[str], int], ...] = ()
     if menu is not None:
@@ -414,9 +442,13 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
 
         drawable = tuple(s for s in MENU if CARDS[s].kind in menu)
         limits = Deck.of("party", list(menu)).limits
-    log = log if log is not None else random_log(rng, names, turns, drawable, limits, style.repeat, style_rng)
-    TurnLog.from_json(log, names, "party")  # the scorer accepts it
-    cards, starts, covered = _stage(rng, log, names, style.strip)
+    return random_log(rng, names, turns, drawable, limits, style.repeat, style_rng)
+
+
+def _seat_table(rng: np.random.Generator, cards: list[FilmCard],
+                players: int) -> tuple[Table, dict[int, list[FilmCard]]]:
+    """Seat the players round a table, their staged tableaux kept apart, and give each card its
+    place on the table plane; returns the table and each seat's cards."""
     local = [[Card(c.slug, s, c.local[0], c.local[1], float(rng.normal(0, 0.02))) for c in cards if c.seat == s]
              for s in range(players)]
     table = place_tableaux(rng, local, "round")
@@ -426,13 +458,13 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     for s in range(players):
         for c in by_seat[s]:
             c.plane = next(placed)
-    # the webcam: on seat 0's side, looking over the table with a slight tilt
-    seat0 = table.seats[0]
-    corners = np.vstack([c.placed.corners() for c in cards])
-    camera = fit_camera(rng, corners, size, seat0.facing + rng.normal(0, 0.1), math.radians(rng.uniform(12, 25)),
-                        0.8, math.radians(rng.uniform(60, 70)))
-    background = table_background(rng, table, camera, size, corners).astype(np.float32)
-    light = np.array([rng.normal(0, 0.3), rng.normal(0, 0.3)])
+    return table, by_seat
+
+
+def _laying_hands(rng: np.random.Generator, style_rng: np.random.Generator, style: FilmStyle, table: Table,
+                  cards: list[FilmCard], by_seat: dict[int, list[FilmCard]]) -> list[Hand]:
+    """The hand that slides each card in from its player's edge (or, as the style has it now
+    and then, over a neighbour's tableau) and leaves once the card is down."""
     hands = []
     for k, card in enumerate(cards):
         seat = table.seats[card.seat]
@@ -443,9 +475,15 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
             entry, direction = _over_neighbour(style_rng, by_seat, card, goal)
         hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
                           direction, k, card))
-    end = starts[-1] + TURN_S + 4.0
-    for k in range(len(log)):
-        if covered[k]:  # a hand rests on a card of another player for a moment
+    return hands
+
+
+def _covering_hands(rng: np.random.Generator, table: Table, cards: list[FilmCard], starts: list[float],
+                    covered: list[bool], players: int) -> list[Hand]:
+    """In each covered turn, a hand that rests for a moment on a card another player laid."""
+    hands = []
+    for k, cover in enumerate(covered):
+        if cover:
             start = starts[k] + 3.3
             laid = [c for c in cards if c.laid_at < start - 0.5]
             victim = laid[int(rng.integers(len(laid)))]
@@ -454,9 +492,14 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
             where = victim.placed
             hands.append(Hand(other, start, start + COVER_S, (np.array([seat.x, seat.y]), np.array([where.x, where.y])),
                               math.atan2(where.x - seat.x, where.y - seat.y), 1000 + k))
-    if style.tail_s is not None:  # the film stops soon after the last cards are down
-        end = max(max(c.laid_at for c in cards) + style.tail_s, max(hd.end for hd in hands) + 0.1)
-    # seats in the picture's order: seat 0 nearest the bottom, then clockwise
+    return hands
+
+
+def _seat_in_picture(camera: Camera, table: Table, by_seat: dict[int, list[FilmCard]], cards: list[FilmCard],
+                     log: list[dict], names: tuple[str, ...]) -> tuple[list[dict], list[dict]]:
+    """Name the players by where they sit in the picture (seat 0 nearest the bottom, then
+    clockwise), as the live page seats them: the renamed log and each seat's anchor point."""
+    players = len(by_seat)
     anchors = [camera.flat([[np.mean([c.placed.x for c in by_seat[s]]), np.mean([c.placed.y for c in by_seat[s]])]])[0]
                for s in range(players)]
     centre = np.mean(anchors, 0)
@@ -471,8 +514,4 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     log = [{"reveals": dict(sorted(turn["reveals"].items(), key=lambda kv: NAMES.index(kv[0])))} for turn in log]
     seats = [{"player": NAMES[new], "anchor": [round(float(v), 1) for v in anchors[old]],
               "facing_deg": round(math.degrees(table.seats[old].facing), 1)} for new, old in enumerate(order)]
-    gain = rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]).astype(np.float32)
-    film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, background, light, gain,
-                menu, style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
-    film.style = style.print_style or film.style
-    return film
+    return log, seats

@@ -413,8 +413,53 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     """
     if layout is not None and layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
-    w, h = size
     plan = np.random.default_rng([seed, 1])
+    tableaux = _seat_tableaux(plan, tableaux, n_seats, slug_weights)
+    face_set = _resolve_faces(faces)
+    scene = build_scene(plan, tableaux, layout, conditions.piles)
+    homography = _photo_camera(seed, scene, size, fill, allow_cutoff, conditions)
+    table_rng = np.random.default_rng([seed, 3])
+    if conditions.patterned:  # drawn apart, so the other photos keep their tables
+        image = textures.patterned_cloth(np.random.default_rng([seed, 11]), size, np.linalg.inv(homography))
+    else:
+        image = textures.table_surface(table_rng, size)
+    layers = _lay_cards(seed, table_rng, image, scene, face_set, homography, conditions.print_styles)
+    clutter_boxes = _lay_clutter(np.random.default_rng([seed, 4]), image, layers) if clutter else []
+    if effects:
+        image = textures.shade(np.random.default_rng([seed, 5]), image)
+        if conditions.far_camera:
+            image = textures.far_side(np.random.default_rng([seed, 8]), image)
+        photo = textures.degrade(np.random.default_rng([seed, 6]), image)
+    else:
+        photo = np.clip(image, 0, 255).astype(np.uint8)
+    truth = {
+        "seed": seed,
+        "size": list(size),
+        "faces": face_set.name,
+        "cards": _card_truth(scene, layers),
+        "seats": scene.seats,
+        "clutter": clutter_boxes,
+    }
+    if len(tableaux) == 1:
+        truth["tableau"] = scene.seats[0]["tableau"]
+    return photo, truth
+
+
+@dataclass(frozen=True)
+class _CardLayers:
+    """What drawing a photo's cards leaves for its truth: which card shows at each pixel
+    (``zbuffer``: card index, -1 table, -2 clutter), each card's full area in the photo and
+    the pixel box it was drawn in."""
+
+    zbuffer: np.ndarray
+    card_area: list[float]
+    rois: list[tuple[int, int, int, int]]
+
+
+def _seat_tableaux(plan: np.random.Generator, tableaux: list[list[Entry]] | None, n_seats: int | None,
+                   slug_weights: dict[str, float] | None) -> list[list[Entry]]:
+    """The seats' tableaux, checked: those given, or ``n_seats`` drawn from the photo's plan
+    stream (1 to 5, half of them a single seat, when ``n_seats`` is left out)."""
     if tableaux is None:
         n = int(n_seats) if n_seats else int(plan.choice([1, 2, 3, 4, 5], p=[0.5, 0.25, 0.12, 0.08, 0.05]))
         most = 13 if n == 1 else 10
@@ -423,12 +468,16 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
     tableaux = [_entry_list(t) for t in tableaux]
     if not tableaux or any(not t for t in tableaux):
         raise ValueError("every seat needs at least one card")
-    face_set = _resolve_faces(faces)
-    scene = build_scene(plan, tableaux, layout, conditions.piles)
+    return tableaux
 
+
+def _photo_camera(seed: int, scene: Scene, size: tuple[int, int], fill: float | None, allow_cutoff: bool,
+                  conditions: SceneConditions) -> np.ndarray:
+    """The table-to-photo homography: framing, spin and tilt from the camera stream, each
+    condition that changes the camera from a stream of its own."""
+    w, h = size
     camera_rng = np.random.default_rng([seed, 2])
     corners = np.concatenate([_card_corners(c) for c in scene.cards])
-    n = len(tableaux)
     fill = fill if fill is not None else float(camera_rng.uniform(0.55, 0.97))
     spin = float(camera_rng.normal(0, 0.1))
     if conditions.turned:  # drawn apart, so photos held the usual way stay as they were
@@ -443,15 +492,15 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         seen = np.array([[inset, drop], [w - inset, drop], [w, h], [0, h]], np.float32)
         homography = cv2.getPerspectiveTransform(frame, seen) @ homography
+    return homography
 
-    table_rng = np.random.default_rng([seed, 3])
-    if conditions.patterned:  # drawn apart, so the other photos keep their tables
-        image = textures.patterned_cloth(np.random.default_rng([seed, 11]), size, np.linalg.inv(homography))
-    else:
-        image = textures.table_surface(table_rng, size)
-    zbuffer = np.full((h, w), -1, np.int32)
-    card_area: list[float] = []
-    rois: list[tuple[int, int, int, int]] = []
+
+def _lay_cards(seed: int, table_rng: np.random.Generator, image: np.ndarray, scene: Scene, face_set: FaceSet,
+               homography: np.ndarray, print_styles: bool) -> _CardLayers:
+    """Draw the scene's cards into ``image`` (float, in place), bottom first, each with a soft
+    shadow (its strength and direction from the table stream), and record where each shows."""
+    h, w = image.shape[:2]
+    layers = _CardLayers(np.full((h, w), -1, np.int32), [], [])
     shadow = table_rng.uniform(0.15, 0.45)
     shadow_dir = table_rng.uniform(-1, 1, 2)
     style_rng = np.random.default_rng([seed, 7])
@@ -460,70 +509,79 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
         if variants is None:
             raise ValueError(f"no face image for {card.slug!r} in the {face_set.name} face set")
         face = variants[card.variant % len(variants)]
-        if conditions.print_styles:
+        if print_styles:
             face = textures.print_style(style_rng, face)
-        matrix = homography @ _face_to_plane(card)
-        quad = cv2.perspectiveTransform(
-            np.array([[[0, 0], [FACE_SIZE[0], 0], [FACE_SIZE[0], FACE_SIZE[1]], [0, FACE_SIZE[1]]]], np.float64),
-            matrix)[0]
-        unit = float(np.linalg.norm(quad[1] - quad[0]))
-        pad = int(unit * 0.08) + 2
-        x1, y1 = (int(v) - pad for v in np.floor(quad.min(0)))
-        x2, y2 = (int(v) + pad for v in np.ceil(quad.max(0)))
-        x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
-        if x2 - x1 < 2 or y2 - y1 < 2:
-            card_area.append(1)
-            rois.append((0, 0, 0, 0))
-            continue
-        local = np.array([[1, 0, -x1], [0, 1, -y1], [0, 0, 1]]) @ matrix
-        roi = (x2 - x1, y2 - y1)
-        if unit < FACE_SIZE[0] / 2:  # soften before shrinking: less aliasing, like a lens
-            face = cv2.GaussianBlur(face, (0, 0), 0.35 * FACE_SIZE[0] / unit)
-        warped = cv2.warpPerspective(face, local, roi, flags=cv2.INTER_LINEAR).astype(np.float32)
-        alpha = cv2.warpPerspective(_CARD_MASK, local, roi, flags=cv2.INTER_LINEAR)
-        full_area = float(cv2.contourArea(quad.astype(np.float32)))
-        card_area.append(max(full_area, 1.0))
-        rois.append((x1, y1, x2, y2))
-        # a soft shadow falls from the card onto what lies under it
-        offset = shadow_dir * unit * 0.04
-        shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
-        shade_mask = cv2.warpAffine(alpha, shift, roi).astype(np.float32) / 255
-        shade_mask = cv2.GaussianBlur(shade_mask, (0, 0), max(unit * 0.03, 0.8))
-        region = image[y1:y2, x1:x2]
-        region *= (1 - shadow * shade_mask)[..., None]
-        a = (alpha.astype(np.float32) / 255)[..., None]
-        region[:] = region * (1 - a) + warped * a
-        zbuffer[y1:y2, x1:x2][alpha >= 128] = index
+        _lay_card(image, layers, index, face, homography @ _face_to_plane(card), shadow, shadow_dir)
+    return layers
 
-    clutter_rng = np.random.default_rng([seed, 4])
-    clutter_boxes = []  # where the objects lie: the classifier learns "not a card" from them
-    if clutter:
-        unit = np.median([math.sqrt(a / CARD_ASPECT) for a in card_area])
-        for _ in range(int(clutter_rng.integers(0, 5))):
-            layer = np.zeros((h, w, 3), np.float32)
-            mask = np.zeros((h, w), np.uint8)
-            textures.draw_clutter(clutter_rng, layer, mask, unit)
-            on = mask > 0
-            over_cards = np.count_nonzero(zbuffer[on] >= 0)
-            if over_cards > 0.02 * max(int(np.count_nonzero(on)), 1):
-                continue  # keep the cards readable: the truth tableau must stay visible
-            image[on] = layer[on]
-            zbuffer[on] = -2
-            ys, xs = np.nonzero(on)
-            if len(xs):
-                clutter_boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
-    if effects:
-        image = textures.shade(np.random.default_rng([seed, 5]), image)
-        if conditions.far_camera:
-            image = textures.far_side(np.random.default_rng([seed, 8]), image)
-        photo = textures.degrade(np.random.default_rng([seed, 6]), image)
-    else:
-        photo = np.clip(image, 0, 255).astype(np.uint8)
 
-    truth_cards = []
+def _lay_card(image: np.ndarray, layers: _CardLayers, index: int, face: np.ndarray, matrix: np.ndarray,
+              shadow: float, shadow_dir: np.ndarray) -> None:
+    """Warp one card ``face`` by ``matrix`` (face pixels to photo) over ``image``, shading what
+    lies under it, and mark its pixels in the z-buffer as card ``index``."""
+    h, w = image.shape[:2]
+    quad = cv2.perspectiveTransform(
+        np.array([[[0, 0], [FACE_SIZE[0], 0], [FACE_SIZE[0], FACE_SIZE[1]], [0, FACE_SIZE[1]]]], np.float64),
+        matrix)[0]
+    unit = float(np.linalg.norm(quad[1] - quad[0]))
+    pad = int(unit * 0.08) + 2
+    x1, y1 = (int(v) - pad for v in np.floor(quad.min(0)))
+    x2, y2 = (int(v) + pad for v in np.ceil(quad.max(0)))
+    x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+    if x2 - x1 < 2 or y2 - y1 < 2:
+        layers.card_area.append(1)
+        layers.rois.append((0, 0, 0, 0))
+        return
+    local = np.array([[1, 0, -x1], [0, 1, -y1], [0, 0, 1]]) @ matrix
+    roi = (x2 - x1, y2 - y1)
+    if unit < FACE_SIZE[0] / 2:  # soften before shrinking: less aliasing, like a lens
+        face = cv2.GaussianBlur(face, (0, 0), 0.35 * FACE_SIZE[0] / unit)
+    warped = cv2.warpPerspective(face, local, roi, flags=cv2.INTER_LINEAR).astype(np.float32)
+    alpha = cv2.warpPerspective(_CARD_MASK, local, roi, flags=cv2.INTER_LINEAR)
+    full_area = float(cv2.contourArea(quad.astype(np.float32)))
+    layers.card_area.append(max(full_area, 1.0))
+    layers.rois.append((x1, y1, x2, y2))
+    # a soft shadow falls from the card onto what lies under it
+    offset = shadow_dir * unit * 0.04
+    shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]], np.float32)
+    shade_mask = cv2.warpAffine(alpha, shift, roi).astype(np.float32) / 255
+    shade_mask = cv2.GaussianBlur(shade_mask, (0, 0), max(unit * 0.03, 0.8))
+    region = image[y1:y2, x1:x2]
+    region *= (1 - shadow * shade_mask)[..., None]
+    a = (alpha.astype(np.float32) / 255)[..., None]
+    region[:] = region * (1 - a) + warped * a
+    layers.zbuffer[y1:y2, x1:x2][alpha >= 128] = index
+
+
+def _lay_clutter(clutter_rng: np.random.Generator, image: np.ndarray, layers: _CardLayers) -> list[list[int]]:
+    """Up to four objects on the table (sized to the cards), each left out where it would hide
+    the cards; returns their boxes, from which the classifier learns "not a card"."""
+    h, w = image.shape[:2]
+    zbuffer = layers.zbuffer
+    boxes = []
+    unit = np.median([math.sqrt(a / CARD_ASPECT) for a in layers.card_area])
+    for _ in range(int(clutter_rng.integers(0, 5))):
+        layer = np.zeros((h, w, 3), np.float32)
+        mask = np.zeros((h, w), np.uint8)
+        textures.draw_clutter(clutter_rng, layer, mask, unit)
+        on = mask > 0
+        over_cards = np.count_nonzero(zbuffer[on] >= 0)
+        if over_cards > 0.02 * max(int(np.count_nonzero(on)), 1):
+            continue  # keep the cards readable: the truth tableau must stay visible
+        image[on] = layer[on]
+        zbuffer[on] = -2
+        ys, xs = np.nonzero(on)
+        if len(xs):
+            boxes.append([int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1])
+    return boxes
+
+
+def _card_truth(scene: Scene, layers: _CardLayers) -> list[dict]:
+    """Each card's truth: its label, visible box and share, seat and what covers it."""
+    out = []
     for index, card in enumerate(scene.cards):
-        box, visible = _visible_box(zbuffer, index, rois[index], card_area[index])
-        truth_cards.append({
+        box, visible = _visible_box(layers.zbuffer, index, layers.rois[index], layers.card_area[index])
+        out.append({
             "label": card.slug,
             "box": box,
             "seat": card.seat,
@@ -532,17 +590,7 @@ def compose_table(seed: int, tableaux: list[list[Entry]] | None = None, *, n_sea
             "visible": round(float(min(visible, 1.0)), 3),
             "hidden": box is None or visible < MIN_VISIBLE,
         })
-    truth = {
-        "seed": seed,
-        "size": [w, h],
-        "faces": face_set.name,
-        "cards": truth_cards,
-        "seats": scene.seats,
-        "clutter": clutter_boxes,
-    }
-    if n == 1:
-        truth["tableau"] = scene.seats[0]["tableau"]
-    return photo, truth
+    return out
 
 
 def printed_weights(boost: float = 6.0) -> dict[str, float]:

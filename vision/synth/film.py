@@ -369,149 +369,203 @@ def plan_film(script: GameScript, *, fps: float = 10.0, seed: int = 0, size: tup
     """
     rng = np.random.default_rng([seed, 101])
     n = len(script.players)
-    cards: list[FilmCard] = []
-    hands: list[HandPass] = []
-    columns: list[list[list[FilmCard]]] = [[[] for _ in range(COLUMNS_PER_SEAT)] for _ in range(n)]
-    closed: set[tuple[int, int]] = set()  # (seat, column) no card may join (a dipped nigiri...)
-    z = 0
-    t = 2.0  # the camera sees the empty table first
-    turn_starts: list[list[float]] = []
-    film = Film(script, fps, 0.0, size, cards, hands, np.eye(3), seed, _radius(n), turn_starts, faces)
+    film = Film(script, fps, 0.0, size, [], [], np.eye(3), seed, _radius(n), [], faces)
     film.homography = _camera(film, size, rng, side_view)
+    stage = _Staging(film, rng, [[[] for _ in range(COLUMNS_PER_SEAT)] for _ in range(n)],
+                     crossings=crossings, straighten=straighten, slide=slide, lag_s=lag_s, turn_s=turn_s)
+    t = 2.0  # the camera sees the empty table first
+    for r, turns in enumerate(script.rounds):
+        starts: list[float] = []
+        log = TurnLog.from_json(list(turns), script.players, script.edition)
+        for k in range(len(log.turns)):
+            starts.append(t)
+            t = stage.play_turn(log, r, k, t)
+        film.turn_starts.append(starts)
+        stage.clear_round(t)
+        t += n * 0.8 + clear_wait_s
+    film.duration = t
+    return film
 
-    def target_of(card: FilmCard, when: float) -> tuple[float, float]:
-        centre, _ = film.card_pose(card, when)
+
+@dataclass
+class _Staging:
+    """The table while :func:`plan_film` stages a script: the film so far, each seat's columns
+    and the one random stream every choice draws from, in the order the staging happens, so
+    a seed always stages the same film."""
+
+    film: Film
+    rng: np.random.Generator
+    columns: list[list[list[FilmCard]]]  # seat -> column -> cards, bottom first
+    crossings: bool
+    straighten: bool
+    slide: bool
+    lag_s: float
+    turn_s: float | tuple[float, float]
+    closed: set[tuple[int, int]] = field(default_factory=set)  # (seat, column) no card may join
+    z: int = 0
+
+    def target_of(self, card: FilmCard, when: float) -> tuple[float, float]:
+        """Where ``card`` lies on the table at ``when``: where a hand reaches to touch it."""
+        centre, _ = self.film.card_pose(card, when)
         return float(centre[0]), float(centre[1])
 
-    def lay(seat: int, slug: str, when: float, face_up_at: float, onto: FilmCard | None) -> FilmCard:
-        nonlocal z
-        column = onto.column if onto is not None else _column_for(columns[seat], slug, seat, closed)
-        row = 1 + max((c.row_at(math.inf) for c in columns[seat][column]), default=-1)
-        card = FilmCard(len(cards), slug, seat, column, row, z, when, face_up_at)
-        z += 1
-        cards.append(card)
-        columns[seat][column].append(card)
+    def play_turn(self, log: TurnLog, r: int, k: int, t: float) -> float:
+        """Stage turn ``k`` of round ``r`` starting at ``t``: its cards laid, the rules' removals,
+        the hands that come and go; returns when the next turn starts."""
+        script = self.film.script
+        turn = log.turns[k]
+        face_down = (r, k) in script.face_down
+        fresh = self.lay_turn(turn, t, face_down)
+        after = t + (4.2 if face_down else 2.0)
+        self.use_tools(turn, fresh, after)
+        # what the rules take off the table: the scorer's replay up to this turn says
+        self.apply_rules(replay(TurnLog(log.turns[: k + 1]), script.players, script.edition), after)
+        if (r, k) in script.covered:
+            self.cover(t, fresh)
+        if self.straighten and self.rng.random() < 0.4:
+            self.square_up(t)
+        if self.crossings and self.rng.random() < 0.5:
+            self.cross(t)
+        pace = float(self.rng.uniform(*self.turn_s)) if isinstance(self.turn_s, tuple) else self.turn_s
+        wait = pace + (2.2 if face_down else 0.0) + ((script.cover_s + 1) if (r, k) in script.covered else 0.0)
+        return t + wait
+
+    def lay_turn(self, turn, t: float, face_down: bool) -> list[FilmCard]:
+        """Every player lays their cards of ``turn``, a little out of step (face down ones are
+        turned up together); a nigiri goes on a free wasabi, a special order on its copy."""
+        reveal_at = t + 2.2 if face_down else 0.0
+        fresh: list[FilmCard] = []
+        for seat, player in enumerate(self.film.script.players):
+            texts = dict(turn.reveals).get(player, ())
+            when = t + float(self.rng.uniform(0.0, self.lag_s if not face_down else max(self.lag_s, 1.4)))
+            for text in texts:
+                slug, _, copied = text.partition(":")
+                onto = None
+                if slug == SPECIAL_ORDER and copied:
+                    onto = _last_of(self.columns[seat], copied)
+                elif is_nigiri(slug):
+                    onto = _free_wasabi(self.columns[seat], self.closed, seat)
+                up = max(when, reveal_at) + float(self.rng.uniform(0, 0.25)) if face_down else when
+                fresh.append(self.lay(seat, slug, when, up, onto))
+                when += 1.1  # a second card (chopsticks, spoon) comes a moment later
+        return fresh
+
+    def lay(self, seat: int, slug: str, when: float, face_up_at: float, onto: FilmCard | None) -> FilmCard:
+        """Lay one card at ``when`` in its column (on ``onto`` where given), under a hand or, with
+        ``slide``, slid in by the hand from the player's edge."""
+        columns = self.columns[seat]
+        column = onto.column if onto is not None else _column_for(columns, slug, seat, self.closed)
+        row = 1 + max((c.row_at(math.inf) for c in columns[column]), default=-1)
+        card = FilmCard(len(self.film.cards), slug, seat, column, row, self.z, when, face_up_at)
+        self.z += 1
+        self.film.cards.append(card)
+        columns[column].append(card)
         if onto is not None:  # a dipped nigiri, a special order on its copy: nothing joins them
-            closed.add((seat, column))
-        if not slide:
-            hands.append(HandPass(seat, when - 0.45, when + 0.45, target_of(card, when)))
+            self.closed.add((seat, column))
+        if not self.slide:
+            self.film.hands.append(HandPass(seat, when - 0.45, when + 0.45, self.target_of(card, when)))
             return card
         # the card leads the hand holding its near end: it shows, moving, before it lies still
-        slide_s = float(rng.uniform(0.6, 1.0))
-        edge = film.seat_edge(seat)
-        place = np.asarray(target_of(card, when))
+        slide_s = float(self.rng.uniform(0.6, 1.0))
+        edge = self.film.seat_edge(seat)
+        place = np.asarray(self.target_of(card, when))
         along = (place - edge) / max(float(np.linalg.norm(place - edge)), 1e-6)
         card.slide_from, card.slide_s = tuple(edge + along * 0.5), slide_s
         card.placed_at = when - slide_s
         card.face_up_at = max(card.face_up_at, card.placed_at) if face_up_at > when else card.placed_at
         grip = place - along * (CARD_ASPECT / 2 + 0.35)
-        hands.append(HandPass(seat, when - slide_s, when + slide_s, (float(grip[0]), float(grip[1]))))
+        self.film.hands.append(HandPass(seat, when - slide_s, when + slide_s, (float(grip[0]), float(grip[1]))))
         return card
 
-    def take(card: FilmCard, when: float) -> None:
+    def take(self, card: FilmCard, when: float) -> None:
+        """A hand takes ``card`` off the table at ``when``; with ``straighten`` the cards below
+        it in its column are pushed up to close the gap."""
         card.removed_at = when
-        hands.append(HandPass(card.seat, when - 0.45, when + 0.45, target_of(card, when - 0.5)))
-        column = columns[card.seat][card.column]
+        hands = self.film.hands
+        hands.append(HandPass(card.seat, when - 0.45, when + 0.45, self.target_of(card, when - 0.5)))
+        column = self.columns[card.seat][card.column]
         column.remove(card)
-        closed.discard((card.seat, card.column))
-        if straighten:  # the cards below it are pushed up to close the gap
+        self.closed.discard((card.seat, card.column))
+        if self.straighten:
             for k, below in enumerate(sorted(column, key=lambda c: c.row_at(when))):
                 if below.row_at(when) != k:
                     below.moves.append((when + 0.9, k))
-                    hands.append(HandPass(card.seat, when + 0.6, when + 1.2, target_of(below, when)))
+                    hands.append(HandPass(card.seat, when + 0.6, when + 1.2, self.target_of(below, when)))
 
-    for r, turns in enumerate(script.rounds):
-        starts: list[float] = []
-        log = TurnLog.from_json(list(turns), script.players, script.edition)
-        round_cards: list[FilmCard] = []
-        for k, turn in enumerate(log.turns):
-            starts.append(t)
-            face_down = (r, k) in script.face_down
-            reveal_at = t + 2.2 if face_down else 0.0
-            fresh: list[FilmCard] = []
-            for seat, player in enumerate(script.players):
-                texts = dict(turn.reveals).get(player, ())
-                when = t + float(rng.uniform(0.0, lag_s if not face_down else max(lag_s, 1.4)))
-                for text in texts:
-                    slug, _, copied = text.partition(":")
-                    onto = None
-                    if slug == SPECIAL_ORDER and copied:
-                        onto = _last_of(columns[seat], copied)
-                    elif is_nigiri(slug):
-                        onto = _free_wasabi(columns[seat], closed, seat)
-                    up = max(when, reveal_at) + float(rng.uniform(0, 0.25)) if face_down else when
-                    card = lay(seat, slug, when, up, onto)
-                    fresh.append(card)
-                    round_cards.append(card)
-                    when += 1.1  # a second card (chopsticks, spoon) comes a moment later
-            after = t + (4.2 if face_down else 2.0)
-            # what the rules take off the table: the scorer's replay up to this turn says
-            result = replay(TurnLog(log.turns[: k + 1]), script.players, script.edition)
-            for event in turn.events:
-                seat = script.players.index(event.player)
-                if event.event in ("chopsticks-used", "spoon-used"):
-                    tool = event.event.removesuffix("-used")
-                    used = next(c for c in cards if c.seat == seat and c.slug == tool and c not in fresh
-                                and c.on_table(after))
-                    take(used, after - 0.6)
-                elif event.event == "takeout-flip":
-                    for text in event.cards:
-                        target = next(c for c in cards if c.seat == seat and c.slug == text.split(":")[0]
-                                      and c.on_table(after) and c.flipped_at == math.inf and c not in fresh)
-                        target.flipped_at = after + 0.3
-                        hands.append(HandPass(seat, after - 0.2, after + 0.7, target_of(target, after)))
-            for seat, player in enumerate(script.players):
-                want = _multiset(result.tableaux[player])
-                here = [c for c in cards if c.seat == seat and c.on_table(after + 1.0)]
-                have: dict[str, list[FilmCard]] = {}
-                for c in here:
-                    key = CARD_BACK if c.flipped_at < math.inf else c.slug
-                    have.setdefault(key, []).append(c)
-                for key, group in have.items():
-                    extra = len(group) - want.get(key, 0)
-                    for c in sorted(group, key=lambda c: -c.z)[: max(extra, 0)]:
-                        take(c, after + 1.0)  # the rules are applied once all have looked
-            if (r, k) in script.covered:
-                victims = [c for c in cards if c.on_table(t + 4) and c not in fresh]
-                if victims:
-                    victim = victims[int(rng.integers(len(victims)))]
-                    other = (victim.seat + 1) % n
-                    hands.append(HandPass(other, t + 3.6, t + 3.6 + script.cover_s + 0.8,
-                                          target_of(victim, t + 3.6), hold=script.cover_s))
-            if straighten and rng.random() < 0.4:
-                # a player squares up one of their columns: its cards shift a little together
-                seat = int(rng.integers(n))
-                stacks = [col for col in columns[seat] if col]
-                if stacks:
-                    column = stacks[int(rng.integers(len(stacks)))]
-                    dx, dy = (float(v) for v in rng.uniform(-0.15, 0.15, 2))
-                    for card in column:
-                        card.nudges.append((t + 4.3, dx, dy))
-                    hands.append(HandPass(seat, t + 3.9, t + 4.8, target_of(column[-1], t + 3.9)))
-            if crossings and rng.random() < 0.5:
-                # a hand reaching across the table (for a drink, to point at a card), or over
-                # another player's cards
-                seat = int(rng.integers(n))
-                if slide and rng.random() < 0.5:
-                    edge = film.seat_edge((seat + 1 + int(rng.integers(n - 1))) % n) * 0.55
-                    aim = (float(edge[0]), float(edge[1]))
-                else:
-                    aim = (float(rng.normal(0, 0.5)), float(rng.normal(0, 0.5)))
-                hands.append(HandPass(seat, t + 3.4, t + 4.6, aim))
-            pace = float(rng.uniform(*turn_s)) if isinstance(turn_s, tuple) else turn_s
-            t += pace + (2.2 if face_down else 0.0) + ((script.cover_s + 1) if (r, k) in script.covered else 0.0)
-        turn_starts.append(starts)
-        # end of the round: every card but the desserts is cleared away, seat by seat
-        for seat in range(n):
+    def use_tools(self, turn, fresh: list[FilmCard], after: float) -> None:
+        """The turn's events: used chopsticks and spoons leave the table, take-out boxes flip
+        the cards they name face down."""
+        for event in turn.events:
+            seat = self.film.script.players.index(event.player)
+            if event.event in ("chopsticks-used", "spoon-used"):
+                tool = event.event.removesuffix("-used")
+                used = next(c for c in self.film.cards if c.seat == seat and c.slug == tool and c not in fresh
+                            and c.on_table(after))
+                self.take(used, after - 0.6)
+            elif event.event == "takeout-flip":
+                for text in event.cards:
+                    target = next(c for c in self.film.cards if c.seat == seat and c.slug == text.split(":")[0]
+                                  and c.on_table(after) and c.flipped_at == math.inf and c not in fresh)
+                    target.flipped_at = after + 0.3
+                    self.film.hands.append(HandPass(seat, after - 0.2, after + 0.7, self.target_of(target, after)))
+
+    def apply_rules(self, result, after: float) -> None:
+        """Take off each seat's cards beyond what the scorer's replay (``result``) leaves on its
+        tableau (miso soups, scored uramaki...), the last laid first, once all have looked."""
+        for seat, player in enumerate(self.film.script.players):
+            want = _multiset(result.tableaux[player])
+            have: dict[str, list[FilmCard]] = {}
+            for c in self.film.cards:
+                if c.seat == seat and c.on_table(after + 1.0):
+                    have.setdefault(CARD_BACK if c.flipped_at < math.inf else c.slug, []).append(c)
+            for key, group in have.items():
+                extra = len(group) - want.get(key, 0)
+                for c in sorted(group, key=lambda c: -c.z)[: max(extra, 0)]:
+                    self.take(c, after + 1.0)
+
+    def cover(self, t: float, fresh: list[FilmCard]) -> None:
+        """A hand rests on a card of another seat for the script's ``cover_s`` seconds."""
+        victims = [c for c in self.film.cards if c.on_table(t + 4) and c not in fresh]
+        if victims:
+            victim = victims[int(self.rng.integers(len(victims)))]
+            other = (victim.seat + 1) % len(self.film.script.players)
+            cover_s = self.film.script.cover_s
+            self.film.hands.append(HandPass(other, t + 3.6, t + 3.6 + cover_s + 0.8,
+                                            self.target_of(victim, t + 3.6), hold=cover_s))
+
+    def square_up(self, t: float) -> None:
+        """A player squares up one of their columns: its cards shift a little together."""
+        seat = int(self.rng.integers(len(self.film.script.players)))
+        stacks = [col for col in self.columns[seat] if col]
+        if stacks:
+            column = stacks[int(self.rng.integers(len(stacks)))]
+            dx, dy = (float(v) for v in self.rng.uniform(-0.15, 0.15, 2))
+            for card in column:
+                card.nudges.append((t + 4.3, dx, dy))
+            self.film.hands.append(HandPass(seat, t + 3.9, t + 4.8, self.target_of(column[-1], t + 3.9)))
+
+    def cross(self, t: float) -> None:
+        """A hand reaching across the table (for a drink, to point at a card), or over another
+        player's cards."""
+        n = len(self.film.script.players)
+        seat = int(self.rng.integers(n))
+        if self.slide and self.rng.random() < 0.5:
+            edge = self.film.seat_edge((seat + 1 + int(self.rng.integers(n - 1))) % n) * 0.55
+            aim = (float(edge[0]), float(edge[1]))
+        else:
+            aim = (float(self.rng.normal(0, 0.5)), float(self.rng.normal(0, 0.5)))
+        self.film.hands.append(HandPass(seat, t + 3.4, t + 4.6, aim))
+
+    def clear_round(self, t: float) -> None:
+        """The end of a round: every card but the desserts is cleared away, seat by seat."""
+        for seat in range(len(self.film.script.players)):
             when = t + seat * 0.8
-            for card in [c for c in cards if c.seat == seat and c.on_table(when) and not is_dessert(c.slug)]:
+            for card in [c for c in self.film.cards if c.seat == seat and c.on_table(when)
+                         and not is_dessert(c.slug)]:
                 card.removed_at = when
-                columns[seat][card.column].remove(card)
-                closed.discard((seat, card.column))
-            hands.append(HandPass(seat, when - 0.5, when + 0.5, (0.0, 0.0)))
-        t += n * 0.8 + clear_wait_s
-    film.duration = t
-    return film
+                self.columns[seat][card.column].remove(card)
+                self.closed.discard((seat, card.column))
+            self.film.hands.append(HandPass(seat, when - 0.5, when + 0.5, (0.0, 0.0)))
 
 
 def _multiset(tableau) -> dict[str, int]:
