@@ -147,43 +147,12 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
         counts["truth"] += len(visible)
         counts["found_regions"] += len(pairs)
         if readings is not None:
-            matched = dict(pairs)
-            for i in range(len(pred)):
-                ok = i in matched and labels[i] == visible[matched[i]]["label"]
-                readings.append({"right": bool(ok), "confidence": float(pred.confidence[i]),
-                                 **{k: float(pred.data[k][i]) for k in ("label_score", "label_margin", "region_score")
-                                    if k in pred.data}})
+            _record_readings(pred, pairs, visible, readings)
         if truth.get("kind") == "closeup":
             counts["closeups"] += 1
             counts["closeups_right"] += (right == len(visible) == len(pred))
-        photo_exact = True
-        # a seat one of whose cards lies wholly under others (the truth marks it hidden) cannot
-        # be read exactly from the photo by anyone: the figure over the other seats is the one
-        # a reader can reach
-        covered_seats = {c.get("seat") for c in truth["cards"] if c["hidden"]}
-        if None in covered_seats:  # a truth that does not say whose card is hidden
-            covered_seats = {seat["seat"] for seat in truth["seats"]}
-        for seat in truth["seats"]:
-            got = tableaux[seat["seat"]]
-            counts["seats"] += 1
-            exact = canonical(got) == canonical(seat["tableau"])
-            counts["exact"] += exact
-            if seat["seat"] not in covered_seats:
-                counts["seats_shown"] += 1
-                counts["exact_shown"] += exact
-            photo_exact &= exact
-            true_stacks = stacks_of(seat["tableau"])
-            counts["stacks"] += len(true_stacks)
-            counts["stacks_found"] += _multiset_hits(true_stacks, stacks_of(got))
-            counts["stacks_read"] += len(stacks_of(got))
-        # the reading logic alone, from the truth's own boxes and labels (and the tilts the
-        # photo shows in them, as the recogniser reads them)
-        truth_boxes = np.array([c["box"] for c in visible], np.float64).reshape(-1, 4)
-        truth_dets = Detections(truth_boxes, data={LABEL: np.array([c["label"] for c in visible]),
-                                                   TILT: card_tilts(image, truth_boxes)})
-        for seat, part in zip(truth["seats"], split_seats(truth_dets, n_seats=n_seats), strict=True):
-            counts["exact_from_truth_boxes"] += canonical(read_tableau(part)) == canonical(seat["tableau"])
-        counts["photos_exact"] += photo_exact
+        counts["photos_exact"] += _count_seats(truth, tableaux, counts)
+        _count_from_truth_boxes(image, truth, visible, counts)
         groups["all"].update(counts)
         groups.setdefault(photo_group(truth), Counter()).update(counts)
     result = _summary(groups["all"], name, len(truths), times)
@@ -197,6 +166,54 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
         for group in names
     }
     return result
+
+
+def _record_readings(pred: Detections, pairs: list, visible: list[dict], readings: list) -> None:
+    """Each prediction's scores and whether it named its card right (the "unsure" report)."""
+    matched = dict(pairs)
+    labels = pred.labels
+    for i in range(len(pred)):
+        ok = i in matched and labels[i] == visible[matched[i]]["label"]
+        readings.append({"right": bool(ok), "confidence": float(pred.confidence[i]),
+                         **{k: float(pred.data[k][i]) for k in ("label_score", "label_margin", "region_score")
+                            if k in pred.data}})
+
+
+def _count_seats(truth: dict, tableaux: list, counts: Counter[str]) -> bool:
+    """Count each seat read exactly and its stacks found into ``counts``; whether every seat
+    of the photo was read exactly.
+
+    A seat one of whose cards lies wholly under others (the truth marks it hidden) cannot be
+    read exactly from the photo by anyone: the figure over the other seats is the one a
+    reader can reach."""
+    photo_exact = True
+    covered_seats = {c.get("seat") for c in truth["cards"] if c["hidden"]}
+    if None in covered_seats:  # a truth that does not say whose card is hidden
+        covered_seats = {seat["seat"] for seat in truth["seats"]}
+    for seat in truth["seats"]:
+        got = tableaux[seat["seat"]]
+        counts["seats"] += 1
+        exact = canonical(got) == canonical(seat["tableau"])
+        counts["exact"] += exact
+        if seat["seat"] not in covered_seats:
+            counts["seats_shown"] += 1
+            counts["exact_shown"] += exact
+        photo_exact &= exact
+        true_stacks = stacks_of(seat["tableau"])
+        counts["stacks"] += len(true_stacks)
+        counts["stacks_found"] += _multiset_hits(true_stacks, stacks_of(got))
+        counts["stacks_read"] += len(stacks_of(got))
+    return photo_exact
+
+
+def _count_from_truth_boxes(image: np.ndarray, truth: dict, visible: list[dict], counts: Counter[str]) -> None:
+    """The reading logic alone: seats read exactly from the truth's own boxes and labels (and
+    the tilts the photo shows in them, as the recogniser reads them)."""
+    truth_boxes = np.array([c["box"] for c in visible], np.float64).reshape(-1, 4)
+    truth_dets = Detections(truth_boxes, data={LABEL: np.array([c["label"] for c in visible]),
+                                               TILT: card_tilts(image, truth_boxes)})
+    for seat, part in zip(truth["seats"], split_seats(truth_dets, n_seats=len(truth["seats"])), strict=True):
+        counts["exact_from_truth_boxes"] += canonical(read_tableau(part)) == canonical(seat["tableau"])
 
 
 def _summary(counts: Counter, name: str, photos: int, times) -> dict:
