@@ -125,6 +125,13 @@ def with_score_words(state: dict, game: Any) -> dict:
     return state
 
 
+def said(state: dict, game: Any) -> dict:
+    """The state as this request's page reads it: the reader's notes in its language."""
+    from web.live_notes import with_note_words
+
+    return with_note_words(state, getattr(game, "edition", None))
+
+
 class LiveSessions:
     """The games followed now, by id (in memory: a live game lasts one sitting)."""
 
@@ -385,7 +392,7 @@ def frame(session_id: str):
         state = session.pipeline.process(image, timestamp)
         session.frame_at = time.monotonic()
         session.publish(state)
-        return jsonify(session.state)
+        return jsonify(said(session.state or {}, session.game))
 
 
 def _locked(detect, lock: threading.Lock):
@@ -405,8 +412,8 @@ def state(session_id: str):
     session = sessions().get(session_id)
     if session.state is None:
         return jsonify(frame=0, cards=[], events=[], record=session.game.record(), pending={},
-                       scores=None, score_error=None, notes=[])
-    return jsonify(session.state)
+                       scores=None, score_error=None, notes=[], reader_notes=[])
+    return jsonify(said(session.state, session.game))
 
 
 @bp.get("/<session_id>/stream.mjpg")
@@ -498,7 +505,7 @@ def end_round(session_id: str):
             abort(409, description=_("no turn has been read in this round yet: nothing to end"))
         session.state = state.to_json()
         session.touched = time.monotonic()
-        return jsonify(session.state)
+        return jsonify(said(session.state, session.game))
 
 
 @bp.post("/<session_id>/rounds/<int:round_number>/turns/<int:turn_number>")
@@ -530,7 +537,7 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
         state = with_score_words(state, session.game)
         state["names"] = {**state.get("names", {}), **session.game.names(record=state["record"])}
         session.state = state
-    return jsonify(state)
+    return jsonify(said(state, session.game))
 
 
 def _slug(text: Any) -> Any:

@@ -759,7 +759,7 @@ def test_a_card_misread_for_its_first_seconds_is_renamed_in_the_log_once_read_ri
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}]
     amended = [e for e in events if e.kind == "turn-amended"]
     assert amended and amended[-1].turn.to_json()["reveals"] == reveals[0]
-    assert any("squid-nigiri re-read as wasabi" in note for note in turns.notes)
+    assert any("squid-nigiri re-read as wasabi" in str(note) for note in turns.notes)
 
 
 @pytest.mark.parametrize("strip_box", [[283, 494, 341, 513], [281, 494, 341, 586]])

@@ -64,6 +64,7 @@ from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
+from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
 
 
@@ -198,7 +199,7 @@ class TurnDetector:
     _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _next_hidden: int = field(default=0, init=False, repr=False)  # ids for cards no track follows (below 0)
     _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
-    notes: list[str] = field(default_factory=list, init=False)
+    notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
 
     def __post_init__(self) -> None:
@@ -329,8 +330,7 @@ class TurnDetector:
         for card in left:
             card.status, card.round = Status.STRAY, self.round_index
         if left:
-            self.notes.append(f"round {self.round_index + 1}: {len(left)} card(s) laid in no whole "
-                              "turn when the round was ended, left out")
+            self.notes.append(LiveNote(NoteCause.LEFT_AT_ROUND_END, self.round_index, count=len(left)))
         return [*events, *self._close_round(now)]
 
     # --- one frame -------------------------------------------------------------------------
@@ -673,7 +673,7 @@ class TurnDetector:
         for c in (card, *orders):
             old = before[c.track_id][1]
             if c.text != old:
-                self.notes.append(f"{self.players[c.seat]}'s {old} re-read as {c.text}")
+                self.notes.append(LiveNote(NoteCause.REREAD, c.round, c.turn, (self.players[c.seat],), old, c.text))
                 events.append(LiveEvent(EventKind.AMENDED, c.round, c.turn, now, self._turn(c.round, c.turn)))
         return events
 
@@ -717,8 +717,7 @@ class TurnDetector:
         for card in leftovers:
             del self._cards[card.track_id]
         if leftovers:
-            self.notes.append(f"round {self.round_index + 1}: {len(leftovers)} card(s) seen during the "
-                              "clear-up, not in a whole turn, left out")
+            self.notes.append(LiveNote(NoteCause.CLEAR_UP, self.round_index, count=len(leftovers)))
         return self._close_round(now)
 
     def _close_round(self, now: float) -> list[LiveEvent]:
@@ -735,8 +734,8 @@ class TurnDetector:
                 index = min(turns_after, key=lambda i: abs(turns[i].start - held.when))
                 turns[index].add(held)
                 continue
-            self.notes.append(f"round {self.round_index + 1}: {held.event.event} by "
-                              f"{held.event.player} fits no turn, left out")
+            self.notes.append(LiveNote(NoteCause.EVENT_FITS_NO_TURN, self.round_index,
+                                       players=(held.event.player,), event=held.event.event))
         self._held.clear()
         ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
@@ -859,7 +858,8 @@ class TurnDetector:
         seats = {c.seat for c in pending}
         missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
         if missing:
-            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+            self.notes.append(LiveNote(NoteCause.TURN_WITHOUT, self.round_index, len(self._rounds[self.round_index]),
+                                       tuple(missing)))
         return pending
 
     def _record_turn(self, pending: list[_Card], now: float) -> list[LiveEvent]:
@@ -916,9 +916,8 @@ class TurnDetector:
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
             if any(abs(_boxed(card) - _boxed(c)) <= self.tuning.wave_s for c in mine):
                 card.status = Status.STRAY
-                self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
-                                  f"seen with their card of turn {len(self._rounds[self.round_index])}, "
-                                  "is taken for no card")
+                self.notes.append(LiveNote(NoteCause.STRAY, self.round_index, len(self._rounds[self.round_index]) - 1,
+                                           (self.players[card.seat],)))
 
     def _seen_after_next_turn(self, card: _Card) -> bool:
         """Whether other seats' cards still pending, surely cards (seen ``seen_s``), were boxed
@@ -949,8 +948,8 @@ class TurnDetector:
                 continue
             move, card = max(moved, key=lambda m: m[0][0])
             out.append(self._split(card, move, now))
-            self.notes.append(f"round {self.round_index + 1}: {self.players[seat]}'s {card.text or card.face} "
-                              "moved: a card of its name laid over it")
+            self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, card.turn, (self.players[seat],),
+                                       card.text or card.face))
         return out
 
     def _split(self, card: _Card, move: _Move, now: float) -> _Card:
@@ -1028,8 +1027,8 @@ class TurnDetector:
         new.first_seen = new.boxed_at = when
         new.areas.clear()
         new.areas.append(_area(laid_box))
-        self.notes.append(f"round {self.round_index + 1}: {self.players[card.seat]}'s {card.text or card.face} "
-                          f"boxed again where it lay: the card that took its track is {laid_label}")
+        self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, card.turn, (self.players[card.seat],),
+                                   card.text or card.face, laid_label))
         return new
 
     def _second_name(self, glimpse: _Card) -> _Card | None:
@@ -1075,8 +1074,7 @@ class TurnDetector:
             for card in cards:
                 card.joined_alone = False
             pulled += cards
-            self.notes.append(f"round {self.round_index + 1}: the card of {self.players[seat]} read late into "
-                              f"turn {index + 1} is the first of turn {index + 2}")
+            self.notes.append(LiveNote(NoteCause.FIRST_OF_NEXT, self.round_index, index, (self.players[seat],)))
         if not pulled:
             return [], []
         return pulled, [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
@@ -1131,8 +1129,7 @@ class TurnDetector:
         for card in cards:
             card.text = self._reveal_text(card)
         players = sorted({self.players[c.seat] for c in cards})
-        self.notes.append(f"round {self.round_index + 1}: the card of {', '.join(players)} seen late "
-                          f"joins turn {index + 1}")
+        self.notes.append(LiveNote(NoteCause.JOINS_LATE, self.round_index, index, tuple(players)))
         return [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _one_turn(self, pending: list[_Card]) -> list[_Card]:
@@ -1164,8 +1161,8 @@ class TurnDetector:
                 pending.append(self._split(under, move, now))
                 self._fold(card, under)
                 pending.remove(card)
-                self.notes.append(f"round {self.round_index + 1}: {self.players[under.seat]}'s "
-                                  f"{under.text or under.face} moved: a card laid over it, its strip seen")
+                self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, under.turn,
+                                           (self.players[under.seat],), under.text or under.face))
                 continue
             # a second box on a card played and in sight now, where it lies now (a strip of it
             # found twice); a card laid over part of it lies mostly outside its strip
