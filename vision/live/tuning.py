@@ -97,6 +97,7 @@ class TurnTuning:
     reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
     reread_share: float = 0.8  # ... the share of them another name needs to rename it
     wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    cover_share: float = 0.3  # a later card of its seat over this share of where a card lay lies on it
 
 
 @dataclass(frozen=True)

@@ -517,13 +517,14 @@ class TurnDetector:
                 return None
             if card.face in RETURNS_TO_HAND:
                 return None  # tools leave for a hand; their event is already on the log
-            if kept_dessert or card.covered_by is not None:
+            lain_over = card.covered_by is None and self._lain_over(card)
+            if kept_dessert or card.covered_by is not None or lain_over:
                 # a covered card seen again shows a strip of itself, within where it lay; a
                 # dessert kept from an earlier round, seen again, lies where it lay (a new
                 # one laid on it only overlaps it). A box of its whole size, while the card
                 # laid on it still lies there, is no strip of it: the next card of its column
-                # passing over it in a hand
-                if self._under_a_card(card) and _area(box) > self.tuning.part * card.size():
+                # passing over it in a hand, or laid at the column's end
+                if (self._under_a_card(card) or lain_over) and _area(box) > self.tuning.part * card.size():
                     return None
                 inter = _intersection(card.full_box, box)
                 if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
@@ -598,13 +599,27 @@ class TurnDetector:
         cover = self._cards.get(card.covered_by) if card.covered_by is not None else None
         return cover is not None and cover.status != Status.GONE and cover.gone_at is None
 
+    def _lain_over(self, card: _Card) -> bool:
+        """Whether a card of ``card``'s seat laid after it, still played, lies over its place
+        (``cover_share`` of where it lay whole): ``card`` lies beneath it, whether or not its
+        going out of sight was seen as that card's laying (a strip misread under another name
+        goes out of sight long after the card over it came).
+
+        Why: such a card can show only the strip the card over it leaves; a whole box of its
+        name at the end of its column is the next card laid there, not it found again."""
+        area = max(_area(card.full_box), 1e-9)
+        return any(o is not card and o.seat == card.seat and o.round == card.round and o.status == Status.PLAYED
+                   and o.gone_at is None and o.first_seen > card.first_seen
+                   and _intersection(card.full_box, o.full_box) >= self.tuning.cover_share * area
+                   for o in self._cards.values())
+
     def _covering(self, card: _Card) -> _Card | None:
         """The newer card of the same seat laid over ``card`` as it went out of sight.
 
         A covered card may leave only a thin strip in sight, or none, and a recogniser may lose
         it: a nigiri on its wasabi, the next card of a column. It is still on the table.
         """
-        best, best_share = None, 0.3
+        best, best_share = None, self.tuning.cover_share
         area = max(_area(card.full_box), 1e-9)
         for other in self._cards.values():
             # laid over it as it went out of sight, not long before or after
