@@ -105,6 +105,8 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
         show(k / 10, strip, squid, bens, ben2)
     reveals = [turn["reveals"] for turn in turns.rounds[0]["turns"]]
     assert reveals == [{"Ann": ["wasabi"], "Ben": ["tempura"]}, {"Ann": ["squid-nigiri"], "Ben": ["eel"]}]
+    # the rule that took the strip for the wasabi, named in the reader's trace
+    assert [(d.rule, d.track_id, d.card_id) for d in turns.trace] == [("strip-or-lost", 3, 1)]
 
 
 def test_the_strip_of_a_card_lost_from_sight_under_another_name_is_no_card_laid():
