@@ -14,6 +14,9 @@ is judged by the turns it reads, not by the boxes it keeps. Record a trace again
 - ``five-players-party-menu``: five players round the table, small far cards.
 - ``five-players-far-columns``: far from the camera a card laid over a card of its kind
   leaves a strip boxed together with it; a hand over a card leaves half of it in sight.
+
+``traces/dev/`` holds films of the development set ``film-dev`` (stacked columns), each with
+the test that says what it shows.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ def test_there_are_traces_to_replay():
 
 
 STACKED = Path(__file__).parent / "traces" / "dev" / "four-players-stacked-columns.json"
+MAKI_COLUMN = Path(__file__).parent / "traces" / "dev" / "four-players-maki-column.json"
 
 
 def test_cards_laid_at_the_end_of_a_column_of_their_kind_are_each_the_next_card():
@@ -59,5 +63,15 @@ def test_cards_laid_at_the_end_of_a_column_of_their_kind_are_each_the_next_card(
     laid on it, so the box is the new card. A column's earlier card, long out of sight beneath
     the later ones, is not the whole card of its name laid at the column's end."""
     trace = Trace.from_json_text(STACKED.read_text())
+    read = [t["reveals"] for t in replay(trace).record()["rounds"][0]["turns"]]
+    assert read == [t["reveals"] for t in trace.log]
+
+
+def test_a_whole_card_at_the_end_of_its_column_is_not_an_earlier_card_of_it_seen_again():
+    """Four players (a development film of the stacked style); one lays five maki-3 in one
+    column, each over the lower part of the one before. The earlier ones show strips only,
+    read as maki-1 and lost from sight; the fifth, laid whole at the column's end, is that
+    turn's card, not the second seen again: every turn is read."""
+    trace = Trace.from_json_text(MAKI_COLUMN.read_text())
     read = [t["reveals"] for t in replay(trace).record()["rounds"][0]["turns"]]
     assert read == [t["reveals"] for t in trace.log]
