@@ -36,6 +36,7 @@ class Card:
     at: float
     box: tuple[float, float, float, float]
     slide_s: float = 1.0  # how long the hand takes to bring it
+    strip_as: str = ""  # the name its strip is read under once a card covers part of it (its own if "")
 
 
 def column(x: float, y: float, k: int, step: float = 25.0, up: bool = True) -> tuple[float, float, float, float]:
@@ -83,7 +84,8 @@ def frame(cards: list[Card], t: float, hidden: tuple[tuple[float, float, float, 
                 shown = _covered(shown, np.array(later.box, float))
         if shown is not None and not any(a <= t < b and _covered(shown, np.array(hb)) is None
                                          for a, b, *hb in hidden):
-            boxes.append((card.label, shown))
+            whole = shown is rest or bool(np.all(shown == rest))
+            boxes.append((card.label if whole or not card.strip_as else card.strip_as, shown))
     boxes += [(label, np.array(box, float)) for label, a, b, box in glimpses if a <= t < b]
     return Detections(xyxy=np.array([b for _, b in boxes], np.float32).reshape(-1, 4),
                       confidence=np.full(len(boxes), 0.9, np.float32),
@@ -120,6 +122,19 @@ def test_cards_laid_over_the_lower_part_of_their_kind_are_each_a_new_card(label)
            for k, name in enumerate(("eel", "tofu", "sashimi"))]
     read = turns_read(play(sorted(ann + ben, key=lambda c: c.at), 22.0))
     assert read == [{"Ann": [label], "Ben": [name]} for name in ("eel", "tofu", "sashimi")]
+
+
+def test_a_whole_card_laid_at_the_end_of_a_column_whose_strips_are_misread_is_a_new_card():
+    """Five maki-3 in one column, each laid over the side of the one before (the column grows
+    towards the left); the strips they leave show fewer rolls and are read as maki-1. Each
+    maki-3 laid whole at the column's end is the card of its turn, not an earlier one of the
+    column found again."""
+    ann = [Card("Ann", "maki-3", 3.0 + 6 * k, (400 - 24 * k, 560, 460 - 24 * k, 650), strip_as="maki-1")
+           for k in range(5)]
+    ben = [Card("Ben", name, 3.4 + 6 * k, (100 + 70 * k, 60, 160 + 70 * k, 150))
+           for k, name in enumerate(("eel", "tofu", "sashimi", "tempura", "dumpling"))]
+    read = turns_read(play(sorted(ann + ben, key=lambda c: c.at), 34.0))
+    assert read == [{"Ann": ["maki-3"], "Ben": [name]} for name in ("eel", "tofu", "sashimi", "tempura", "dumpling")]
 
 
 def test_a_nigiri_laid_on_a_wasabi_is_a_card_of_its_own():

@@ -115,6 +115,7 @@ class TurnTuning:
     strip_inside: float = 0.6  # ... lying this share within where it lay
     laid_over_iou: float = 0.3  # a card's places before and after a move overlapping this much: a card laid over it
     lies_on: float = 0.6  # two boxes, this share of the smaller within the other, lie on each other
+    past_share: float = 0.1  # a whole box reaching this share of a card's length past where it lay is another card
     twin_lies_on: float = 0.3  # ... this share, for a card boxed twice as a hand laid it
     piece_within: float = 0.8  # a piece of a card lies this share within where the card lay
     part_within: float = 0.9  # a part of a played card, misnamed, lies this share within it

@@ -1259,7 +1259,7 @@ class TurnDetector:
             for card in list(mine):
                 old = next((c for c in self._cards.values() if c.seat == seat and c.status != Status.PENDING
                             and c.round == self.round_index and c.face == card.label
-                            and _lies_on(c, card, self.tuning.lies_on)), None)
+                            and _lies_on(c, card, self.tuning.lies_on) and not self._past_its_place(card, c)), None)
                 if old is not None and len(mine) > allowed:
                     self._fold(card, old)
                     mine.remove(card)
@@ -1272,8 +1272,8 @@ class TurnDetector:
             for card in list(mine):
                 old = next((c for c in self._cards.values() if c.seat == seat and c.status == Status.PLAYED
                             and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
-                            and _intersection(c.full_box, card.full_box) >= self.tuning.part_within * _area(card.full_box)),
-                           None)
+                            and max(_intersection(c.full_box, card.full_box), _intersection(_place(c), card.full_box))
+                            >= self.tuning.part_within * _area(card.full_box)), None)
                 if old is not None and len(mine) > allowed:
                     self._fold(card, old)
                     mine.remove(card)
@@ -1289,6 +1289,20 @@ class TurnDetector:
             if twin is not None:
                 self._fold(card, twin)
         return kept
+
+    def _past_its_place(self, box: _Card, card: _Card) -> bool:
+        """Whether ``box`` shows a whole card reaching past where ``card`` lay whole, on one side,
+        by ``past_share`` of its length or more: the next card of a column laid over ``card``
+        (which shows a strip of itself from then on), not ``card`` found again where it lies.
+
+        Why: a card laid over part of one of its name lies on it as much as a second box of
+        that card does; what tells them apart is where the box ends, not how much they share."""
+        if _area(box.full_box) < self.tuning.whole_share * card.size():
+            return False
+        b, c = box.full_box, card.full_box
+        length = float(max(c[2] - c[0], c[3] - c[1]))
+        past = float(max(c[0] - b[0], c[1] - b[1], b[2] - c[2], b[3] - c[3]))
+        return past >= self.tuning.past_share * length
 
     def _uncovered_by_move(self, strip: _Card, now: float) -> tuple[_Card, _Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
@@ -1465,6 +1479,12 @@ class TurnDetector:
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered)
+
+
+def _place(card: _Card) -> np.ndarray:
+    """Where ``card`` lay whole and still (its largest box until it has: a box of a card on its
+    way in, slid by a hand, is as large as the card where it comes to lie)."""
+    return card.rest if card.rest is not None else card.full_box
 
 
 def _boxed(card: _Card) -> float:
