@@ -220,6 +220,8 @@ class TurnDetector:
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
     _alias: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    # where the pieces folded into a card were boxed (by the card's id; see :meth:`_fold`)
+    _pieces: dict[int, list[np.ndarray]] = field(default_factory=dict, init=False, repr=False)
     _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _next_hidden: int = field(default=0, init=False, repr=False)  # ids for cards no track follows (below 0)
     _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
@@ -387,6 +389,11 @@ class TurnDetector:
                 continue  # an old track of a card now followed under a new one
             box = np.asarray(tracked.xyxy[k], float)
             card = self._cards.get(card_id)
+            if card is None and (owner := self._piece_again(box, int(seats[k]))) is not None:
+                # boxed right where a piece of a played card was boxed before: that piece again
+                self._alias[raw_id] = owner.track_id
+                self.trace.append(Decision("piece-place", raw_id, owner.track_id, now))
+                continue
             if card is None:
                 card = self._same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now)
                 if card is not None:
@@ -799,6 +806,7 @@ class TurnDetector:
             if card.status == Status.GONE and not is_dessert(card.face):
                 del self._cards[card.track_id]
         self._alias = {a: o for a, o in self._alias.items() if o in self._cards}
+        self._pieces = {o: places for o, places in self._pieces.items() if o in self._cards}
         self._source = {c: r for c, r in self._source.items() if c in self._cards}
         self._rounds.append([])
         return [*events, ended]
@@ -1025,6 +1033,8 @@ class TurnDetector:
         for piece, original in list(self._alias.items()):
             if original == track_id:
                 self._alias[piece] = hidden
+        if track_id in self._pieces:
+            self._pieces[hidden] = self._pieces.pop(track_id)
         new = _Card(track_id, card.seat, when, now, card.label, when, after.copy(), after.copy(), boxed_at=when)
         new.areas.append(_area(after))
         self._cards[track_id] = new
@@ -1364,7 +1374,25 @@ class TurnDetector:
         """Forget ``box`` as a card of its own: it is ``card`` (a piece, a second box of it),
         and its track stands for ``card`` from now on."""
         self._alias[box.track_id] = card.track_id
+        self._pieces.setdefault(card.track_id, []).append(box.box.copy())
         del self._cards[box.track_id]
+
+    def _piece_again(self, box: np.ndarray, seat: int) -> _Card | None:
+        """The played card of ``seat`` (this round) a piece of which was boxed right where
+        ``box`` lies (``same_place_iou``), if any: a new track there is that piece again.
+
+        Why: the strip of a covered card is often boxed twice, under two names (a maki strip
+        shows fewer rolls); the second box, folded into the card, can lose its track under a
+        hand and come back as a new one, which lies beside the next card laid and would be
+        taken for a card laid before it."""
+        for owner_id, places in self._pieces.items():
+            owner = self._cards.get(owner_id)
+            if (owner is None or owner.seat != seat or owner.status != Status.PLAYED
+                    or owner.round != self.round_index):
+                continue
+            if any(_iou(place, box) >= self.tuning.same_place_iou for place in places):
+                return owner
+        return None
 
     def _boxed_together(self, a: _Card, b: _Card) -> bool:
         """Whether ``a`` and ``b`` are parts of one card, boxed apart: first boxed within
