@@ -1278,9 +1278,10 @@ class TurnDetector:
             # card laid over it shows its whole size, as a nigiri laid on its wasabi does).
             # A hand laying a card beside a played card covers part of it, and what shows of
             # it, boxed just before the new card and misread, would be read as the seat's
-            # card of the turn, the new card as a box that came with it
+            # card of the turn, the new card as a box that came with it. Played: on the table by
+            # the rules (a card they keep all round is there though out of the reader's sight)
             for card in list(mine):
-                old = next((c for c in self._cards.values() if c.seat == seat and c.status == Status.PLAYED
+                old = next((c for c in self._cards.values() if c.seat == seat and self._still_on_table(c)
                             and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
                             and max(_intersection(c.full_box, card.full_box), _intersection(_place(c), card.full_box))
                             >= self.tuning.part_within * _area(card.full_box)), None)
