@@ -75,3 +75,13 @@ def test_a_whole_card_at_the_end_of_its_column_is_not_an_earlier_card_of_it_seen
     trace = Trace.from_json_text(MAKI_COLUMN.read_text())
     read = [t["reveals"] for t in replay(trace).record()["rounds"][0]["turns"]]
     assert read == [t["reveals"] for t in trace.log]
+
+
+def test_strips_boxed_twice_and_misnamed_as_hands_pass_are_no_cards_laid():
+    """Three players (a development film of the stacked style); one lays a maki-2 column, then
+    tempura beside it. The maki strips are boxed twice, under another maki's name, and lose
+    their tracks under the hands laying the next cards: boxed again where they lay, they are
+    the strips, not cards laid before the tempura, and no turn is read one off."""
+    trace = Trace.from_json_text((Path(__file__).parent / "traces" / "dev" / "three-players-maki-strips.json").read_text())
+    read = [t["reveals"] for t in replay(trace).record()["rounds"][0]["turns"]]
+    assert read == [t["reveals"] for t in trace.log]
