@@ -119,7 +119,7 @@ class LiveSession:
 def _empty_state(game: Any) -> LiveStateJSON:
     """The state of a live game no frame has reached yet."""
     return {"frame": 0, "timestamp": 0.0, "cards": [], "events": [], "record": game.record(), "pending": {},
-            "scores": None, "score_error": None, "notes": [], "seconds": {}, "names": {}}
+            "scores": None, "score_error": None, "notes": [], "reader_notes": [], "seconds": {}, "names": {}}
 
 
 def with_score_words(state: LiveStateJSON, game: Any) -> LiveStateJSON:
@@ -133,6 +133,13 @@ def with_score_words(state: LiveStateJSON, game: Any) -> LiveStateJSON:
         state["score_error"] = record_words(fault, getattr(game, "edition", None),
                                             list(getattr(game, "players", ())), anyway=False)
     return state
+
+
+def said(state: LiveStateJSON | dict[str, Any], game: Any) -> LiveStateJSON | dict[str, Any]:
+    """The state as this request's page reads it: the reader's notes in its language."""
+    from web.live_notes import with_note_words
+
+    return with_note_words(state, getattr(game, "edition", None))
 
 
 class LiveSessions:
@@ -395,7 +402,7 @@ def frame(session_id: str):
         state = session.pipeline.process(image, timestamp)
         session.frame_at = time.monotonic()
         session.publish(state)
-        return jsonify(session.state)
+        return jsonify(said(session.state or {}, session.game))
 
 
 def _locked(detect, lock: threading.Lock):
@@ -415,8 +422,8 @@ def state(session_id: str):
     session = sessions().get(session_id)
     if session.state is None:
         return jsonify(frame=0, cards=[], events=[], record=session.game.record(), pending={},
-                       scores=None, score_error=None, notes=[])
-    return jsonify(session.state)
+                       scores=None, score_error=None, notes=[], reader_notes=[])
+    return jsonify(said(session.state, session.game))
 
 
 @bp.get("/<session_id>/stream.mjpg")
@@ -508,7 +515,7 @@ def end_round(session_id: str):
             abort(409, description=_("no turn has been read in this round yet: nothing to end"))
         session.state = state.to_json()
         session.touched = time.monotonic()
-        return jsonify(session.state)
+        return jsonify(said(session.state, session.game))
 
 
 @bp.post("/<session_id>/rounds/<int:round_number>/turns/<int:turn_number>")
@@ -540,7 +547,7 @@ def fix_turn(session_id: str, round_number: int, turn_number: int):
         state = with_score_words(state, session.game)
         state["names"] = {**state["names"], **session.game.names(record=state["record"])}
         session.state = state
-    return jsonify(state)
+    return jsonify(said(state, session.game))
 
 
 def _slug(text: Any) -> Any:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
+from vision.live.notes import NoteCause
 from vision.live.pipeline import LabelCache, LiveGame, annotate, open_source
 from vision.recognizer import CROP_ONLY, Recognizer
 
@@ -119,7 +120,8 @@ def test_what_lies_on_the_table_before_the_game_starts_is_not_played():
         state = game.update(detections, index / 10)
     assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["tempura"], "Ben": ["eel"]}}]}]
     assert [c["status"] for c in state.cards if c["label"] == "tofu"] == ["background"]
-    assert any("before the game started" in note for note in state.notes)
+    assert [(n.cause, n.count) for n in state.notes] == [(NoteCause.BACKGROUND, 1)]
+    assert "before the game started" in state.to_json()["notes"][0]
 
 
 def test_a_table_nobody_touches_is_read_again_only_now_and_then():

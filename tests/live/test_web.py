@@ -379,3 +379,51 @@ def test_a_menu_is_chosen_in_json_too_and_only_for_party(client):
     assert "menu" not in state["record"]
     bad = client.post("/live/", json={"players": "Ann, Ben", "edition": "party", "menu": 3})
     assert bad.status_code == 400 and "menu" in bad.get_json()["error"]
+
+
+class StillPattern:
+    """A recogniser that reads one pattern of the cloth as a card, from the first frame on."""
+
+    def detect(self, image_bgr):
+        from vision.detections import Detections
+
+        return Detections(xyxy=np.array([[20, 300, 80, 390]], np.float32), confidence=np.array([0.9], np.float32),
+                          data={"label": np.array(["tofu"], dtype=object)})
+
+
+def test_the_readers_notes_come_typed_and_are_said_in_the_pages_language(tmp_path):
+    """What the reader made of the table comes as a cause and its facts; the page says it in
+    the player's language (the French of the live page), the command line's English kept."""
+    client = make_app(tmp_path, StillPattern()).test_client()
+    session = start(client)
+    for index in range(5):
+        assert post_frame(client, session, index / 10).status_code == 200
+    english = client.get(f"/live/{session}/state").get_json()
+    assert english["reader_notes"] == [{"cause": "background", "count": 1}]
+    assert english["notes"] == ["1 thing seen before the game started is taken for the table, not a card in play."]
+    client.set_cookie("lang", "fr")
+    french = client.get(f"/live/{session}/state").get_json()
+    assert french["reader_notes"] == english["reader_notes"]
+    assert french["notes"] == ["1 chose vue avant le début de la partie est prise pour la table, pas pour une carte "
+                               "en jeu."]
+
+
+@pytest.mark.parametrize("lang", ["fr", "is", "pl", "es"])
+def test_every_note_cause_is_one_whole_sentence_in_each_language(tmp_path, lang):
+    from vision.live.notes import LiveNote, NoteCause
+    from web.live_notes import note_words
+
+    app = make_app(tmp_path, StillPattern())
+    note = dict(round=0, turn=1, players=("Ann", "Ben"), card="special-order:eel", other="tempura", count=2,
+                event="takeout-flip")
+    for cause in NoteCause:
+        with app.test_request_context():
+            english = note_words(LiveNote(cause, **note), "party")
+        with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
+            said = note_words(LiveNote(cause, **note), "party")
+        assert "{" not in said and "}" not in said and "%(" not in said, (cause, said)
+        assert said != english, cause
+        # the facts the English sentence names, the translation names too
+        for fact in ("Ann", "2 ", "Round 1"):
+            if fact in english:
+                assert fact.removeprefix("Round ") in said, (cause, said)

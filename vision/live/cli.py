@@ -143,7 +143,8 @@ def _live(args: argparse.Namespace, watch: Watch | None = None) -> int:
     if args.out:
         args.out.write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps({"record": record, "scores": scores, "score_error": error,
-                      "frames": game.frames, "notes": state.notes if state else []}))
+                      "frames": game.frames, "notes": [str(n) for n in state.notes] if state else [],
+                      "reader_notes": [n.to_json() for n in state.notes] if state else []}))
     if done is not None:
         done()
     return 0

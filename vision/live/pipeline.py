@@ -33,6 +33,7 @@ from vision.detections import (
     Detections,
 )
 from vision.live.events import CardEvent, Snapshot, snapshot, step
+from vision.live.notes import LiveNote, NoteCause
 from vision.live.state import LiveCardJSON, LiveStateJSON
 from vision.live.tracker import CardTracker, SeatMemory
 from vision.live.tuning import Tuning
@@ -55,7 +56,7 @@ class LiveState:
     pending: dict[str, list[str]]
     scores: ScoreJSON | None
     score_error: str | None
-    notes: tuple[str, ...]
+    notes: tuple[LiveNote, ...]  # what the reader made of the table (``vision.live.notes``)
     seconds: dict[str, float] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # slug -> the name players know
 
@@ -73,7 +74,8 @@ class LiveState:
             "pending": self.pending,
             "scores": self.scores,
             "score_error": self.score_error,
-            "notes": list(self.notes),
+            "notes": [str(n) for n in self.notes],  # in English, for the command line
+            "reader_notes": [n.to_json() for n in self.notes],  # cause and facts, for a page to word
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "names": self.names,
         }
@@ -148,8 +150,7 @@ class LiveGame:
         if fresh:
             self._background |= fresh
             self._background_boxes.extend(everything.xyxy[early])
-            self.turns.notes.append(f"{len(fresh)} thing(s) seen before the game started are taken "
-                                    "for the table, not cards in play")
+            self.turns.notes.append(LiveNote(NoteCause.BACKGROUND, count=len(fresh)))
         elif self._background_boxes and len(ids):
             # the same thing seen again later (it flickers in and out) is still the table
             unknown = ~np.isin(ids, list(self._known | self._background))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from scorer.results import ScoreJSON
+from vision.live.notes import NoteJSON
 
 
 class LiveCardJSON(TypedDict):
@@ -55,7 +56,10 @@ class LiveStateJSON(TypedDict):
     #: the scorer's result, None while the record cannot be scored (``score_error`` says why)
     scores: ScoreJSON | None
     score_error: str | None
+    #: the reader's notes in English (``sushicam live``), and as typed values the page words
+    #: in the player's language (``vision.live.notes``)
     notes: list[str]
+    reader_notes: list[NoteJSON]
     #: seconds each step of the frame took
     seconds: dict[str, float]
     #: each card text shown, by the name players know

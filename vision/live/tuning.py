@@ -97,6 +97,32 @@ class TurnTuning:
     reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
     reread_share: float = 0.8  # ... the share of them another name needs to rename it
     wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    cover_share: float = 0.3  # a later card of its seat over this share of where a card lay lies on it
+    cover_late_s: float = 1.0  # ... laid at most ``settle_s`` and this much after it went out of sight
+    just_seen_s: float = 0.5  # a card seen this recently is in sight still (between two detections)
+    reread_reads: int = 5  # the fewest whole sightings a revealed card is re-read from
+    reread_span: float = 0.75  # ... spread over at least this share of ``reread_s``
+    reread_lead: float = 2.0  # ... its new name read this many times as often as the logged one since its reveal
+    # -- sizes and overlaps: shares of a box's area, or of a card's usual area (``size``) ----------
+    whole_share: float = 0.8  # a box this share of a card's usual size shows it whole
+    with_hand: float = 1.25  # a box more than this times a card's usual size holds a hand too
+    over_share: float = 0.2  # a newer card of its seat over this share of a card leaves a strip of it in sight
+    turned_up_iou: float = 0.5  # a card turned face up lies about where the back lay: this overlap
+    turned_down_iou: float = 0.7  # a card turned face down lies right where its face lay: this overlap
+    strip_within: float = 0.7  # a strip of a covered card lies this share within where the card lay
+    dessert_within: float = 0.85  # a dessert kept from an earlier round, seen again, lies this share within its place
+    strip_size: float = 0.5  # a box at most this share of a card's largest is a strip of it ...
+    strip_inside: float = 0.6  # ... lying this share within where it lay
+    laid_over_iou: float = 0.3  # a card's places before and after a move overlapping this much: a card laid over it
+    lies_on: float = 0.6  # two boxes, this share of the smaller within the other, lie on each other
+    past_share: float = 0.1  # a whole box reaching this share of a card's length past where it lay is another card
+    twin_lies_on: float = 0.3  # ... this share, for a card boxed twice as a hand laid it
+    piece_within: float = 0.8  # a piece of a card lies this share within where the card lay
+    part_within: float = 0.9  # a part of a played card, misnamed, lies this share within it
+    strip_left: float = 0.6  # a card showing at most this share of its largest box shows only a strip ...
+    strip_outside: float = 0.75  # ... with less than this share of that strip under the card laid on it
+    under_outside: float = 0.5  # the strip a card leaves of the one under it lies less than this share within it
+    reach: float = 0.1  # ... and within this share of its length of it
 
 
 @dataclass(frozen=True)

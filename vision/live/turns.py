@@ -64,6 +64,7 @@ from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
+from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
 
 
@@ -153,6 +154,30 @@ class _Card:
         return self.label != CARD_BACK and until - self.label_since >= settle_s
 
 
+class _Next:
+    """A rule that does not apply: the next rule decides."""
+
+
+NEXT = _Next()
+_Verdict = float | None | _Next
+_Memo = dict[str, dict[str, int]]
+
+#: The rules that say whether a new track is a card already known, seen again, in the order
+#: they are tried (each a ``TurnDetector._again_<name>`` method): the first that applies decides.
+SEEN_AGAIN = ("stray-place", "turned-over", "renamed-in-place", "whole-in-place", "strip-or-lost")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Which rule decided what the reader made of a track: ``track_id`` (the tracker's) is the
+    card ``card_id`` of the game, at ``at`` (:attr:`TurnDetector.trace`)."""
+
+    rule: str
+    track_id: int
+    card_id: int
+    at: float
+
+
 @dataclass(frozen=True)
 class _Held:
     """An in-turn event waiting for its turn: it belongs to a turn after ``after``."""
@@ -195,10 +220,14 @@ class TurnDetector:
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
     _alias: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+    # where the pieces folded into a card were boxed (by the card's id; see :meth:`_fold`)
+    _pieces: dict[int, list[np.ndarray]] = field(default_factory=dict, init=False, repr=False)
     _source: dict[int, int] = field(default_factory=dict, init=False, repr=False)
     _next_hidden: int = field(default=0, init=False, repr=False)  # ids for cards no track follows (below 0)
     _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
-    notes: list[str] = field(default_factory=list, init=False)
+    notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
+    #: the last decisions of the named rules, newest last (see :class:`Decision`)
+    trace: deque[Decision] = field(default_factory=lambda: deque(maxlen=500), init=False, repr=False)
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
 
     def __post_init__(self) -> None:
@@ -329,8 +358,7 @@ class TurnDetector:
         for card in left:
             card.status, card.round = Status.STRAY, self.round_index
         if left:
-            self.notes.append(f"round {self.round_index + 1}: {len(left)} card(s) laid in no whole "
-                              "turn when the round was ended, left out")
+            self.notes.append(LiveNote(NoteCause.LEFT_AT_ROUND_END, self.round_index, count=len(left)))
         return [*events, *self._close_round(now)]
 
     # --- one frame -------------------------------------------------------------------------
@@ -361,6 +389,11 @@ class TurnDetector:
                 continue  # an old track of a card now followed under a new one
             box = np.asarray(tracked.xyxy[k], float)
             card = self._cards.get(card_id)
+            if card is None and (owner := self._piece_again(box, int(seats[k]))) is not None:
+                # boxed right where a piece of a played card was boxed before: that piece again
+                self._alias[raw_id] = owner.track_id
+                self.trace.append(Decision("piece-place", raw_id, owner.track_id, now))
+                continue
             if card is None:
                 card = self._same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now)
                 if card is not None:
@@ -393,9 +426,9 @@ class TurnDetector:
         a column, a nigiri on its wasabi, a special order on its copy) shows a strip, often
         misread; those readings are not kept."""
         area = _area(card.full_box)
-        whole = _area(box) >= 0.8 * area and not any(
+        whole = _area(box) >= self.tuning.whole_share * area and not any(
             o is not card and o.seat == card.seat and o.first_seen > card.first_seen and o.gone_at is None
-            and o.status != Status.GONE and _intersection(card.full_box, o.box) >= 0.2 * area
+            and o.status != Status.GONE and _intersection(card.full_box, o.box) >= self.tuning.over_share * area
             for o in self._cards.values())
         if whole:
             card.whole_reads.append((now, card.label))
@@ -414,7 +447,7 @@ class TurnDetector:
         them overlapping the one before, they led the place step by step onto the card laid
         over it, and the move of the card beneath, uncovered, would go unseen."""
         size = card.size()
-        if not 0.8 * size <= _area(box) <= 1.25 * size:
+        if not self.tuning.whole_share * size <= _area(box) <= self.tuning.with_hand * size:
             return  # a strip of it, or boxed with a hand
         if card.rest is None:
             card.rest, card.moving, card.kept_at = box.copy(), None, now
@@ -446,32 +479,21 @@ class TurnDetector:
 
     def _same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
                    in_sight: set[int], now: float) -> _Card | None:
-        """A new track that is a card the game already knows, seen again.
-
-        - turned over where it lay (a card revealed, or flipped by a take-out box) while the
-          tracker lost it: the same place, one of the two names the card back, within
-          ``flip_s`` of the card's last sighting;
-        - back in sight near where a same-named card went (a column straightened, a hand that
-          stayed long), when the rules replayed so far say that card is still on the table;
-        - read under another name right where a played card went out of sight, within
-          ``flip_s``: that card re-read (its turn is amended once the new name settles);
-        - boxed whole under its name right where a played card of this round lay whole
-          (``same_place_iou``), while that card is out of sight: the tracker lost the card's
-          own track on a piece of it;
-        - boxed right where a stray lay (``same_place_iou``): that stray again (see
-          :meth:`_strays`).
-        """
-        best, best_score = None, -math.inf
+        """A new track that is a card the game already knows, seen again: the card of its seat
+        out of sight that the rules of :data:`SEEN_AGAIN` score best (see :meth:`_seen_again`);
+        the rule that decided goes to :attr:`TurnDetector.trace`."""
+        best, best_score, best_rule = None, -math.inf, ""
         memo: dict[str, dict[str, int]] = {}
         for card in self._cards.values():
             if card.seat != seat or card.track_id in in_sight:
                 continue
-            score = self._seen_again(card, label, box, now, memo)
+            rule, score = self._seen_again(card, label, box, now, memo)
             # (a place a stray lay in wins outright; the last such stray)
             if score is not None and (score > best_score or score == math.inf):
-                best, best_score = card, score
+                best, best_score, best_rule = card, score, rule
         if best is None:
             return None
+        self.trace.append(Decision(best_rule, raw_id, best.track_id, now))
         if best.status == Status.GONE or best.covered_by is not None:
             best.status, best.gone_at, best.covered_by = Status.PLAYED, None, None
         self._alias[raw_id] = best.track_id
@@ -479,66 +501,93 @@ class TurnDetector:
         return best
 
     def _seen_again(self, card: _Card, label: str, box: np.ndarray, now: float,
-                    memo: dict[str, dict[str, int]]) -> float | None:
-        """How well a new track's ``box`` named ``label`` is ``card`` seen again (the rules of
-        :meth:`_same_card`, in order: the first that applies decides), or None where it is not.
-        ``memo`` keeps what the rules replayed say lies on the seat's table, once per frame."""
-        if card.status == Status.STRAY:
-            # boxed again where a stray lay (a pattern of the cloth comes and goes)
-            return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
-        if (card.status != Status.GONE and CARD_BACK in (card.label, label) and card.label != label
-                and now - card.last_seen <= self.tuning.flip_s):
-            overlap = _iou(card.box, box)
-            # turned up: about where it lay; turned down (a flip): exactly where it lay
-            needed = 0.5 if card.label == CARD_BACK else 0.7
-            return overlap if overlap >= needed else None
+                    memo: dict[str, dict[str, int]]) -> tuple[str, float | None]:
+        """How well a new track's ``box`` named ``label`` is ``card`` seen again (None: it is
+        not), and the rule that said so: the rules of :data:`SEEN_AGAIN`, in order; the first
+        that applies decides. ``memo`` keeps what the rules replayed say lies on the seat's
+        table, once per frame."""
+        for name in SEEN_AGAIN:
+            verdict = getattr(self, "_again_" + name.replace("-", "_"))(card, label, box, now, memo)
+            if verdict is not NEXT:
+                return name, verdict
+        return "", None
+
+    def _again_stray_place(self, card: _Card, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+        """Boxed again right where a stray lay (a pattern of the cloth comes and goes): that stray."""
+        if card.status != Status.STRAY:
+            return NEXT
+        return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
+
+    def _again_turned_over(self, card: _Card, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+        """Turned over where it lay (a card revealed, or flipped by a take-out box) while the
+        tracker lost it: one of the two names the card back, within ``flip_s`` of its last
+        sighting; turned up about where it lay, turned down exactly there."""
+        if (card.status == Status.GONE or CARD_BACK not in (card.label, label) or card.label == label
+                or now - card.last_seen > self.tuning.flip_s):
+            return NEXT
+        overlap = _iou(card.box, box)
+        needed = self.tuning.turned_up_iou if card.label == CARD_BACK else self.tuning.turned_down_iou
+        return overlap if overlap >= needed else None
+
+    def _again_renamed_in_place(self, card: _Card, label: str, box: np.ndarray, now: float,
+                                memo: _Memo) -> _Verdict:
+        """Read under another name right where a played card went out of sight, within
+        ``flip_s``: the recogniser changed its mind (a card laid on it lies a strip off it, and a
+        card the rules keep on the table does not leave it mid-round); its turn is amended once
+        the new name settles."""
         if (card.status == Status.PLAYED and card.round == self.round_index and CARD_BACK not in (card.label, label)
                 and card.label != label and stays_all_round(card.face)
                 and now - card.last_seen <= self.tuning.flip_s and _iou(card.box, box) >= self.tuning.same_place_iou):
-            # read under another name right where it lay, just out of sight: the recogniser
-            # changed its mind (a card laid on it lies a strip off it, and a card the rules
-            # keep on the table does not leave it mid-round)
             return _iou(card.box, box)
+        return NEXT
+
+    def _again_whole_in_place(self, card: _Card, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+        """Boxed whole under its name right where a played card of this round lay whole, out of
+        sight under its track: the tracker's track of it went over to a piece of it and lost it
+        there (seen whole again seconds later, it is no new card). Not a card another card still
+        lies on: it cannot show whole where it lay, and a box of its name there is the next card
+        of its column passing over it in a hand, on its way to the column's end."""
         if (card.status == Status.PLAYED and card.round == self.round_index and card.face == label
                 and _iou(card.full_box, box) >= self.tuning.same_place_iou and not self._under_a_card(card)):
-            # boxed whole right where it lay whole, out of sight under its track: the
-            # tracker's track of it went over to a piece of it and lost it there (seen whole
-            # again seconds later, it is no new card). A card laid on its like lies a strip
-            # off it, or the one beneath could not be seen. Not a card another card still lies
-            # on: it cannot show whole where it lay, and a box of its name there is the next
-            # card of its column passing over it in a hand, on its way to the column's end.
             return _iou(card.full_box, box)
-        # a strip of a card still played, found again after a hand laid a card on it
-        strip = self._strip_of(card, label, box)
-        lost = card.status == Status.GONE or card.covered_by is not None
-        kept_dessert = card.round < self.round_index and is_dessert(card.face)
-        if not strip:
-            if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
-                return None
-            if card.face in RETURNS_TO_HAND:
-                return None  # tools leave for a hand; their event is already on the log
-            if kept_dessert or card.covered_by is not None:
-                # a covered card seen again shows a strip of itself, within where it lay; a
-                # dessert kept from an earlier round, seen again, lies where it lay (a new
-                # one laid on it only overlaps it). A box of its whole size, while the card
-                # laid on it still lies there, is no strip of it: the next card of its column
-                # passing over it in a hand
-                if self._under_a_card(card) and _area(box) > self.tuning.part * card.size():
-                    return None
-                inter = _intersection(card.full_box, box)
-                if inter < (0.85 if kept_dessert and card.covered_by is None else 0.7) * _area(box):
-                    return None
-            else:
-                if "expected" not in memo:
-                    memo["expected"] = self._expected_on_table(card.seat)
-                expected = memo["expected"]
-                here = sum(1 for c in self._cards.values() if c.seat == card.seat and c.status == Status.PLAYED
-                           and c.round == self.round_index and c.face == label and not c.flipped)
-                if expected.get(label, 0) <= here:
-                    return None  # the rules took it off the table (miso soups, scored uramaki...)
+        return NEXT
+
+    def _again_strip_or_lost(self, card: _Card, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+        """A strip of a card still played, found again after a hand laid a card on it; or a card
+        lost from sight (gone, or covered) back near where it went (a column straightened, a hand
+        that stayed long), when the rules replayed so far say it is still on the table: the
+        nearer the better, within ``reid_distance`` of its lengths."""
+        if not self._strip_of(card, label, box) and not self._may_come_back(card, label, box, memo):
+            return None
         size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
         d = float(np.linalg.norm((box[:2] + box[2:]) / 2 - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
         return -d if d <= self.tuning.reid_distance else None
+
+    def _may_come_back(self, card: _Card, label: str, box: np.ndarray, memo: _Memo) -> bool:
+        """Whether ``card``, lost from sight, may be what ``box`` shows (see :meth:`_again_strip_or_lost`)."""
+        lost = card.status == Status.GONE or card.covered_by is not None
+        kept_dessert = card.round < self.round_index and is_dessert(card.face)
+        if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
+            return False
+        if card.face in RETURNS_TO_HAND:
+            return False  # tools leave for a hand; their event is already on the log
+        lain_over = card.covered_by is None and self._lain_over(card)
+        if kept_dessert or card.covered_by is not None or lain_over:
+            # a covered card seen again shows a strip of itself, within where it lay; a
+            # dessert kept from an earlier round, seen again, lies where it lay (a new
+            # one laid on it only overlaps it). A box of its whole size, while the card
+            # laid on it still lies there, is no strip of it: the next card of its column
+            # passing over it in a hand, or laid at the column's end
+            if (self._under_a_card(card) or lain_over) and _area(box) > self.tuning.part * card.size():
+                return False
+            within = self.tuning.dessert_within if kept_dessert and card.covered_by is None else self.tuning.strip_within
+            return _intersection(card.full_box, box) >= within * _area(box)
+        if "expected" not in memo:
+            memo["expected"] = self._expected_on_table(card.seat)
+        here = sum(1 for c in self._cards.values() if c.seat == card.seat and c.status == Status.PLAYED
+                   and c.round == self.round_index and c.face == label and not c.flipped)
+        # else the rules took it off the table (miso soups, scored uramaki...)
+        return memo["expected"].get(label, 0) > here
 
     def _strip_of(self, card: _Card, label: str, box: np.ndarray) -> bool:
         """Whether ``box`` is a strip of ``card``: a card of this round, same name, and a box
@@ -547,8 +596,8 @@ class TurnDetector:
         tracker lose and find again as a new track."""
         if card.status != Status.PLAYED or card.round != self.round_index or card.face != label:
             return False
-        return (_area(box) <= 0.5 * _area(card.full_box)
-                and _intersection(card.full_box, box) >= 0.6 * _area(box))
+        return (_area(box) <= self.tuning.strip_size * _area(card.full_box)
+                and _intersection(card.full_box, box) >= self.tuning.strip_inside * _area(box))
 
     def _expected_on_table(self, seat: int) -> dict[str, int]:
         """How many of each face the rules leave in front of ``seat`` after this round's turns."""
@@ -598,20 +647,34 @@ class TurnDetector:
         cover = self._cards.get(card.covered_by) if card.covered_by is not None else None
         return cover is not None and cover.status != Status.GONE and cover.gone_at is None
 
+    def _lain_over(self, card: _Card) -> bool:
+        """Whether a card of ``card``'s seat laid after it, still played, lies over its place
+        (``cover_share`` of where it lay whole): ``card`` lies beneath it, whether or not its
+        going out of sight was seen as that card's laying (a strip misread under another name
+        goes out of sight long after the card over it came).
+
+        Why: such a card can show only the strip the card over it leaves; a whole box of its
+        name at the end of its column is the next card laid there, not it found again."""
+        area = max(_area(card.full_box), 1e-9)
+        return any(o is not card and o.seat == card.seat and o.round == card.round and o.status == Status.PLAYED
+                   and o.gone_at is None and o.first_seen > card.first_seen
+                   and _intersection(card.full_box, o.full_box) >= self.tuning.cover_share * area
+                   for o in self._cards.values())
+
     def _covering(self, card: _Card) -> _Card | None:
         """The newer card of the same seat laid over ``card`` as it went out of sight.
 
         A covered card may leave only a thin strip in sight, or none, and a recogniser may lose
         it: a nigiri on its wasabi, the next card of a column. It is still on the table.
         """
-        best, best_share = None, 0.3
+        best, best_share = None, self.tuning.cover_share
         area = max(_area(card.full_box), 1e-9)
         for other in self._cards.values():
             # laid over it as it went out of sight, not long before or after
             laid = other.first_seen
             if (other is card or other.seat != card.seat or other.status == Status.GONE
                     or other.gone_at is not None or laid <= card.first_seen
-                    or not card.last_seen - self.tuning.quiet_s <= laid <= card.last_seen + self.tuning.settle_s + 1.0):
+                    or not card.last_seen - self.tuning.quiet_s <= laid <= card.last_seen + self.tuning.settle_s + self.tuning.cover_late_s):
                 continue
             inter = _intersection(card.full_box, other.full_box)
             if inter / area >= best_share:
@@ -644,11 +707,11 @@ class TurnDetector:
         since its reveal twice as often as under the logged name: a card the recogniser reads
         under two names by turns (maki-2, maki-3) keeps the one it was revealed as."""
         reads, logged = card.whole_reads, card.text.split(":")[0]
-        if card.label == CARD_BACK or card.label == logged or len(reads) < 5:
+        if card.label == CARD_BACK or card.label == logged or len(reads) < self.tuning.reread_reads:
             return False
-        if card.whole_counts.get(card.label, 0) < 2 * card.whole_counts.get(logged, 0):
+        if card.whole_counts.get(card.label, 0) < self.tuning.reread_lead * card.whole_counts.get(logged, 0):
             return False
-        if now - reads[0][0] < 0.75 * self.tuning.reread_s:
+        if now - reads[0][0] < self.tuning.reread_span * self.tuning.reread_s:
             return False
         return sum(name == card.label for _, name in reads) >= self.tuning.reread_share * len(reads)
 
@@ -673,7 +736,7 @@ class TurnDetector:
         for c in (card, *orders):
             old = before[c.track_id][1]
             if c.text != old:
-                self.notes.append(f"{self.players[c.seat]}'s {old} re-read as {c.text}")
+                self.notes.append(LiveNote(NoteCause.REREAD, c.round, c.turn, (self.players[c.seat],), old, c.text))
                 events.append(LiveEvent(EventKind.AMENDED, c.round, c.turn, now, self._turn(c.round, c.turn)))
         return events
 
@@ -717,8 +780,7 @@ class TurnDetector:
         for card in leftovers:
             del self._cards[card.track_id]
         if leftovers:
-            self.notes.append(f"round {self.round_index + 1}: {len(leftovers)} card(s) seen during the "
-                              "clear-up, not in a whole turn, left out")
+            self.notes.append(LiveNote(NoteCause.CLEAR_UP, self.round_index, count=len(leftovers)))
         return self._close_round(now)
 
     def _close_round(self, now: float) -> list[LiveEvent]:
@@ -735,8 +797,8 @@ class TurnDetector:
                 index = min(turns_after, key=lambda i: abs(turns[i].start - held.when))
                 turns[index].add(held)
                 continue
-            self.notes.append(f"round {self.round_index + 1}: {held.event.event} by "
-                              f"{held.event.player} fits no turn, left out")
+            self.notes.append(LiveNote(NoteCause.EVENT_FITS_NO_TURN, self.round_index,
+                                       players=(held.event.player,), event=held.event.event))
         self._held.clear()
         ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
@@ -744,6 +806,7 @@ class TurnDetector:
             if card.status == Status.GONE and not is_dessert(card.face):
                 del self._cards[card.track_id]
         self._alias = {a: o for a, o in self._alias.items() if o in self._cards}
+        self._pieces = {o: places for o, places in self._pieces.items() if o in self._cards}
         self._source = {c: r for c, r in self._source.items() if c in self._cards}
         self._rounds.append([])
         return [*events, ended]
@@ -770,7 +833,7 @@ class TurnDetector:
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
         passing, second_boxes = [], []
         for c in pending:
-            if now - c.last_seen <= 0.5 or c.last_seen - c.first_seen >= self.tuning.seen_s:
+            if now - c.last_seen <= self.tuning.just_seen_s or c.last_seen - c.first_seen >= self.tuning.seen_s:
                 continue
             known = self._second_name(c)
             if known is not None:
@@ -778,7 +841,7 @@ class TurnDetector:
                 passing.append(c)
             elif not leaves_by_rule(c.label) and any(
                     o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
-                    and o.last_seen > c.last_seen + 0.5 for o in pending):
+                    and o.last_seen > c.last_seen + self.tuning.just_seen_s for o in pending):
                 passing.append(c)
         for box, known in second_boxes:
             # a box of a card already there, under another name: its track, if found again,
@@ -810,13 +873,13 @@ class TurnDetector:
         # the last). It is forgotten once the tracker lets go
         # of it. (A card the rules take off the table at once, a scored uramaki, is seen for a
         # moment only.)
-        pending = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.glimpse_s or now - c.last_seen <= 0.5
+        pending = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.glimpse_s or now - c.last_seen <= self.tuning.just_seen_s
                    or leaves_by_rule(c.label)]
         if not pending:
             return []
         # a card seen a little longer, out of sight since (a misread under a hand), closes no
         # turn that lacks a seat, nor completes one: only a whole turn takes it
-        sure = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.seen_s or now - c.last_seen <= 0.5]
+        sure = [c for c in pending if c.last_seen - c.first_seen >= self.tuning.seen_s or now - c.last_seen <= self.tuning.just_seen_s]
         late, alone = self._late(sure, now)
         events: list[LiveEvent] = []
         if late:
@@ -859,7 +922,8 @@ class TurnDetector:
         seats = {c.seat for c in pending}
         missing = [self.players[s] for s in range(len(self.players)) if s not in seats]
         if missing:
-            self.notes.append(f"round {self.round_index + 1}: a turn without a card from {', '.join(missing)}")
+            self.notes.append(LiveNote(NoteCause.TURN_WITHOUT, self.round_index, len(self._rounds[self.round_index]),
+                                       tuple(missing)))
         return pending
 
     def _record_turn(self, pending: list[_Card], now: float) -> list[LiveEvent]:
@@ -916,9 +980,8 @@ class TurnDetector:
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
             if any(abs(_boxed(card) - _boxed(c)) <= self.tuning.wave_s for c in mine):
                 card.status = Status.STRAY
-                self.notes.append(f"round {self.round_index + 1}: a box at {self.players[card.seat]}'s place, "
-                                  f"seen with their card of turn {len(self._rounds[self.round_index])}, "
-                                  "is taken for no card")
+                self.notes.append(LiveNote(NoteCause.STRAY, self.round_index, len(self._rounds[self.round_index]) - 1,
+                                           (self.players[card.seat],)))
 
     def _seen_after_next_turn(self, card: _Card) -> bool:
         """Whether other seats' cards still pending, surely cards (seen ``seen_s``), were boxed
@@ -949,8 +1012,8 @@ class TurnDetector:
                 continue
             move, card = max(moved, key=lambda m: m[0][0])
             out.append(self._split(card, move, now))
-            self.notes.append(f"round {self.round_index + 1}: {self.players[seat]}'s {card.text or card.face} "
-                              "moved: a card of its name laid over it")
+            self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, card.turn, (self.players[seat],),
+                                       card.text or card.face))
         return out
 
     def _split(self, card: _Card, move: _Move, now: float) -> _Card:
@@ -970,6 +1033,8 @@ class TurnDetector:
         for piece, original in list(self._alias.items()):
             if original == track_id:
                 self._alias[piece] = hidden
+        if track_id in self._pieces:
+            self._pieces[hidden] = self._pieces.pop(track_id)
         new = _Card(track_id, card.seat, when, now, card.label, when, after.copy(), after.copy(), boxed_at=when)
         new.areas.append(_area(after))
         self._cards[track_id] = new
@@ -997,12 +1062,12 @@ class TurnDetector:
                 move = card.moved
                 if (card.seat != new.seat or card.status != Status.PLAYED or card.round != self.round_index
                         or card.flipped or move is None or move[0] <= since or card.face != new.label
-                        or card.label in (card.face, CARD_BACK) or now - card.last_seen > 0.5
-                        or now - new.last_seen > 0.5):
+                        or card.label in (card.face, CARD_BACK) or now - card.last_seen > self.tuning.just_seen_s
+                        or now - new.last_seen > self.tuning.just_seen_s):
                     continue
                 # moved away (not a card laid over it: see _laid_over_alike), and boxed again
                 # right where it lay
-                if _iou(move[1], move[2]) < 0.3 and _iou(move[1], new.box) >= self.tuning.same_place_iou:
+                if _iou(move[1], move[2]) < self.tuning.laid_over_iou and _iou(move[1], new.box) >= self.tuning.same_place_iou:
                     left = card
                     break
             if left is None:
@@ -1028,8 +1093,8 @@ class TurnDetector:
         new.first_seen = new.boxed_at = when
         new.areas.clear()
         new.areas.append(_area(laid_box))
-        self.notes.append(f"round {self.round_index + 1}: {self.players[card.seat]}'s {card.text or card.face} "
-                          f"boxed again where it lay: the card that took its track is {laid_label}")
+        self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, card.turn, (self.players[card.seat],),
+                                   card.text or card.face, laid_label))
         return new
 
     def _second_name(self, glimpse: _Card) -> _Card | None:
@@ -1045,7 +1110,7 @@ class TurnDetector:
         from then on."""
         return next((o for o in self._cards.values()
                      if o is not glimpse and o.first_seen < glimpse.first_seen
-                     and o.last_seen > glimpse.last_seen + 0.5
+                     and o.last_seen > glimpse.last_seen + self.tuning.just_seen_s
                      and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box),
                              _iou(o.box, glimpse.box)) >= self.tuning.same_place_iou), None)
 
@@ -1075,8 +1140,7 @@ class TurnDetector:
             for card in cards:
                 card.joined_alone = False
             pulled += cards
-            self.notes.append(f"round {self.round_index + 1}: the card of {self.players[seat]} read late into "
-                              f"turn {index + 1} is the first of turn {index + 2}")
+            self.notes.append(LiveNote(NoteCause.FIRST_OF_NEXT, self.round_index, index, (self.players[seat],)))
         if not pulled:
             return [], []
         return pulled, [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
@@ -1107,7 +1171,7 @@ class TurnDetector:
             mine = self._laid_order([c for c in pending if c.seat == seat])
             mine = [c for c in mine if not any(
                 o.seat == seat and o.status != Status.PENDING and o.round == self.round_index
-                and o.face == c.label and _lies_on(o, c, 0.6) and not self._strip_beside(c, o, now)
+                and o.face == c.label and _lies_on(o, c, self.tuning.lies_on) and not self._strip_beside(c, o, now)
                 for o in self._cards.values())]
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
             if alone:
@@ -1131,8 +1195,7 @@ class TurnDetector:
         for card in cards:
             card.text = self._reveal_text(card)
         players = sorted({self.players[c.seat] for c in cards})
-        self.notes.append(f"round {self.round_index + 1}: the card of {', '.join(players)} seen late "
-                          f"joins turn {index + 1}")
+        self.notes.append(LiveNote(NoteCause.JOINS_LATE, self.round_index, index, tuple(players)))
         return [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _one_turn(self, pending: list[_Card]) -> list[_Card]:
@@ -1164,14 +1227,14 @@ class TurnDetector:
                 pending.append(self._split(under, move, now))
                 self._fold(card, under)
                 pending.remove(card)
-                self.notes.append(f"round {self.round_index + 1}: {self.players[under.seat]}'s "
-                                  f"{under.text or under.face} moved: a card laid over it, its strip seen")
+                self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, under.turn,
+                                           (self.players[under.seat],), under.text or under.face))
                 continue
             # a second box on a card played and in sight now, where it lies now (a strip of it
             # found twice); a card laid over part of it lies mostly outside its strip
             old = next((c for c in self._cards.values() if c.seat == card.seat and c.status == Status.PLAYED
                         and c.round == self.round_index and c.face == card.label and c.last_seen >= now
-                        and _containment(c.box, card.box) >= 0.8), None)
+                        and _containment(c.box, card.box) >= self.tuning.piece_within), None)
             # a piece of a card played, whatever the recogniser calls it: a box much smaller
             # than a card lying within where a played card lay whole (a strip left of it by the
             # card laid on it); a card laid there is a whole card. Of any seat: tableaux never
@@ -1188,7 +1251,7 @@ class TurnDetector:
             old = old or next((c for c in self._cards.values() if self._still_on_table(c)
                                and c.round == self.round_index
                                and _area(card.full_box) <= self.tuning.piece * c.size()
-                               and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
+                               and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                                and not self._strip_beside(card, c, now)), None)
             if old is not None:
                 # only the alias: a card gone out of sight stays gone (the piece, often misnamed,
@@ -1206,7 +1269,7 @@ class TurnDetector:
             for card in list(mine):
                 old = next((c for c in self._cards.values() if c.seat == seat and c.status != Status.PENDING
                             and c.round == self.round_index and c.face == card.label
-                            and _lies_on(c, card, 0.6)), None)
+                            and _lies_on(c, card, self.tuning.lies_on) and not self._past_its_place(card, c)), None)
                 if old is not None and len(mine) > allowed:
                     self._fold(card, old)
                     mine.remove(card)
@@ -1215,12 +1278,13 @@ class TurnDetector:
             # card laid over it shows its whole size, as a nigiri laid on its wasabi does).
             # A hand laying a card beside a played card covers part of it, and what shows of
             # it, boxed just before the new card and misread, would be read as the seat's
-            # card of the turn, the new card as a box that came with it
+            # card of the turn, the new card as a box that came with it. Played: on the table by
+            # the rules (a card they keep all round is there though out of the reader's sight)
             for card in list(mine):
-                old = next((c for c in self._cards.values() if c.seat == seat and c.status == Status.PLAYED
+                old = next((c for c in self._cards.values() if c.seat == seat and self._still_on_table(c)
                             and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
-                            and _intersection(c.full_box, card.full_box) >= 0.9 * _area(card.full_box)),
-                           None)
+                            and max(_intersection(c.full_box, card.full_box), _intersection(_place(c), card.full_box))
+                            >= self.tuning.part_within * _area(card.full_box)), None)
                 if old is not None and len(mine) > allowed:
                     self._fold(card, old)
                     mine.remove(card)
@@ -1231,11 +1295,25 @@ class TurnDetector:
                 continue
             # one card boxed twice: the same name, or another boxed with it (see
             # :meth:`_boxed_together`)
-            twin = next((k for k in kept if _lies_on(k, card, 0.3) and not self._left_a_strip(k, card, now)
+            twin = next((k for k in kept if _lies_on(k, card, self.tuning.twin_lies_on) and not self._left_a_strip(k, card, now)
                          and (k.label == card.label or self._boxed_together(k, card))), None)
             if twin is not None:
                 self._fold(card, twin)
         return kept
+
+    def _past_its_place(self, box: _Card, card: _Card) -> bool:
+        """Whether ``box`` shows a whole card reaching past where ``card`` lay whole, on one side,
+        by ``past_share`` of its length or more: the next card of a column laid over ``card``
+        (which shows a strip of itself from then on), not ``card`` found again where it lies.
+
+        Why: a card laid over part of one of its name lies on it as much as a second box of
+        that card does; what tells them apart is where the box ends, not how much they share."""
+        if _area(box.full_box) < self.tuning.whole_share * card.size():
+            return False
+        b, c = box.full_box, card.full_box
+        length = float(max(c[2] - c[0], c[3] - c[1]))
+        past = float(max(c[0] - b[0], c[1] - b[1], b[2] - c[2], b[3] - c[3]))
+        return past >= self.tuning.past_share * length
 
     def _uncovered_by_move(self, strip: _Card, now: float) -> tuple[_Card, _Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
@@ -1251,7 +1329,7 @@ class TurnDetector:
         for card in self._cards.values():
             if card.seat != strip.seat or (move := self._laid_over_since_last_turn(card)) is None:
                 continue
-            if (area <= self.tuning.piece * card.size() and _intersection(move[1], strip.full_box) >= 0.8 * area
+            if (area <= self.tuning.piece * card.size() and _intersection(move[1], strip.full_box) >= self.tuning.piece_within * area
                     and self._strip_beside(strip, card, now)):
                 return card, move
         return None
@@ -1267,7 +1345,7 @@ class TurnDetector:
         if (card.status != Status.PLAYED or card.round != self.round_index or card.label != card.face
                 or move is None or move[0] <= since):
             return None
-        if _iou(move[1], move[2]) >= 0.3 and _iou(card.box, move[2]) >= self.tuning.moved_iou:
+        if _iou(move[1], move[2]) >= self.tuning.laid_over_iou and _iou(card.box, move[2]) >= self.tuning.moved_iou:
             return move
         return None
 
@@ -1285,8 +1363,8 @@ class TurnDetector:
                 old = next((c for c in self._cards.values() if c.status == Status.PLAYED
                             and c.round == self.round_index and c.last_seen >= now
                             and _area(card.full_box) <= self.tuning.part * c.size()
-                            and _intersection(c.full_box, card.full_box) >= 0.8 * _area(card.full_box)
-                            and _intersection(c.box, card.box) >= 0.8 * _area(card.box)), None)
+                            and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
+                            and _intersection(c.box, card.box) >= self.tuning.piece_within * _area(card.box)), None)
             if old is None:
                 out.append(card)
                 continue
@@ -1297,7 +1375,25 @@ class TurnDetector:
         """Forget ``box`` as a card of its own: it is ``card`` (a piece, a second box of it),
         and its track stands for ``card`` from now on."""
         self._alias[box.track_id] = card.track_id
+        self._pieces.setdefault(card.track_id, []).append(box.box.copy())
         del self._cards[box.track_id]
+
+    def _piece_again(self, box: np.ndarray, seat: int) -> _Card | None:
+        """The played card of ``seat`` (this round) a piece of which was boxed right where
+        ``box`` lies (``same_place_iou``), if any: a new track there is that piece again.
+
+        Why: the strip of a covered card is often boxed twice, under two names (a maki strip
+        shows fewer rolls); the second box, folded into the card, can lose its track under a
+        hand and come back as a new one, which lies beside the next card laid and would be
+        taken for a card laid before it."""
+        for owner_id, places in self._pieces.items():
+            owner = self._cards.get(owner_id)
+            if (owner is None or owner.seat != seat or owner.status != Status.PLAYED
+                    or owner.round != self.round_index):
+                continue
+            if any(_iou(place, box) >= self.tuning.same_place_iou for place in places):
+                return owner
+        return None
 
     def _boxed_together(self, a: _Card, b: _Card) -> bool:
         """Whether ``a`` and ``b`` are parts of one card, boxed apart: first boxed within
@@ -1319,8 +1415,7 @@ class TurnDetector:
         discarded as it scores, not flipped)."""
         return card.status == Status.PLAYED or (card.status == Status.GONE and not card.flipped and stays_all_round(card.face))
 
-    @staticmethod
-    def _left_a_strip(under: _Card, over: _Card, now: float) -> bool:
+    def _left_a_strip(self, under: _Card, over: _Card, now: float) -> bool:
         """Whether ``under``, seen bigger before, shows only a strip now, mostly outside
         ``over``, which lies whole in sight: ``over`` is the next card of its column, laid on
         it, not a second box of it (a second box of a card leaves the card its size).
@@ -1332,9 +1427,9 @@ class TurnDetector:
         within the card's box, but boxes are upright: a card lying turned in its column boxes
         the strip it leaves with much of the card over it (about half of the strip's box)."""
         return (under.last_seen >= now and over.last_seen >= now
-                and _area(under.box) <= 0.6 * _area(under.full_box)
-                and _area(over.box) >= 0.8 * over.size()
-                and _intersection(under.box, over.box) < 0.75 * _area(under.box))
+                and _area(under.box) <= self.tuning.strip_left * _area(under.full_box)
+                and _area(over.box) >= self.tuning.whole_share * over.size()
+                and _intersection(under.box, over.box) < self.tuning.strip_outside * _area(under.box))
 
     def _laid_order(self, cards: list[_Card]) -> list[_Card]:
         """One seat's cards in the order they were laid: as first boxed, but a card seen only
@@ -1361,7 +1456,7 @@ class TurnDetector:
     def _strip_beside(self, strip: _Card, card: _Card, now: float) -> bool:
         """Whether ``card`` lies whole in sight now and ``strip`` shows under it
         (:meth:`_shows_under`): the card it was laid on, not a piece of itself."""
-        return card.last_seen >= now and _area(card.box) >= 0.8 * card.size() and self._shows_under(strip, card)
+        return card.last_seen >= now and _area(card.box) >= self.tuning.whole_share * card.size() and self._shows_under(strip, card)
 
     def _shows_under(self, strip: _Card, card: _Card) -> bool:
         """Whether ``strip`` is a card ``card`` lies on, seen only since: never boxed bigger
@@ -1369,9 +1464,9 @@ class TurnDetector:
         left uncovered) and against it. A strip of ``card`` itself (a second box on it) lies
         within it."""
         area = _area(strip.full_box)
-        if area > self.tuning.piece * card.size() or _intersection(strip.full_box, card.box) >= 0.5 * area:
+        if area > self.tuning.piece * card.size() or _intersection(strip.full_box, card.box) >= self.tuning.under_outside * area:
             return False
-        reach = 0.1 * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
+        reach = self.tuning.reach * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
         return _intersection(strip.full_box + np.array([-reach, -reach, reach, reach]), card.full_box) > 0
 
     def _tools_in_hand(self, seat: int) -> int:
@@ -1413,6 +1508,12 @@ class TurnDetector:
             return inter / max(_area(b), 1e-9), -dist
 
         return max(under, key=covered)
+
+
+def _place(card: _Card) -> np.ndarray:
+    """Where ``card`` lay whole and still (its largest box until it has: a box of a card on its
+    way in, slid by a hand, is as large as the card where it comes to lie)."""
+    return card.rest if card.rest is not None else card.full_box
 
 
 def _boxed(card: _Card) -> float:
