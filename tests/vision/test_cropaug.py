@@ -188,6 +188,6 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     assert np.array_equal(a, card_crop(np.random.default_rng(5), photo, box, shone))
     assert np.abs(a.astype(int) - square_crop(photo, box)).mean() > 3
     # the stages before keep their crops: only the sheen stage, the wide stage after it and the
-    # count classifier's crops draw a sheen
+    # mark readers' crops (the count classifier's, the fruit reader's) draw a sheen
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
-                                                                  "train-count-crops"}
+                                                                  "train-count-crops", "train-fruit-crops"}
