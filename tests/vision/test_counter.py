@@ -5,26 +5,11 @@ every face keeps its say on whether the region is a maki (or an uramaki) at all.
 import numpy as np
 import pytest
 
+from tests.vision.stubs import Fixed, no_detector
 from vision.recognizer import CROP_ONLY, Recognizer
 from vision.synth.dataset import COUNT_FACES
 
 CLASSES = ("maki-1", "maki-2", "maki-3", "tempura", "uramaki-3", "uramaki-4", "uramaki-5")
-
-
-class Fixed:
-    """A classifier that gives every crop the same probabilities and keeps the crops' sides."""
-
-    def __init__(self, probabilities):
-        self.probabilities = np.asarray(probabilities, np.float32)
-        self.sides = []
-
-    def __call__(self, crops):
-        self.sides += [c.shape[:2] for c in crops]
-        return np.tile(self.probabilities, (len(crops), 1))
-
-
-def no_detector(image, conf=0.25):
-    raise AssertionError("not called")
 
 
 def recognizer(main, counter):

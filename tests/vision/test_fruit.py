@@ -9,27 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.stubs import Fixed, no_detector
 from vision.fieldtest.cards import FRUIT_ICON_BOXES, fruit_print_face, load_faces
 from vision.recognizer import CROP_ONLY, FRUIT_FAMILY, Recognizer
 from vision.unsure import is_unsure
 
 CLASSES = ("eel", *FRUIT_FAMILY, "pudding")
-
-
-class Fixed:
-    """A classifier that gives every crop the same probabilities and keeps the crops' sides."""
-
-    def __init__(self, probabilities):
-        self.probabilities = np.asarray(probabilities, np.float32)
-        self.sides = []
-
-    def __call__(self, crops):
-        self.sides += [c.shape[:2] for c in crops]
-        return np.tile(self.probabilities, (len(crops), 1))
-
-
-def no_detector(image, conf=0.25):
-    raise AssertionError("not called")
 
 
 def recognizer(main, fruit):
