@@ -54,10 +54,12 @@ def test_the_plans_class_lists_are_the_recognisers():
     from vision.faces import SLUGS
     from vision.recognizer import NOT_A_CARD
     from vision.synth.dataset import COUNT_FACES
+    from vision.synth.fruit import FRUIT_FACES
     from vision.training import plan
 
     assert tuple(sorted(SLUGS)) == plan.CARD_FACES and plan.NOT_A_CARD == NOT_A_CARD
     assert plan.COUNT_FACES == COUNT_FACES
+    assert plan.FRUIT_FACES == FRUIT_FACES
 
 
 def test_every_training_recipe_is_trained_on_and_fits_its_stages_model():
