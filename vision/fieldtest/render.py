@@ -319,31 +319,63 @@ def render_photo(seed: int, kind: str = "table", size: tuple[int, int] = (2016, 
 
 
 def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: Camera | None = None,
-                 conditions: bool = True, background: tuple | None = None, extra=None,
+                 conditions: bool = True, background: tuple | None = None,
                  fruit_print: str = "faces", fruit_rng: np.random.Generator | None = None) -> tuple[np.ndarray, dict]:
+    """``(BGR photo, truth)`` of ``table`` seen by ``camera`` (drawn from ``rng`` when not
+    given): the table top, the cards back to front, the clutter, then (``conditions``) light,
+    camera and JPEG. ``background``: ``(surface, seed)`` of the table top, else drawn."""
     w, h = size
-    spec = KIND_SPECS.get(kind, KIND_SPECS["table"])
     faces = load_faces(cards_dir)
     corners_all = np.vstack([c.corners() for c in table.cards]) if table.cards else np.zeros((4, 2))
     if camera is None:
-        if len(table.seats) == 1 or rng.random() < 0.6:
-            # from a player's chair: that seat is nearest the camera (a single player photographs their own)
-            seat = table.seats[int(rng.integers(len(table.seats)))]
-            azimuth = seat.facing + rng.normal(0, math.radians(12 if len(table.seats) == 1 else 20))
-        else:
-            azimuth = rng.uniform(0, 2 * math.pi)
-        tilt = math.radians(rng.uniform(15, 45))
-        hfov = math.radians(rng.uniform(55, 72))
-        camera = fit_camera(rng, corners_all, size, azimuth, tilt, rng.uniform(*spec.fill), hfov)
+        camera = _photo_camera(rng, table, kind, size, corners_all)
     light = np.array([rng.normal(0, 0.35), rng.normal(0, 0.35)])
 
     image = table_background(rng, table, camera, size, corners_all, background)
     image = image.astype(np.float32)
     ids = np.full((h, w), -1, np.int32)
-    areas = []
-    boxes_roi = []
+    areas, boxes_roi = _draw_cards(rng, image, ids, table, faces, camera, size, light, fruit_print, fruit_rng)
+    items = _clutter(rng, table, kind, camera, corners_all, light)
+    clutter_boxes = _draw_clutter(rng, image, ids, items, len(table.cards))
 
-    # the cards, back to front
+    if conditions:
+        image = apply_conditions(rng, image, camera, table, kind)
+    photo = np.clip(image, 0, 255).astype(np.uint8)
+    if conditions:
+        quality = int(rng.integers(55, 93)) if max(w, h) > 700 else int(rng.integers(40, 75))
+        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truth = _truth(table, ids, areas, boxes_roi, size, kind, camera)
+    truth["clutter"] = clutter_boxes
+    truth["fruit_print"] = fruit_print
+    for card in truth["cards"]:
+        if card["label"].startswith("fruit-"):
+            card["layout"] = fruit_layout(card["label"], fruit_print)
+    return photo, truth
+
+
+def _photo_camera(rng, table: Table, kind: str, size, corners_all: np.ndarray) -> Camera:
+    """A photographer's camera: most often from a player's chair (that seat nearest the
+    camera; a single player photographs their own tableau), else from anywhere round the table."""
+    spec = KIND_SPECS.get(kind, KIND_SPECS["table"])
+    if len(table.seats) == 1 or rng.random() < 0.6:
+        seat = table.seats[int(rng.integers(len(table.seats)))]
+        azimuth = seat.facing + rng.normal(0, math.radians(12 if len(table.seats) == 1 else 20))
+    else:
+        azimuth = rng.uniform(0, 2 * math.pi)
+    tilt = math.radians(rng.uniform(15, 45))
+    hfov = math.radians(rng.uniform(55, 72))
+    return fit_camera(rng, corners_all, size, azimuth, tilt, rng.uniform(*spec.fill), hfov)
+
+
+def _draw_cards(rng, image: np.ndarray, ids: np.ndarray, table: Table, faces, camera: Camera, size,
+                light: np.ndarray, fruit_print: str,
+                fruit_rng: np.random.Generator | None) -> tuple[list[float], list]:
+    """Draw the cards back to front into ``image`` and their indices into the id buffer
+    ``ids`` (both in place): each card's projected area and the region of the photo it may
+    cover (None where it is out of the photo)."""
+    areas: list[float] = []
+    boxes_roi: list = []
     for index, card in enumerate(table.cards):
         face = faces.face(rng, card.slug, printed_share=0.5)
         if fruit_print != "faces" and card.slug.startswith("fruit-"):  # its own stream: other draws stay
@@ -366,8 +398,14 @@ def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: 
         region *= (1 - 0.35 * shadow)[:, :, None]
         region[:] = region * (1 - a[:, :, None]) + warped * rng.uniform(0.92, 1.05) * a[:, :, None]
         ids[y1:y2, x1:x2][a > 0.5] = index
+    return areas, boxes_roi
 
-    # clutter: kept only where it hides no more than a part of a card
+
+def _clutter(rng, table: Table, kind: str, camera: Camera, corners_all: np.ndarray,
+             light: np.ndarray) -> list[tuple[list, list, list]]:
+    """Up to three things on the table (two in a close-up): cups, phones and score pads set
+    down off the cards, and hands reaching in from a player's seat; each as
+    ``(polygons with colours, shadow polygons, soft shadow polygons)``."""
     items = []
     kinds = ["cup", "phone", "pad", "hand"]
     for _ in range(int(rng.integers(0, 4 if kind != "closeup" else 2))):
@@ -384,12 +422,22 @@ def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: 
                 break
         maker = {"cup": cup, "phone": phone, "pad": score_pad}[what]
         items.append(maker(rng, camera, xy, light))
+    return items
+
+
+def _draw_clutter(rng, image: np.ndarray, ids: np.ndarray, items: list[tuple[list, list, list]],
+                  n_cards: int) -> list[list[int]]:
+    """Draw each item of clutter, with its shadows, into ``image`` and mark it in ``ids`` (both
+    in place), keeping only those that hide no more than a part of any card: the boxes of
+    those drawn."""
+    h, w = ids.shape
+    size = (w, h)
     clutter_boxes = []
     for polys, hard, soft in items:
         mask = _poly_mask([p for p, _ in polys], size)
         over = ids[mask > 127]
-        covered = np.bincount(over[over >= 0], minlength=len(table.cards))
-        before = np.bincount(ids[ids >= 0], minlength=len(table.cards))
+        covered = np.bincount(over[over >= 0], minlength=n_cards)
+        before = np.bincount(ids[ids >= 0], minlength=n_cards)
         if (covered > 0.3 * np.maximum(before, 1)).any():
             continue
         if hard:
@@ -407,21 +455,7 @@ def render_table(rng, table: Table, kind: str, size, cards_dir=None, *, camera: 
         ys_, xs_ = np.nonzero(mask > 127)
         if len(xs_):
             clutter_boxes.append([int(xs_.min()), int(ys_.min()), int(xs_.max()) + 1, int(ys_.max()) + 1])
-
-    if conditions:
-        image = apply_conditions(rng, image, camera, table, kind)
-    photo = np.clip(image, 0, 255).astype(np.uint8)
-    if conditions:
-        quality = int(rng.integers(55, 93)) if max(w, h) > 700 else int(rng.integers(40, 75))
-        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    truth = _truth(table, ids, areas, boxes_roi, size, kind, camera)
-    truth["clutter"] = clutter_boxes
-    truth["fruit_print"] = fruit_print
-    for card in truth["cards"]:
-        if card["label"].startswith("fruit-"):
-            card["layout"] = fruit_layout(card["label"], fruit_print)
-    return photo, truth
+    return clutter_boxes
 
 
 def apply_conditions(rng, image: np.ndarray, camera: Camera, table: Table, kind: str) -> np.ndarray:
