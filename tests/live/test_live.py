@@ -167,9 +167,9 @@ def test_a_still_table_is_read_again_with_the_closer_look_and_a_changing_one_wit
 
 
 def test_a_stretch_of_cloth_boxed_as_one_card_is_not_a_card_in_play():
-    """Seen with the real models on a five-player film: a region many cards wide, read as a
-    tempura for a while, came with the first cards; it is no player's card, and it does not
-    join the players' cards into one seat."""
+    """A region many cards wide (a stretch of cloth), read as a tempura for a while, comes
+    with the first cards; it is no player's card, and it does not join the players' cards into
+    one seat."""
     def frame(*cards):
         return Detections(xyxy=np.array([box for _, box in cards], float).reshape(-1, 4),
                           class_id=np.zeros(len(cards), int), confidence=np.full(len(cards), 0.9),
@@ -186,11 +186,10 @@ def test_a_stretch_of_cloth_boxed_as_one_card_is_not_a_card_in_play():
 
 
 def test_a_sliver_the_recogniser_is_never_sure_of_is_no_card_of_any_turn():
-    """Seen with the real models on a five-player field film: the strip a wasabi leaves below
-    the squid nigiri laid on it was boxed with the nigiri's edge and read as a second squid
-    nigiri at 0.35-0.49 (detector score times the classifier's) for the rest of the round,
-    while every card played in the development films was read at 0.6 or more at least once;
-    that sliver made a turn of its own. A card is in play once read at ``min_score``."""
+    """The strip a wasabi leaves below the squid nigiri laid on it is boxed with the
+    nigiri's edge and read as a second squid nigiri at 0.45 (detector score times the
+    classifier's) for the rest of the round, under ``min_score``: it is no card of any turn.
+    A card is in play once read at ``min_score``."""
     def frame(*cards):
         return Detections(xyxy=np.array([box for _, box, _ in cards], float).reshape(-1, 4),
                           class_id=np.zeros(len(cards), int), confidence=np.array([p for _, _, p in cards], float),
@@ -212,11 +211,10 @@ def test_a_sliver_the_recogniser_is_never_sure_of_is_no_card_of_any_turn():
 
 
 def test_a_card_the_detector_is_sure_of_is_in_play_however_unsure_its_name():
-    """Seen with the real models on a three-player field film: Ann's salmon nigiri,
-    laid on her wasabi, was boxed at 0.95 but named at 0.51 (a print read half as salmon, half
-    as another nigiri): 0.48 in all, under the 0.5 a card needs, it was never played, and turn
-    5 was read without her. The sliver of the five-player film (a wasabi's strip boxed with
-    the edge of the nigiri on it) was boxed at 0.69 only: it stays out of play."""
+    """Ann's salmon nigiri, laid on her wasabi, is boxed at 0.95 but named at 0.51 (a print
+    read half as salmon, half as another nigiri): 0.48 in all, under the 0.5 a card needs, yet
+    the detector is sure it is a card: it is her card of the turn. A sliver (a wasabi's strip
+    boxed with the edge of the nigiri on it) boxed at 0.69 only stays out of play."""
     from vision.detections import LABEL, LABEL_SCORE, REGION_SCORE
 
     def frame(*cards):  # each card (label, box, region score, name score)

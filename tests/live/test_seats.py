@@ -63,14 +63,13 @@ def test_a_seating_the_first_cards_got_wrong_is_put_right_by_the_later_ones(play
 @pytest.mark.parametrize(("players", "seed", "unseen"), [(4, 60, "Ann"), (4, 61, "Ben"), (4, 61, "Dan"),
                                                         (4, 62, "Dan"), (5, 63, "Eve")])
 def test_seats_learned_while_a_players_first_card_goes_unseen_are_the_films_seating(players, seed, unseen):
-    """One player's first card is never seen (four-player field film: a washed-out
-    wasabi on a striped cloth). Until that player's next card lies there, only the others'
-    cards are on the table, and a card one of them put further along their row in the next
-    turn (a dessert at its end) was taken for the missing player's seat: the turns read
-    before the seats were read again gave it to the wrong player. When the seats are first
-    learned, and at the round's end, every card seen is the player's who laid it; the
-    missing player's seat is found from their own cards (five players: Eve's next card lies
-    in line with a neighbour's row, but was laid with that neighbour's)."""
+    """One player's first card is never seen (left out of what the seats are fed, as a
+    washed-out card the detector misses). Until that player's next card lies there, only the
+    others' cards are on the table, and a card one of them puts further along their row in
+    the next turn (a dessert at its end) is no seat of the missing player's. When the seats
+    are first learned, and at the round's end, every card seen is the player's who laid it;
+    the missing player's seat is found from their own cards (with five players, a next card
+    may lie in line with a neighbour's row)."""
     from vision.live.tracker import SeatMemory
 
     film = render_film(seed, players=players, turns=5, menu=PARTY_MENU)
@@ -138,8 +137,9 @@ def test_a_card_given_another_seat_moves_to_that_player_in_the_turns_read():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [40, 42])
 def test_the_real_models_read_five_players_whose_first_cards_mislead_the_seats(model_dir, seed):
-    """Five players, no seat points, the real models: the first seats learned gave cards of
-    two neighbours to each other (1 of 4 turns exact before the seats were read again)."""
+    """Five players, no seat points, the real models, on rounds whose first cards lie where
+    the seats first learned give cards of two neighbours to each other: once the seats are
+    read again, every turn is read exact."""
     from tests.live.test_fieldfilm import assert_read_turn_by_turn
 
     assert_read_turn_by_turn(render_film(seed, players=5, turns=4, menu=PARTY_MENU), model_dir)
