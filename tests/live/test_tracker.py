@@ -157,17 +157,32 @@ def test_another_card_laid_where_a_card_lay_for_seconds_is_a_new_card():
     assert states(seen[-1]) == {1: ("chopsticks", CardState.HIDDEN), 2: ("pudding", CardState.ARRIVING)}
 
 
+def one_card(lain: bool = False) -> Cards:
+    """Matching's view of one eel lying whole at (0, 0, 100, 150), seen in the frame before;
+    ``lain``: it has lain still and a hand was just over it."""
+    box = np.array([[0, 0, 100, 150]], float)
+    return Cards(boxes=box, full=box, rest=box, full_area=np.array([15000.0]), labels=["eel"],
+                 unseen=np.array([0.0]), just_seen=np.array([True]), arriving=np.array([False]),
+                 lain=np.array([lain]), glimpse=np.array([False]), confirmed=np.array([True]))
+
+
 def test_a_card_seen_whole_a_few_pixels_off_takes_that_box_before_a_piece_within_it():
     """Matching alone: the card lying still is boxed whole a few pixels off, and in the same
     frame a piece lies within its box (the edge of the next card in a hand): the card is the
     whole box; taking the piece, it would follow the hand away."""
-    box = np.array([[0, 0, 100, 150]], float)
-    cards = Cards(boxes=box, full=box, rest=box, full_area=np.array([15000.0]), labels=["eel"],
-                  unseen=np.array([0.0]), just_seen=np.array([True]), arriving=np.array([False]),
-                  lain=np.array([False]), glimpse=np.array([False]), confirmed=np.array([True]))
     boxes = np.array([[0, 0, 30, 150], [4, 4, 104, 154]], float)
-    paired = pair(cards, boxes, ["eel", "eel"], TrackerTuning())
+    paired = pair(one_card(), boxes, ["eel", "eel"], TrackerTuning())
     assert paired.pairs == [(0, 1)] and paired.decided == {(0, 1): "whole_where_it_is_first"}
+
+
+def test_a_card_lain_still_with_a_hand_just_over_it_does_not_take_a_box_partly_off_its_place():
+    """Matching alone: a box smaller than the card, a quarter of it off where the card lay
+    whole. With a hand just over a card that has lain still, that is the next card of its
+    column on its way in over it: the card does not take it. Without a hand over it, it is
+    the card boxed loosely."""
+    partly_off = np.array([[40, -10, 115, 120]], float)
+    assert pair(one_card(lain=True), partly_off, ["eel"], TrackerTuning()).pairs == []
+    assert pair(one_card(), partly_off, ["eel"], TrackerTuning()).pairs == [(0, 0)]
 
 
 def test_a_face_down_card_turned_up_keeps_its_id_and_takes_its_name():
