@@ -14,11 +14,20 @@ must not pull the card's similarity down), and its similarity to a kind the mean
 ``k`` nearest cards of that kind; the best kind leads the runner-up kind by some margin.
 
 - best similarity under ``near``: the classifier's reading, unchanged (a card the players
-  never labelled, or one unlike every exemplar);
+  never labelled, or one unlike every exemplar). Where crops of known other kinds are at hand
+  (``impostors``: the bundled check sample, and the exemplars of the other kinds), each kind
+  has a ``near`` of its own (:func:`impostor_levels`): ``above`` over the nearest impostor it
+  has, never under ``floor``. The embedding tells some kinds apart well (a tofu's nearest other
+  kind lay at about 0.64) and others barely (a maki-3 at 0.88 from a maki-2: the embedding
+  hardly sees the count): one threshold for all either lets a taught maki-2 take
+  every maki-3 or keeps a taught card that looks like nothing else from being read;
 - at or over ``near``: the exemplars' reading takes a share of the probabilities growing to
-  all of them at ``sure``; it names the best kind, or, where the runner-up kind is within
+  all of them at ``sure`` (a kind's own ``near`` plus ``sure - near``); it names the best kind, or, where the runner-up kind is within
   ``margin`` of it, both kinds equally (a close call: the card is left unsure, as a guess
-  between two look-alikes is);
+  between two look-alikes is). Past a close call, the share shrinks with the best kind's lead
+  over the runner-up kind: none under ``lead``, all of it from ``clear`` on (a kind barely
+  ahead among the exemplars is about as often the runner-up, where the classifier most often
+  names the card right);
 - a kind only exemplars know (a slug the classifier has no class for) becomes a class of
   its own: the probabilities gain a column for it.
 
@@ -33,7 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +53,10 @@ from numpy.typing import ArrayLike
 EXEMPLARS_DIR = "exemplars"
 #: the side of the square crops a set keeps (the classifier is fed 96 px)
 CROP = 112
+
+#: the bundled check sample of a model folder: labelled embeddings and probabilities of crops
+#: the classifier's training faces do not show (``vision.training.check_sample``)
+CHECK_FILE = "exemplar-check.npz"
 
 #: embeds a batch of square BGR crops: (N, D) float
 Embedder = Callable[[Sequence[np.ndarray]], np.ndarray]
@@ -134,6 +147,25 @@ class ExemplarRule:
     sure: float = 0.88
     #: a runner-up kind within this similarity of the best leaves the card unsure
     margin: float = 0.03
+    #: past a close call, the best kind must lead the runner-up kind by this to have a say ...
+    lead: float = 0.10
+    #: ... and by this to have all of it
+    clear: float = 0.20
+    #: with impostors known, a kind's own ``near`` lies this far over its nearest impostor ...
+    above: float = 0.03
+    #: ... and never under this
+    floor: float = 0.70
+
+    def nears(self, kinds: Sequence[str], levels: Mapping[str, float] | None) -> np.ndarray:
+        """The ``near`` of each of ``kinds``: ``above`` over its impostor level (never under
+        ``floor``), or ``near`` where no level is known.
+
+        >>> ExemplarRule().nears(["tofu", "maki-2", "gyoza"], {"tofu": 0.6, "maki-2": 0.88}).astype(float).round(2).tolist()
+        [0.7, 0.91, 0.8]
+        """
+        levels = levels or {}
+        return np.array([max(self.floor, levels[k] + self.above) if k in levels else self.near for k in kinds],
+                        np.float32)
 
 
 @dataclass(frozen=True)
@@ -164,14 +196,7 @@ def match(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3) -> Match:
     if not len(exemplars) or not n:
         empty = np.zeros(n, np.float32)
         return Match(np.full(n, "", dtype="<U64"), empty, np.full(n, "", dtype="<U64"), empty.copy())
-    similarity = cosines(unit(embeddings), exemplars.vectors)  # (N, M)
-    per_card, card_labels = _per_card(similarity, exemplars)
-    kinds = exemplars.kinds()
-    per_kind = np.empty((n, len(kinds)), np.float32)
-    for j, kind in enumerate(kinds):
-        sims = per_card[:, card_labels == kind]
-        top = min(k, sims.shape[1])
-        per_kind[:, j] = -np.sort(-sims, axis=1)[:, :top].mean(1)
+    per_kind, kinds = kind_similarity(embeddings, exemplars, k)
     order = np.argsort(-per_kind, axis=1)
     rows = np.arange(n)
     names = np.array(kinds, dtype="<U64")
@@ -181,6 +206,57 @@ def match(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3) -> Match:
     else:
         second, second_sim = np.full(n, "", dtype="<U64"), np.zeros(n, np.float32)
     return Match(best, best_sim, second, second_sim)
+
+
+def kind_similarity(embeddings: np.ndarray, exemplars: Exemplars, k: int = 3,
+                    product: Callable[[np.ndarray, np.ndarray], np.ndarray] = cosines) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Each embedding's similarity (N, kinds) to each kind of ``exemplars`` (the mean of its
+    ``k`` nearest cards, a card as near as its nearest crop: see :func:`match`), and the kinds."""
+    similarity = product(unit(embeddings), exemplars.vectors)  # (N, M)
+    per_card, card_labels = _per_card(similarity, exemplars)
+    kinds = exemplars.kinds()
+    per_kind = np.empty((len(similarity), len(kinds)), np.float32)
+    for j, kind in enumerate(kinds):
+        sims = per_card[:, card_labels == kind]
+        top = min(k, sims.shape[1])
+        per_kind[:, j] = -np.sort(-sims, axis=1)[:, :top].mean(1)
+    return per_kind, kinds
+
+
+def impostor_levels(exemplars: Exemplars, impostors: Exemplars | None, k: int = 3) -> dict[str, float]:
+    """How near another kind's crop comes to each kind of ``exemplars``: the highest similarity
+    to that kind of an impostor, a labelled crop of another kind (``impostors``: the bundled
+    check sample; and the exemplars of the other kinds). A kind no impostor is known for is
+    left out (its ``near`` stays the rule's).
+
+    >>> ex = Exemplars.of([[1, 0, 0], [0, 1, 0]], ["maki-2", "tofu"])
+    >>> sample = Exemplars.of([[0.9, 0.1, 0.4], [0.0, 0.2, 1.0]], ["maki-3", "eel"])
+    >>> {k: round(v, 2) for k, v in impostor_levels(ex, sample).items()}  # a maki-3 lies near the maki-2
+    {'maki-2': 0.91, 'tofu': 0.2}
+    """
+    if not len(exemplars):
+        return {}
+    every = Exemplars.join([impostors, exemplars]) if impostors is not None and len(impostors) else exemplars
+    # one product when exemplars are set, not one a photo: numpy's BLAS is fine here
+    per_kind, kinds = kind_similarity(every.vectors, exemplars, k, lambda a, b: np.asarray(a @ b.T))
+    levels = {}
+    for j, kind in enumerate(kinds):
+        other = every.labels != kind
+        if other.any():
+            levels[kind] = float(per_kind[other, j].max())
+    return levels
+
+
+def load_impostors(path: str | Path, current: str) -> Exemplars | None:
+    """The labelled embeddings of a check sample (:data:`CHECK_FILE`), None where there is
+    none or another classifier (``current``: the fingerprint of the one in use) made it."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        if str(data["fingerprint"]) != current:
+            return None
+        return Exemplars.of(np.asarray(data["embeddings"], np.float32), data["labels"].astype(str))
 
 
 def _per_card(similarity: np.ndarray, exemplars: Exemplars) -> tuple[np.ndarray, np.ndarray]:
@@ -202,9 +278,10 @@ def classes_with(classes: Sequence[str], exemplars: Exemplars) -> tuple[str, ...
 
 
 def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndarray, exemplars: Exemplars,
-          rule: ExemplarRule = ExemplarRule()) -> np.ndarray:
+          rule: ExemplarRule = ExemplarRule(), levels: Mapping[str, float] | None = None) -> np.ndarray:
     """The probabilities (N, len(``classes_with(classes, exemplars)``)) of each region once
-    its nearest exemplars have had their say (see the module).
+    its nearest exemplars have had their say (see the module); ``levels``: each kind's
+    impostor level (:func:`impostor_levels`), which sets its own ``near``.
 
     ``probabilities`` may already have columns for the exemplar-only kinds (``classes`` then
     names them); missing columns are added as zeros.
@@ -222,12 +299,17 @@ def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndar
     if not len(exemplars) or not len(probabilities):
         return out
     found = match(embeddings, exemplars, rule.k)
-    weight = np.clip((found.similarity - rule.near) / max(rule.sure - rule.near, 1e-6), 0.0, 1.0)
+    kinds = exemplars.kinds()
+    near = rule.nears(kinds, levels)[np.searchsorted(np.array(kinds), found.best)]
+    weight = np.clip((found.similarity - near) / max(rule.sure - rule.near, 1e-6), 0.0, 1.0)
+    ahead = found.similarity - found.second_similarity
+    close = (found.second != "") & (ahead < rule.margin)
+    # a kind the exemplars put barely ahead of another is as often the other: the classifier keeps its say
+    weight = np.where(close, weight, weight * np.clip((ahead - rule.lead) / max(rule.clear - rule.lead, 1e-6), 0, 1))
     index = {name: i for i, name in enumerate(names)}
     for row in np.flatnonzero(weight > 0):
         vote = np.zeros(len(names), np.float32)
-        close = found.second[row] and found.similarity[row] - found.second_similarity[row] < rule.margin
-        if close:
+        if close[row]:
             vote[index[str(found.best[row])]] = vote[index[str(found.second[row])]] = 0.5
         else:
             vote[index[str(found.best[row])]] = 1.0

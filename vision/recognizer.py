@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol, overload
@@ -37,9 +37,7 @@ from vision.detections import (
     Detections,
 )
 from vision.exemplars import (
-    CROP as EXEMPLAR_CROP,
-)
-from vision.exemplars import (
+    CHECK_FILE,
     EXEMPLARS_DIR,
     ExemplarRule,
     Exemplars,
@@ -47,9 +45,14 @@ from vision.exemplars import (
     blend,
     classes_with,
     fingerprint,
+    impostor_levels,
+    load_impostors,
     load_set,
     set_files,
     unit,
+)
+from vision.exemplars import (
+    CROP as EXEMPLAR_CROP,
 )
 from vision.paths import MODELS_DIR
 from vision.tilts import card_tilts
@@ -365,6 +368,12 @@ class Recognizer:
     #: the classifier alone. Needs a classifier with an embedding output.
     exemplars: Exemplars | None = None
     exemplar_rule: ExemplarRule = ExemplarRule()
+    #: labelled crops of known kinds the classifier's training faces do not show (the model
+    #: folder's check sample, ``vision.exemplars.CHECK_FILE``; None: none for this classifier):
+    #: with them, each exemplar kind's ``near`` is set by how near another kind comes to it
+    #: (``exemplar_levels``, :func:`vision.exemplars.impostor_levels`)
+    impostors: Exemplars | None = None
+    exemplar_levels: Mapping[str, float] | None = None
     #: the kinds at the end of ``classes`` only the exemplars know (the classifier has no
     #: output for them)
     exemplar_kinds: tuple[str, ...] = ()
@@ -510,7 +519,8 @@ class Recognizer:
 
         Where the classifier has an embedding output, the recogniser reads by exemplars too:
         the set ``meta.json``'s ``exemplars`` names (a version learnt from confirmed rounds)
-        and every set in ``<data_dir>/exemplars/`` (the players' taught cards)."""
+        and every set in ``<data_dir>/exemplars/`` (the players' taught cards), each kind's
+        threshold set by the folder's check sample (``impostors``) where this classifier made it."""
         from vision.runtime import ModelFileError, OnnxClassifier, OnnxDetector
 
         model_dir = Path(model_dir)
@@ -534,7 +544,13 @@ class Recognizer:
         files = [model_dir / meta["exemplars"]["file"]] if isinstance(meta.get("exemplars"), dict) else []
         if data_dir is not None:
             files += set_files(Path(data_dir) / EXEMPLARS_DIR)
-        sets = recognizer.load_sets(files, fingerprint(model_dir / meta["classifier"]["file"]))
+        current = fingerprint(model_dir / meta["classifier"]["file"])
+        try:
+            impostors = load_impostors(model_dir / CHECK_FILE, current)
+        except (OSError, ValueError, KeyError):  # a damaged sample: one near for every kind
+            impostors = None
+        recognizer = dataclasses.replace(recognizer, impostors=impostors)
+        sets = recognizer.load_sets(files, current)
         return recognizer.with_exemplars(Exemplars.join(s.exemplars for s in sets))
 
     def load_sets(self, files: Collection[Path], current: str) -> list[ExemplarSet]:
@@ -554,9 +570,11 @@ class Recognizer:
         """This recogniser reading by ``exemplars`` too (None: by its classifier alone)."""
         own = self.classes[:len(self.classes) - len(self.exemplar_kinds)]
         if exemplars is None or not len(exemplars):
-            return dataclasses.replace(self, exemplars=None, classes=own, exemplar_kinds=())
+            return dataclasses.replace(self, exemplars=None, classes=own, exemplar_kinds=(), exemplar_levels=None)
         classes = classes_with(own, exemplars)
-        return dataclasses.replace(self, exemplars=exemplars, classes=classes, exemplar_kinds=classes[len(own):])
+        levels = impostor_levels(exemplars, self.impostors, self.exemplar_rule.k) if self.impostors is not None else None
+        return dataclasses.replace(self, exemplars=exemplars, classes=classes, exemplar_kinds=classes[len(own):],
+                                   exemplar_levels=levels)
 
     def embed_crops(self, crops: Collection[np.ndarray]) -> np.ndarray:
         """Unit embeddings (N, D) of square BGR crops, each seen as a region filling it (the
@@ -730,7 +748,7 @@ class Recognizer:
         padded[:, :probabilities.shape[1]] = probabilities
         # the mark readers first: a player's exemplars of a count or fruit card have the last word
         counted = self.refruit(image_bgr, boxes, self.recount(image_bgr, boxes, padded, allowed), allowed)
-        return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule)
+        return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule, self.exemplar_levels)
 
     @overload
     def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,

@@ -169,6 +169,40 @@ def test_a_card_taught_from_one_face_is_as_near_as_its_nearest_view():
     np.testing.assert_allclose(blend(read, ["eel", "not-a-card"], whole[None], apart, ExemplarRule())[0],
                                [0.1, 0.9, 0.0], atol=1e-6)
 
+
+def test_each_kind_is_as_near_as_another_kind_comes_to_it():
+    """A kind another kind lies close to (a maki-3 beside a taught maki-2: the embedding hardly
+    sees the count) needs a region nearer than that; a kind nothing resembles (a drawn card)
+    is read at a similarity one threshold for all would refuse."""
+    from vision.exemplars import impostor_levels
+
+    e = np.eye(6)
+    exemplars = Exemplars.of([e[0], e[1]], ["maki-2", "gyoza"])
+    impostors = Exemplars.of([0.88 * e[0] + np.sqrt(1 - 0.88 ** 2) * e[2]], ["maki-3"])  # cosine 0.88
+    levels = impostor_levels(exemplars, impostors)
+    assert levels["maki-2"] == pytest.approx(0.88, abs=1e-5) and levels["gyoza"] == pytest.approx(0.0, abs=1e-5)
+    classes = ["eel", "maki-2", "maki-3"]
+    read = np.array([[0.05, 0.25, 0.7], [0.8, 0.1, 0.1]], np.float32)  # the classifier: maki-3, eel
+    regions = np.stack([0.86 * e[0] + np.sqrt(1 - 0.86 ** 2) * e[3],  # 0.86 from the maki-2: another maki-3
+                        0.76 * e[1] + np.sqrt(1 - 0.76 ** 2) * e[4]])  # 0.76 from the drawn card
+    names = [*classes, "gyoza"]
+    rule = ExemplarRule()
+    one_for_all = blend(read, classes, regions, exemplars, rule)
+    assert [names[i] for i in one_for_all.argmax(1)] == ["maki-2", "eel"]  # both wrong
+    own = blend(read, classes, regions, exemplars, rule, levels)
+    assert [names[i] for i in own.argmax(1)] == ["maki-3", "gyoza"]
+    np.testing.assert_allclose(own[0], [*read[0], 0.0], atol=1e-6)  # under the maki-2's own near: unchanged
+
+
+def test_a_kind_barely_ahead_of_another_among_the_exemplars_leaves_the_classifier_its_say():
+    e = np.eye(3)
+    exemplars = Exemplars.of([e[0], 0.8 * e[0] + 0.6 * e[1]], ["tofu", "eel"])  # two kinds at cosine 0.8
+    read = np.array([[0.7, 0.3]] * 2, np.float32)  # the classifier: eel
+    # both regions lie 0.9 from the tofu; the first 0.84 from the eel (0.06 behind), the second 0.6
+    regions = np.stack([0.9 * e[0] + 0.2 * e[1] + np.sqrt(0.15) * e[2], 0.9 * e[0] - 0.2 * e[1] + np.sqrt(0.15) * e[2]])
+    found = blend(read, ["eel", "tofu"], regions, exemplars, ExemplarRule())
+    np.testing.assert_allclose(found[0], read[0], atol=1e-6)  # 0.06 ahead: not evidence enough
+    assert found[1].argmax() == 1  # 0.3 ahead: the tofu
 # --- teaching on the player's install ----------------------------------------------------------
 
 
@@ -218,6 +252,11 @@ def test_a_card_learnt_from_one_confirmed_round_is_read_in_the_next_photo(tmp_pa
     status, after, stderr = cli("detect", nxt, "--model", str(version), "--data", str(tmp_path / "none"))
     assert status == 0, stderr
     assert labels_of(after[0]).count(TAUGHT) == 1, after
+    # the version reads each kind by how near the bundled check sample's other kinds come to it
+    from vision.recognizer import Recognizer
+
+    learnt = Recognizer.load(version)
+    assert learnt.impostors is not None and set(learnt.exemplar_levels) == set(learnt.exemplars.kinds())
     # nothing new to learn the second time: one line, status 2
     status, _, stderr = cli("retrain", "--data", str(data))
     assert status == 2 and "nothing new to learn" in stderr

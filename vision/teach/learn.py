@@ -11,9 +11,11 @@ next photo on:
   not yet learnt from become a candidate set, kept only when, with it, the players' other
   confirmed rounds and the bundled check sample (``models/exemplar-check.npz``: labelled
   embeddings of independently rendered crops) are named at least as well as without it
-  (:func:`vision.teach.decision.decide_learning`). A kept set makes a new model version (``ModelStore``): the same networks
-  (linked, not copied) and every round exemplar so far in ``exemplars.npz``, made active; the
-  player sees what was learnt on the teach page and undoes it by rolling back.
+  (:func:`vision.teach.decision.decide_learning`). A kept set makes a new model version
+  (``ModelStore``): the same networks and check sample (linked, not copied: the sample sets
+  each kind's threshold, ``vision.exemplars``) and every round exemplar so far in
+  ``exemplars.npz``, made active; the player sees what was learnt on the teach page and
+  undoes it by rolling back.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.exemplars import (
+    CHECK_FILE,
     CROP,
     EXEMPLARS_DIR,
     Exemplars,
@@ -54,8 +57,6 @@ LEDGER_FILE = "rounds.json"
 #: the last round learning's outcome, for the teach page
 LEARN_STATUS_FILE = "learn-status.json"
 VERSION_EXEMPLARS = "exemplars.npz"
-#: the bundled check sample: labelled embeddings and probabilities of crops
-CHECK_FILE = "exemplar-check.npz"
 #: the share of a card's height the top strips taught faces give are cut at (a covered card's
 #: strip is a fifth to a third of it: ``vision.synth.compose``), after the whole card
 STRIP_SHARES = (1.0, 0.3, 0.2)
@@ -152,7 +153,8 @@ def read_sample(path: Path, classes: Sequence[str], exemplars: Exemplars, recogn
         if str(data["fingerprint"]) != current:
             return None
         labels, probabilities, embeddings = data["labels"].astype(str), data["probabilities"], data["embeddings"]
-    blended = blend(probabilities, classes, embeddings, exemplars, recognizer.exemplar_rule)
+    levels = recognizer.with_exemplars(exemplars).exemplar_levels if len(exemplars) else None
+    blended = blend(probabilities, classes, embeddings, exemplars, recognizer.exemplar_rule, levels)
     names = np.array(list(classes) + [k for k in exemplars.kinds() if k not in classes])
     return Reading(int((names[blended.argmax(1)] == labels).sum()), len(labels))
 
@@ -293,7 +295,8 @@ def _commit_version(store: ModelStore, base: ModelVersion, previous: ExemplarSet
                     result: Learnt) -> str:
     with store.staging() as staging:
         meta = json.loads((base.path / "meta.json").read_text())
-        files = {meta["detector"]["file"], meta["classifier"]["file"], "detector.pt", "classifier.pt"}
+        # the check sample too: the version's reading sets each kind's near by it (vision.exemplars)
+        files = {meta["detector"]["file"], meta["classifier"]["file"], "detector.pt", "classifier.pt", CHECK_FILE}
         for reader in ("counter", "fruit"):  # the readers of a family's mark
             if isinstance(meta.get(reader), dict):
                 files |= {meta[reader]["file"], f"{reader}.pt"}
