@@ -10,8 +10,10 @@ wherever it has the card. The first TEACH_PHOTOS (default 3) are the rounds the 
 confirmed: their cards, at their true boxes, become exemplars, so no card is taught from more
 than TEACH_PHOTOS photos. The next TEST_PHOTOS (default 20) are read before and after:
 
-- card F1 (all cards, and the scanned print's cards alone) and the share of photos exact
-  (every card found and named right, nothing extra);
+- card F1 (all cards, and the scanned print's cards alone), the share of photos whose
+  tableau is read exactly (its cards and stacks, as ``sushicam eval``'s "exact tableau": what
+  the players see scored), and the stricter share of photos exact box by box (every card's
+  region found at the truth's box and named right, nothing extra);
 - one round: taught from the first photo alone, the cards of the next photo whose kind that
   round taught, and how many of them are read right;
 - the median time to read a photo without and with the exemplars.
@@ -30,6 +32,7 @@ from vision.faces import PRINTED_SLUGS
 from vision.fieldtest import cards as fcards
 from vision.fieldtest.render import render_photo
 from vision.recognizer import Recognizer
+from vision.stacks import canonical, read_tableau
 from vision.training.evaluate import card_f1, match_cards
 
 ORIGINAL = fcards.FaceBank.face
@@ -40,10 +43,11 @@ def printed_only(self, rng, slug, printed_share):
 
 
 def read(recognizer, photos, printed: frozenset[str]):
-    """Card F1 (all cards, printed cards), the share of exact photos, the median seconds."""
+    """Card F1 (all cards, printed cards), the share of photos whose tableau is read exactly, the
+    share of photos exact box by box, the median seconds."""
     counts = np.zeros((2, 3), int)  # rows: all, printed; columns: right, predicted, truth
-    exact, seconds = 0, []
-    for image, cards in photos:
+    exact, tableaux, seconds = 0, 0, []
+    for image, cards, tableau in photos:
         started = time.perf_counter()
         found = recognizer.detect(image)
         seconds.append(time.perf_counter() - started)
@@ -54,12 +58,14 @@ def read(recognizer, photos, printed: frozenset[str]):
                       sum(1 for label in found.labels if label in printed),
                       sum(1 for card in visible if card["label"] in printed))
         exact += sum(right) == len(found) == len(visible)
-    return (card_f1(*counts[0])[2], card_f1(*counts[1])[2], exact / max(len(photos), 1), float(np.median(seconds)))
+        tableaux += canonical(read_tableau(found)) == canonical(tableau)
+    n = max(len(photos), 1)
+    return (card_f1(*counts[0])[2], card_f1(*counts[1])[2], tableaux / n, exact / n, float(np.median(seconds)))
 
 
 def exemplars_of(recognizer, photos) -> Exemplars:
     crops, labels = [], []
-    for image, cards in photos:
+    for image, cards, _ in photos:
         visible = [c for c in cards if not c["hidden"]]
         crops += recognizer.exemplar_crops(image, np.array([c["box"] for c in visible], np.float32))
         labels += [c["label"] for c in visible]
@@ -72,22 +78,23 @@ def main(teach: int = 3, test: int = 20) -> None:
     printed = frozenset(PRINTED_SLUGS)
     with mock.patch.object(fcards.FaceBank, "face", printed_only):
         photos = [render_photo(seed, "tableau", (1280, 960)) for seed in range(9000, 9000 + teach + test)]
-    photos = [(image, truth["cards"]) for image, truth in photos]
+    photos = [(image, truth["cards"], truth["tableau"]) for image, truth in photos]
     taught = base.with_exemplars(exemplars_of(base, photos[:teach]))
     held_out = photos[teach:]
-    per_card = max(sum(any(c["label"] == slug and not c["hidden"] for c in cards) for _, cards in photos[:teach])
+    per_card = max(sum(any(c["label"] == slug and not c["hidden"] for c in cards) for _, cards, _ in photos[:teach])
                    for slug in printed)
     print(f"taught from {teach} photos ({len(taught.exemplars)} cards; a card from at most {per_card} photos), "
           f"{test} held-out photos read:")
     for name, recognizer in (("before", base), ("after", taught)):
-        f1_all, f1_printed, exact, seconds = read(recognizer, held_out, printed)
+        f1_all, f1_printed, tableaux, exact, seconds = read(recognizer, held_out, printed)
         print(f"  {name:>6}: card F1 {f1_all:.3f} (scanned print's cards {f1_printed:.3f}), "
-              f"{exact:.0%} of photos exact, median read {seconds * 1000:.0f} ms")
+              f"{tableaux:.0%} of tableaux read exactly, {exact:.0%} of photos exact box by box, "
+              f"median read {seconds * 1000:.0f} ms")
     # one round: the cards of the next photo of a kind the first photo taught
     one = base.with_exemplars(exemplars_of(base, photos[:1]))
     kinds = {c["label"] for c in photos[0][1] if not c["hidden"]}
     right = total = 0
-    for image, cards in photos[1:]:
+    for image, cards, _ in photos[1:]:
         found = one.detect(image)
         pairs, visible = match_cards(found, cards)
         named = {j: found.labels[i] for i, j in pairs}
