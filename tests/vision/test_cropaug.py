@@ -190,4 +190,5 @@ def test_the_sheen_recipe_puts_its_share_of_crops_under_a_sheen_and_repeats_with
     # the stages before keep their crops: only the sheen stage, the wide stage after it and the
     # mark readers' crops (the count classifier's, the fruit reader's) draw a sheen
     assert {name for name, r in RECIPES.items() if r.crop_sheen} == {"train-sheen-crops", "train-wide-crops",
-                                                                  "train-count-crops", "train-fruit-crops"}
+                                                                  "train-count-crops", "train-fruit-crops",
+                                                                  "train-fruit-turned-crops"}

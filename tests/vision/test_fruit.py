@@ -192,3 +192,26 @@ def test_eval_reports_fruit_cards_named_right_by_pair_and_layout():
     assert report["same, side"] == {"found": 1, "right": 0, "accuracy": 0.0}
     assert report["same, stacked"]["right"] == report["mixed, stacked"]["right"] == 1
     assert report["all"] == {"found": 3, "right": 2, "accuracy": 0.6667}
+
+
+def test_eval_reports_each_family_told_by_a_mark_apart():
+    from collections import Counter
+
+    from vision.training.evaluate import _family_counts, family_accuracy
+
+    # the rulebook's families of one kind in several faces, each with its own share: a fruit
+    # card read as another fruit pair and an onigiri as another shape count against their own
+    # family alone; a card of no such family (eel) is in none
+    visible = [{"label": "fruit-orange-orange"}, {"label": "fruit-watermelon-orange"},
+               {"label": "onigiri-square"}, {"label": "maki-2"}, {"label": "uramaki-5"},
+               {"label": "salmon-nigiri"}, {"label": "eel"}]
+    labels = ["fruit-pineapple-orange", "fruit-watermelon-orange", "onigiri-rectangle", "maki-2", "uramaki-5",
+              "salmon-nigiri", "eel"]
+    counts: Counter = Counter()
+    _family_counts(labels, [(k, k) for k in range(len(visible))], visible, counts)
+    report = family_accuracy(counts)
+    assert report == {"nigiri": {"found": 1, "right": 1, "accuracy": 1.0},
+                      "fruit": {"found": 2, "right": 1, "accuracy": 0.5},
+                      "maki": {"found": 1, "right": 1, "accuracy": 1.0},
+                      "onigiri": {"found": 1, "right": 0, "accuracy": 0.0},
+                      "uramaki": {"found": 1, "right": 1, "accuracy": 1.0}}

@@ -138,6 +138,10 @@ class Recipe:
     #: written beside the photos' crops as ``<name>_vNN.jpg``, each of a fruit face drawn
     #: in turn
     card_views: int = 0
+    #: the share of those views turned to any angle (``card_view``'s ``turns``: a card at a
+    #: seat on the table's side or corner, its upright box stretched square); the others
+    #: upright or upside down, give or take 8 degrees
+    view_turns: float = 0.0
 
 
 #: the look-alikes the classifier's sheen and wide stages draw twice as often: count faces
@@ -257,6 +261,17 @@ RECIPES = {
                                                       piles=0.4, turned=0.3, tilted=0.4),
                                 crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
                                 boost=FRUIT_FACES, boost_weight=16.0, relaid_fruit=3, card_views=16),
+    # the fruit reader's second stage: as ``train-fruit-crops``, fewer tables and more card
+    # views, three in five of them turned to any angle: a fruit card at a seat on the table's
+    # side or corner is cut as an upright box holding the card turned, stretched square,
+    # which the upright views never show. Its own folder (``datasets/build/fruit-turned-crops``)
+    "train-fruit-turned-crops": Recipe("train-fruit-turned-crops", train=120, val=20, seed=26, det=False,
+                                       prefix="e", crop_size=128, closeups=1 / 6, seats=ANY_SEATS,
+                                       scene=ConditionShares(print_styles=0.9, far_cameras=0.4, small_frames=0.1,
+                                                             piles=0.4, turned=0.3, tilted=0.4),
+                                       crop_camera=0.25, crop_turns=0.25, crop_hard=0.2, crop_sheen=0.25,
+                                       boost=FRUIT_FACES, boost_weight=16.0, relaid_fruit=3, card_views=40,
+                                       view_turns=0.6),
     # the detector's camera stage: whole photos as phones and webcams take them across a real
     # table, 1-8 seats, cards printed their own way; six photos in ten from the table's near
     # edge (far side small and out of focus, glare, lamp colour, a hand's shadow), one in
@@ -470,7 +485,7 @@ def _card_views(job) -> int:
         slug = path.parent.name
         if not path.exists():
             rng = np.random.default_rng([photo_seed(recipe, split, index), 87, k])
-            cv2.imwrite(str(path), card_view(rng, slug, recipe.crop_size))
+            cv2.imwrite(str(path), card_view(rng, slug, recipe.crop_size, recipe.view_turns))
             written += 1
     return written
 

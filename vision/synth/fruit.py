@@ -299,24 +299,27 @@ def relaid_faces(rng: np.random.Generator, variants: int, base: FaceSet | None =
     return FaceSet("relaid-fruit", fruit).merged_over(base or training_faces())
 
 
-def card_view(rng: np.random.Generator, slug: str, size: int = 128) -> np.ndarray:
+def card_view(rng: np.random.Generator, slug: str, size: int = 128, turns: float = 0.0) -> np.ndarray:
     """One re-laid fruit card of ``slug`` seen alone, as the reader is fed a region: printed
     its own way (``textures.print_style``), upright or upside down and turned up to 8
-    degrees, its box cut 8 % loose or tight on a table of any colour, 40-220 px long in the
-    photo, then half the time seen by a phone (``cropaug.camera_crop``). Square uint8 BGR,
-    ``size`` on a side. The table crops of a recipe read fruit cards among others, many of
-    them small, far or glared past reading; these views show the icons legibly in every
-    layout."""
+    degrees (or, for a share ``turns`` of views, turned to any angle, as the cards of a seat
+    at the table's side or corner lie: the region's upright box then holds the card turned,
+    and is stretched square), its box cut 8 % loose or tight on a table of any colour,
+    40-220 px long in the photo, then half the time seen by a phone
+    (``cropaug.camera_crop``). Square uint8 BGR, ``size`` on a side. The table crops of a
+    recipe read fruit cards among others, many of them small, far or glared past reading;
+    these views show the icons legibly in every layout."""
     from vision.synth import cropaug, textures
 
     face = textures.print_style(rng, relaid_face(rng, slug))
     h, w = face.shape[:2]
-    pad = int(0.25 * h)
+    turned = turns > 0 and rng.random() < turns
+    pad = int((0.45 if turned else 0.25) * h)  # room for a card turned across its canvas
     table = rng.uniform(20, 235, 3)
     canvas = np.empty((h + 2 * pad, w + 2 * pad, 3), np.uint8)
     canvas[:] = table.astype(np.uint8)
     canvas[pad:pad + h, pad:pad + w] = face
-    turn = rng.uniform(-8, 8) + (180 if rng.random() < 0.4 else 0)
+    turn = rng.uniform(0, 360) if turned else rng.uniform(-8, 8) + (180 if rng.random() < 0.4 else 0)
     centre = (pad + w / 2, pad + h / 2)
     matrix = cv2.getRotationMatrix2D(centre, turn, 1.0)
     canvas = cv2.warpAffine(canvas, matrix, (canvas.shape[1], canvas.shape[0]), flags=cv2.INTER_LINEAR,

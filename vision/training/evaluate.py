@@ -19,8 +19,10 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from scorer.cards import CARDS
 from vision.boxes import greedy_matching, iou_matrix
 from vision.detections import LABEL, TILT, Detections
+from vision.faces import SLUGS
 from vision.seats import split_seats
 from vision.stacks import canonical, read_tableau, stacks_of
 from vision.synth.dataset import RECIPES, generate, load_truths
@@ -92,6 +94,41 @@ def fruit_accuracy(counts: Counter) -> dict:
     return out
 
 
+def _mark_families() -> dict[str, tuple[str, ...]]:
+    """The kinds of the rulebook (``scorer.cards``) with more than one face among the faces
+    the classifier names (``vision.faces.SLUGS``): each a family whose faces differ by one
+    small printed mark (the two fruit, the onigiri's shape, the count of rolls, the fish)."""
+    kinds: dict[str, list[str]] = {}
+    for slug in SLUGS:
+        if slug in CARDS:
+            kinds.setdefault(CARDS[slug].kind, []).append(slug)
+    return {kind: tuple(faces) for kind, faces in kinds.items() if len(faces) > 1}
+
+
+#: the families whose kinds differ by a small printed mark, each reported apart as the share
+#: of its cards found that are named as their own kind
+MARK_FAMILIES: dict[str, tuple[str, ...]] = _mark_families()
+_FAMILY_OF = {face: name for name, faces in MARK_FAMILIES.items() for face in faces}
+
+
+def _family_counts(labels, pairs, visible: list[dict], counts: Counter) -> None:
+    """Count into ``counts`` each found card of a :data:`MARK_FAMILIES` family (``family
+    <name> found``) and each named as its own kind (``family <name> right``)."""
+    for i, j in pairs:
+        family = _FAMILY_OF.get(visible[j]["label"])
+        if family is not None:
+            counts[f"family {family} found"] += 1
+            counts[f"family {family} right"] += labels[i] == visible[j]["label"]
+
+
+def family_accuracy(counts: Counter) -> dict:
+    """Of each :data:`MARK_FAMILIES` family's cards found, the share named as their own kind
+    (``{family: {"found", "right", "accuracy"}}``, the families with a card found)."""
+    return {name: {"found": counts[f"family {name} found"], "right": counts[f"family {name} right"],
+                   "accuracy": round(counts[f"family {name} right"] / counts[f"family {name} found"], 4)}
+            for name in MARK_FAMILIES if counts[f"family {name} found"]}
+
+
 def _multiset_hits(truth: list, got: list) -> int:
     left = Counter(tuple(s) for s in got)
     hits = 0
@@ -137,6 +174,7 @@ def evaluate_photos(recognizer, root: Path, truths: list[dict], name: str, readi
                 confusions[f"{visible[j]['label']} -> {labels[i]}"] += 1
         counts["tp"] += right
         _fruit_counts(labels, pairs, visible, counts)
+        _family_counts(labels, pairs, visible, counts)
         # a card is also in its right seat when the photo's split put it with its player's
         # tableau (only truths that know each card's seat can say)
         if all("seat" in visible[j] for _, j in pairs):
@@ -226,6 +264,9 @@ def _summary(counts: Counter, name: str, photos: int, times) -> dict:
     fruit = fruit_accuracy(counts)
     if fruit:
         extra["fruit_accuracy"] = fruit
+    families = family_accuracy(counts)
+    if families:
+        extra["family_accuracy"] = families
     return {**extra,
         "set": name,
         "photos": photos,
@@ -399,4 +440,10 @@ def format_table(report: dict) -> str:
             parts = ", ".join(f"{group} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
                               for group, row in fruit.items())
             lines.append(f"{result['set']}: fruit cards named right: {parts}")
+    for result in report["results"]:
+        families = result.get("family_accuracy")
+        if families:
+            parts = ", ".join(f"{name} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
+                              for name, row in families.items())
+            lines.append(f"{result['set']}: kinds told by a mark, named right: {parts}")
     return "\n".join(lines)

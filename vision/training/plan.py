@@ -394,5 +394,8 @@ COMMITTED_PLAN: tuple[Stage, ...] = (
     Stage("fruit", "fruit", after("classifier-wide", FRUIT_FACES), _recipes("train-fruit-crops"),
           epochs=9, imgsz=128, batch=64, optimizer="AdamW", lr0=0.0003, warmup_epochs=0.0, hours=0.6,
           epoch="last", mirror=0.5),
+    Stage("fruit-turned", "fruit", after("fruit", FRUIT_FACES), _recipes("train-fruit-turned-crops"),
+          epochs=11, imgsz=128, batch=64, optimizer="AdamW", lr0=0.0002, warmup_epochs=0.0, hours=0.5,
+          epoch="last", mirror=0.5),
 )
 check_plan(COMMITTED_PLAN)
