@@ -44,6 +44,7 @@ from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
+from vision.live.events import Covered, HistoryEvent, Left, SeenAgain
 from vision.live.tuning import TurnTuning
 
 
@@ -153,6 +154,51 @@ class CardHistory:
     round_index: int = 0
     last_read_at: float = -math.inf
     expected: Callable[[int], dict[str, int]] = field(default=lambda seat: {}, repr=False)
+    _decided: list[Decision] = field(default_factory=list, init=False, repr=False)  # this frame's
+
+    def update(self, tracked: Detections, now: float) -> list[HistoryEvent]:
+        """One frame of tracked cards in (see :meth:`observe`); what became of the cards out:
+        a track found to be a card already known (:class:`SeenAgain`), a card gone out of
+        sight under one laid over it (:class:`Covered`), a card out of sight for good
+        (:class:`Left`), in the order of the cards."""
+        self._decided = []
+        present = self.observe(tracked, now)
+        events: list[HistoryEvent] = [SeenAgain(d.track_id, d.card_id, d.rule, d.at) for d in self._decided]
+        return events + self.out_of_sight(present, now)
+
+    def _decide(self, decision: Decision) -> None:
+        self.trace.append(decision)
+        self._decided.append(decision)
+
+    def out_of_sight(self, present: set[int], now: float) -> list[HistoryEvent]:
+        """Follow the cards not ``present`` in this frame: one that went out of sight as a newer
+        card of its seat was laid over it is covered, still on the table, for as long as that
+        card lies there (:meth:`covering`); one out of sight otherwise, or whose cover left the
+        table (a column cleared away), has left since its last sighting (``gone_at``)."""
+        events: list[HistoryEvent] = []
+        for card in list(self.cards.values()):
+            if card.track_id in present:
+                card.covered_by = None
+                continue
+            if card.status == Status.GONE or card.gone_at is not None:
+                continue
+            if card.covered_by is not None:
+                cover = self.cards.get(card.covered_by)
+                if cover is not None and cover.status != Status.GONE and cover.gone_at is None:
+                    continue  # still under the card laid on it
+                # the card on it left the table (a column cleared away): so did this one
+                card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
+            elif card.status == Status.PLAYED and (cover := self.covering(card)) is not None:
+                card.covered_by = cover.track_id
+                events.append(Covered(card.track_id, cover.track_id, now))
+                continue
+            card.gone_at = card.last_seen
+            events.append(Left(card.track_id, card.last_seen))
+        return events
+
+    def forget(self, card_id: int) -> None:
+        """Drop the card ``card_id``: it was never a card of the game."""
+        del self.cards[card_id]
 
     def forget_gone(self) -> None:
         """Drop the aliases, sources and pieces of cards no longer kept."""
@@ -182,7 +228,7 @@ class CardHistory:
             if card is None and (owner := self.piece_again(box, int(seats[k]))) is not None:
                 # boxed right where a piece of a played card was boxed before: that piece again
                 self.alias[raw_id] = owner.track_id
-                self.trace.append(Decision("piece-place", raw_id, owner.track_id, now))
+                self._decide(Decision("piece-place", raw_id, owner.track_id, now))
                 continue
             if card is None:
                 card = self.same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now)
@@ -283,7 +329,7 @@ class CardHistory:
                 best, best_score, best_rule = card, score, rule
         if best is None:
             return None
-        self.trace.append(Decision(best_rule, raw_id, best.track_id, now))
+        self._decide(Decision(best_rule, raw_id, best.track_id, now))
         if best.status == Status.GONE or best.covered_by is not None:
             best.status, best.gone_at, best.covered_by = Status.PLAYED, None, None
         self.alias[raw_id] = best.track_id

@@ -33,6 +33,7 @@ from vision.detections import (
     Detections,
 )
 from vision.live.events import CardEvent, Snapshot, snapshot, step
+from vision.live.history import CardHistory
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.state import LiveCardJSON, LiveStateJSON
 from vision.live.tracker import CardTracker, SeatMemory
@@ -123,7 +124,9 @@ class LiveGame:
         self.tuning = tuning or Tuning()
         self.tracker = CardTracker(self.tuning.tracker)
         self.seats = SeatMemory(len(players), anchors=seat_anchors, tuning=self.tuning.seats)
-        self.turns = TurnDetector(players, edition, tuning=self.tuning.turns)
+        #: the one history of the cards, from the seated tracks; the turn reader reads its events
+        self.history = CardHistory(self.tuning.turns)
+        self.turns = TurnDetector(players, edition, tuning=self.tuning.turns, cards=self.history)
         self.frames = 0
         self._start: float | None = None
         #: what happened to each card in play in the last frame (``vision.live.events``)
@@ -173,7 +176,7 @@ class LiveGame:
         now = snapshot(tracked)
         self.card_events = step(self._snapshot, now, float(timestamp))
         self._snapshot = now
-        events = self.turns.update(tracked, timestamp)
+        events = self.turns.update(self.history.update(tracked, float(timestamp)), timestamp)
         self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
         self.frames += 1

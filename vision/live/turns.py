@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from enum import StrEnum
 
 from scorer.cards import (
@@ -57,7 +57,7 @@ from scorer.cards import (
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
-from vision.detections import Detections
+from vision.live.events import HistoryEvent, Left
 from vision.live.history import CardHistory, CardRecord, Decision, Status, boxed
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
@@ -127,6 +127,8 @@ class TurnDetector:
     players: Sequence[str]
     edition: str = "party"
     tuning: TurnTuning = field(default_factory=TurnTuning)
+    #: the card history whose events :meth:`update` reads (a new one if none is given)
+    cards: InitVar[CardHistory | None] = None
     _rounds: list[list[_TurnRecord]] = field(default_factory=lambda: [[]], init=False, repr=False)
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
@@ -134,10 +136,13 @@ class TurnDetector:
     notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
 
-    def __post_init__(self) -> None:
-        #: the one history of the cards (their boxes, names, what lies on what); its status,
-        #: round, turn and logged name are what this reader writes on each card's record
-        self.history = CardHistory(self.tuning, expected=self._expected_on_table)
+    def __post_init__(self, cards: CardHistory | None) -> None:
+        #: the one history of the cards (their boxes, names, what lies on what), fed by
+        #: :meth:`CardHistory.update`; what a card is to the game (status, round, turn, logged
+        #: name) this reader writes on the card's record
+        self.history = cards if cards is not None else CardHistory(self.tuning)
+        self.history.expected = self._expected_on_table
+        self._sync()
         self.players = tuple(self.players)
         if not self.players:
             raise ValueError("a live game needs the players' names in seat order")
@@ -285,13 +290,15 @@ class TurnDetector:
 
     # --- one frame -------------------------------------------------------------------------
 
-    def update(self, tracked: Detections, timestamp: float) -> list[LiveEvent]:
+    def update(self, changes: Sequence[HistoryEvent], timestamp: float) -> list[LiveEvent]:
+        """One frame: what the card history made of it (:meth:`CardHistory.update`'s events)
+        in, what the game did out."""
         now = float(timestamp)
         self._now = max(self._now, now)
         events: list[LiveEvent] = []
-        self._sync()
-        present = self.history.observe(tracked, now)
-        events += self._vanished(present, now)
+        for change in changes:
+            if isinstance(change, Left) and (card := self._cards.get(change.card_id)) is not None:
+                events += self._left(card, now)
         events += self._relabelled(now)
         events += self._round_end(now)
         events += self._emit(now)
@@ -308,37 +315,24 @@ class TurnDetector:
             out[played.printed] = out.get(played.printed, 0) + 1
         return out
 
-    def _vanished(self, present: set[int], now: float) -> list[LiveEvent]:
-        events = []
-        for card in list(self._cards.values()):
-            if card.track_id in present:
-                card.covered_by = None
-                continue
-            if card.status == Status.GONE or card.gone_at is not None:
-                continue
-            if card.covered_by is not None:
-                cover = self._cards.get(card.covered_by)
-                if cover is not None and cover.status != Status.GONE and cover.gone_at is None:
-                    continue  # still under the card laid on it
-                # the card on it left the table (a column cleared away): so did this one
-                card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
-            elif card.status == Status.PLAYED and (cover := self.history.covering(card)) is not None:
-                card.covered_by = cover.track_id
-                continue
-            card.gone_at = card.last_seen
-            if card.status == Status.STRAY:
-                continue  # kept: boxed there again, it is the same stray (:meth:`_same_card`)
-            if card.status == Status.PENDING:
-                if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
-                    # never a card of the game: a misread, a hand reaching over the table
-                    del self._cards[card.track_id]
-                continue
-            card.status = Status.GONE
-            tool_event = RETURNS_TO_HAND.get(card.face)
-            if tool_event and card.round == self.round_index:
-                event = LogEvent(self.players[card.seat], tool_event)
-                events += self._attach(_Held(card.seat, card.last_seen, event, card.turn))
-        return events
+    def _left(self, card: CardRecord, now: float) -> list[LiveEvent]:
+        """What a card out of sight for good (:class:`~vision.live.events.Left`) is to the game:
+        a stray stays (boxed there again, it is the same stray), a card laid too briefly to be
+        one is forgotten, a revealed card is gone, and a tool going back to its hand is an
+        event of the turn its seat played two cards in."""
+        if card.status == Status.STRAY:
+            return []
+        if card.status == Status.PENDING:
+            if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
+                # never a card of the game: a misread, a hand reaching over the table
+                self.history.forget(card.track_id)
+            return []
+        card.status = Status.GONE
+        tool_event = RETURNS_TO_HAND.get(card.face)
+        if tool_event and card.round == self.round_index:
+            event = LogEvent(self.players[card.seat], tool_event)
+            return self._attach(_Held(card.seat, card.last_seen, event, card.turn))
+        return []
 
     def _relabelled(self, now: float) -> list[LiveEvent]:
         """Revealed cards whose settled name changed: a take-out flip, or a better read."""
@@ -437,7 +431,7 @@ class TurnDetector:
         # cards seen for a moment and gone with the clear-up never made a whole turn
         leftovers = [c for c in self._cards.values() if c.status == Status.PENDING and c.gone_at is not None]
         for card in leftovers:
-            del self._cards[card.track_id]
+            self.history.forget(card.track_id)
         if leftovers:
             self.notes.append(LiveNote(NoteCause.CLEAR_UP, self.round_index, count=len(leftovers)))
         return self._close_round(now)
@@ -463,7 +457,7 @@ class TurnDetector:
         self._finished.append(self._log(self.round_index))
         for card in mine:  # the round's cards that went are forgotten; desserts stay
             if card.status == Status.GONE and not is_dessert(card.face):
-                del self._cards[card.track_id]
+                self.history.forget(card.track_id)
         self.history.forget_gone()
         self._rounds.append([])
         self._sync()
