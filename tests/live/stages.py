@@ -17,7 +17,7 @@ class TrackedReader:
 
     def __init__(self, players: Sequence[str], edition: str = "party", tuning: TurnTuning | None = None) -> None:
         tuning = tuning or TurnTuning()
-        self.history = CardHistory(tuning)
+        self.history = CardHistory(times=tuning)
         self.turns = TurnDetector(players, edition, tuning=tuning, cards=self.history)
 
     def update(self, tracked: Detections, timestamp: float) -> list[LiveEvent]:

@@ -45,7 +45,7 @@ from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
 from vision.live.events import Covered, HistoryEvent, Left, SeenAgain
-from vision.live.tuning import TurnTuning
+from vision.live.tuning import HistoryTuning, TurnTuning
 
 
 class Status(StrEnum):
@@ -143,7 +143,9 @@ class CardHistory:
     front of a seat after this round's turns.
     """
 
-    tuning: TurnTuning = field(default_factory=TurnTuning)
+    tuning: HistoryTuning = field(default_factory=HistoryTuning)
+    #: the times the turn reader reads by too (a card settled, the table quiet, a glimpse)
+    times: TurnTuning = field(default_factory=TurnTuning)
     cards: dict[int, CardRecord] = field(default_factory=dict)
     alias: dict[int, int] = field(default_factory=dict)
     pieces: dict[int, list[np.ndarray]] = field(default_factory=dict)
@@ -249,7 +251,7 @@ class CardHistory:
                 if _area(box) > _area(card.full_box):
                     card.full_box = box.copy()
                 card.areas.append(_area(box))
-            if card.label != CARD_BACK and card.settled(now, self.tuning.settle_s):
+            if card.label != CARD_BACK and card.settled(now, self.times.settle_s):
                 card.face = card.label
             if bool(visible[k]) and card.status == Status.PLAYED and not card.flipped:
                 self.note_reading(card, box, now)
@@ -269,14 +271,14 @@ class CardHistory:
         if whole:
             card.whole_reads.append((now, card.label))
             card.whole_counts[card.label] = card.whole_counts.get(card.label, 0) + 1
-        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.tuning.reread_s]
+        card.whole_reads = [r for r in card.whole_reads if now - r[0] <= self.times.reread_s]
 
     def note_place(self, card: CardRecord, box: np.ndarray, now: float) -> None:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`_laid_over_alike`), and so is one lying still about where it lay, come
-        back after the card was out of sight (:meth:`_back_off_place`).
+        (see :meth:`TurnDetector._laid_over_alike`), and so is one lying still about where it lay, come
+        back after the card was out of sight (:meth:`back_off_place`).
 
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
         shakes, a camera drifting). Boxes about where it lay, the hand's, pass it by: each of
@@ -295,7 +297,7 @@ class CardHistory:
             card.moving, card.kept_at = None, now  # about where it lay (a hand's box beside it)
         elif card.moving is None or _iou(card.moving[1], box) < self.tuning.moved_iou:
             card.moving = (now, box.copy())
-        elif now - card.moving[0] >= self.tuning.settle_s:
+        elif now - card.moving[0] >= self.times.settle_s:
             card.moved = (card.moving[0], card.rest, box.copy())
             card.rest, card.moving, card.kept_at = box.copy(), None, now
 
@@ -316,8 +318,8 @@ class CardHistory:
     def same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
                    in_sight: set[int], now: float) -> CardRecord | None:
         """A new track that is a card the game already knows, seen again: the card of its seat
-        out of sight that the rules of :data:`SEEN_AGAIN` score best (see :meth:`_seen_again`);
-        the rule that decided goes to :attr:`TurnDetector.trace`."""
+        out of sight that the rules of :data:`SEEN_AGAIN` score best (see :meth:`seen_again`);
+        the rule that decided goes to :attr:`trace`."""
         best, best_score, best_rule = None, -math.inf, ""
         memo: dict[str, dict[str, int]] = {}
         for card in self.cards.values():
@@ -467,7 +469,7 @@ class CardHistory:
             laid = other.first_seen
             if (other is card or other.seat != card.seat or other.status == Status.GONE
                     or other.gone_at is not None or laid <= card.first_seen
-                    or not card.last_seen - self.tuning.quiet_s <= laid <= card.last_seen + self.tuning.settle_s + self.tuning.cover_late_s):
+                    or not card.last_seen - self.times.quiet_s <= laid <= card.last_seen + self.times.settle_s + self.tuning.cover_late_s):
                 continue
             inter = _intersection(card.full_box, other.full_box)
             if inter / area >= best_share:
@@ -487,7 +489,7 @@ class CardHistory:
         from then on."""
         return next((o for o in self.cards.values()
                      if o is not glimpse and o.first_seen < glimpse.first_seen
-                     and o.last_seen > glimpse.last_seen + self.tuning.just_seen_s
+                     and o.last_seen > glimpse.last_seen + self.times.just_seen_s
                      and max(_iou(o.box, glimpse.full_box), _iou(o.full_box, glimpse.full_box),
                              _iou(o.box, glimpse.box)) >= self.tuning.same_place_iou), None)
 
@@ -508,12 +510,12 @@ class CardHistory:
     def uncovered_by_move(self, strip: CardRecord, now: float) -> tuple[CardRecord, Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
         was read, over part of that place, ``strip`` lying within the part it left and beside
-        it (:meth:`_strip_beside`): its track went over to a card laid on it, and ``strip`` is
+        it (:meth:`strip_beside`): its track went over to a card laid on it, and ``strip`` is
         what shows of it. Its track follows the new card; the strip is the card beneath.
 
         Why: a maki roll laid over one of its kind leaves a strip showing fewer rolls, named as
         another maki; kept as the turn's card under its own name (right for a pudding, whose
-        strip names it), the turn would get the wrong card. (:meth:`_laid_over_alike` reads the
+        strip names it), the turn would get the wrong card. (:meth:`TurnDetector._laid_over_alike` reads the
         same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self.cards.values():
@@ -528,7 +530,7 @@ class CardHistory:
         """The last move of ``card``, played this round and named as revealed, if it came
         since the last turn was read, over part of where it lay (a card laid over it, not a card
         moved elsewhere), and it lies where it came to lie still: the move a card of its name
-        laid over it makes of it (see :meth:`_laid_over_alike`, :meth:`_uncovered_by_move`)."""
+        laid over it makes of it (see :meth:`TurnDetector._laid_over_alike`, :meth:`uncovered_by_move`)."""
         since = self.last_read_at
         move = card.moved
         if (card.status != Status.PLAYED or card.round != self.round_index or card.label != card.face
@@ -570,7 +572,7 @@ class CardHistory:
         recogniser box it as two overlapping parts from the frame it is laid, under two names.
         The strip of a card beneath shows only once the card over it lies there (a strip never
         boxed whole, beside the card laid on it, is a card of its own)."""
-        if abs(a.boxed_at - b.boxed_at) > self.tuning.glimpse_s:
+        if abs(a.boxed_at - b.boxed_at) > self.times.glimpse_s:
             return False
         first, later = sorted((a, b), key=lambda c: (c.boxed_at, c.track_id))
         return not self.shows_under(later, first)
@@ -600,7 +602,7 @@ class CardHistory:
 
     def laid_order(self, cards: list[CardRecord]) -> list[CardRecord]:
         """One seat's cards in the order they were laid: as first boxed, but a card seen only
-        as the strip another of them, of another name, leaves of it (:meth:`_shows_under`)
+        as the strip another of them, of another name, leaves of it (:meth:`shows_under`)
         before that one.
 
         First boxed, not first had by the game: cards that lay there before the seats were
@@ -610,7 +612,7 @@ class CardHistory:
         card, though seen after it (a strip never boxed whole beside the card laid on it a
         turn later). Of the same name, such a strip is as often a second, partial box of the
         card itself (boxed whole and, half outside that box, in part), and the two are one
-        card (:meth:`_one_turn`'s twins)."""
+        card (:meth:`TurnDetector._one_turn`'s twins)."""
         order = sorted(cards, key=lambda c: (boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
@@ -622,7 +624,7 @@ class CardHistory:
 
     def strip_beside(self, strip: CardRecord, card: CardRecord, now: float) -> bool:
         """Whether ``card`` lies whole in sight now and ``strip`` shows under it
-        (:meth:`_shows_under`): the card it was laid on, not a piece of itself."""
+        (:meth:`shows_under`): the card it was laid on, not a piece of itself."""
         return card.last_seen >= now and _area(card.box) >= self.tuning.whole_share * card.size() and self.shows_under(strip, card)
 
     def shows_under(self, strip: CardRecord, card: CardRecord) -> bool:
@@ -656,7 +658,7 @@ class CardHistory:
         return max(under, key=covered)
 
     def split(self, card: CardRecord, move: Move, now: float) -> CardRecord:
-        """Give ``card`` (moved, ``move`` its last move: see :meth:`_laid_over_alike`) a new id,
+        """Give ``card`` (moved, ``move`` its last move: see :meth:`TurnDetector._laid_over_alike`) a new id,
         lying beneath where it lay, and return the new card of its name that its track now
         follows."""
         track_id = card.track_id
@@ -700,14 +702,14 @@ class CardHistory:
     def left_where_boxed(self, new: CardRecord, now: float) -> CardRecord | None:
         """The played card of ``new``'s seat that moved away since the last turn was read, to lie
         elsewhere under another name, boxed again by ``new`` right where it lay, named as it
-        was revealed (see ``TurnDetector._tracks_given_back``): its track went over to a card a
+        was revealed (see :meth:`TurnDetector._tracks_given_back`): its track went over to a card a
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved
             if (card.seat != new.seat or card.status != Status.PLAYED or card.round != self.round_index
                     or card.flipped or move is None or move[0] <= self.last_read_at or card.face != new.label
-                    or card.label in (card.face, CARD_BACK) or now - card.last_seen > self.tuning.just_seen_s
-                    or now - new.last_seen > self.tuning.just_seen_s):
+                    or card.label in (card.face, CARD_BACK) or now - card.last_seen > self.times.just_seen_s
+                    or now - new.last_seen > self.times.just_seen_s):
                 continue
             # moved away (not a card laid over it: see laid_over_since_last_turn), and boxed
             # again right where it lay

@@ -1,9 +1,11 @@
 """Follow a game live: frames from a camera, a video file or a browser, turns and scores out.
 
 One path for every source: ``frame → Recognizer.detect → CardTracker.update →
-SeatMemory.update → TurnDetector.update`` (:class:`LivePipeline` over :class:`LiveGame`), and
-each frame gives a :class:`LiveState`: the cards on the table now (box, name, seat, what the
-game made of them), the events of this frame, the per-turn log so far and the scores.
+SeatMemory.update → CardHistory.update → TurnDetector.update`` (:class:`LivePipeline` over
+:class:`LiveGame`): the tracker, the seats and the card history read boxes; the turn reader
+reads none: it takes the history's events and asks it by card. Each frame gives a
+:class:`LiveState`: the cards on the table now (box, name, seat, what the game made of them),
+the events of this frame, the per-turn log so far and the scores.
 
 :func:`open_source` reads a camera (``--camera N``) or a video file (``--video FILE``) with
 OpenCV; :func:`follow` runs the pipeline over it; :func:`annotate` draws the read-out on a
@@ -125,7 +127,7 @@ class LiveGame:
         self.tracker = CardTracker(self.tuning.tracker)
         self.seats = SeatMemory(len(players), anchors=seat_anchors, tuning=self.tuning.seats)
         #: the one history of the cards, from the seated tracks; the turn reader reads its events
-        self.history = CardHistory(self.tuning.turns)
+        self.history = CardHistory(self.tuning.history, self.tuning.turns)
         self.turns = TurnDetector(players, edition, tuning=self.tuning.turns, cards=self.history)
         self.frames = 0
         self._start: float | None = None

@@ -1,9 +1,11 @@
-"""Turn the tracked cards of a live table into the per-turn log the scorer replays.
+"""Turn the cards of a live table into the per-turn log the scorer replays.
 
-:class:`TurnDetector` ``.update(tracked, timestamp) -> list[LiveEvent]`` watches the cards
-that :class:`~vision.live.tracker.CardTracker` and :class:`~vision.live.tracker.SeatMemory` follow
-(``data[TRACK_ID]``, ``data[LABEL]``, ``data[SEAT]``, ``data[VISIBLE]``,
-``data[LABEL_SINCE]``) and reads the game from what appears and goes:
+:class:`TurnDetector` ``.update(changes, timestamp) -> list[LiveEvent]`` reads the events of
+the card history (:class:`~vision.live.history.CardHistory`: the one record per card, fed
+the tracker's seated cards) and the records' game facts (when a card was laid and last
+seen, its name and since when); whatever depends on boxes (what lies on what, a second box,
+a piece, the order a seat laid its cards in) it asks of the history, by card. It reads no
+box itself, and reads the game from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
@@ -140,7 +142,7 @@ class TurnDetector:
         #: the one history of the cards (their boxes, names, what lies on what), fed by
         #: :meth:`CardHistory.update`; what a card is to the game (status, round, turn, logged
         #: name) this reader writes on the card's record
-        self.history = cards if cards is not None else CardHistory(self.tuning)
+        self.history = cards if cards is not None else CardHistory(times=self.tuning)
         self.history.expected = self._expected_on_table
         self._sync()
         self.players = tuple(self.players)
@@ -616,7 +618,7 @@ class TurnDetector:
         table lay still (a stretch of cloth beside a card, boxed just after it and read as a
         card, would be that seat's card of the next turn, alone, and every turn after it one off).
         A card its seat's card of the turn shows under, as a strip never boxed whole (see
-        :meth:`_laid_order`), was laid on that card after it, however soon it was boxed. A
+        :meth:`CardHistory.laid_order`), was laid on that card after it, however soon it was boxed. A
         stray is shown, never played, and the seats giving it another player later leave it
         a stray (else, given to another player, it would take the place of that player's card)."""
         played = [self._cards[i] for ids in record.cards.values() for i in ids if i in self._cards]
@@ -848,7 +850,7 @@ class TurnDetector:
                 kept.append(card)
                 continue
             # one card boxed twice: the same name, or another boxed with it (see
-            # :meth:`_boxed_together`)
+            # :meth:`CardHistory.boxed_together`)
             twin = self.history.twin_of(kept, card, now)
             if twin is not None:
                 self.history.fold(card, twin)
