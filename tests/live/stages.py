@@ -8,17 +8,17 @@ from collections.abc import Sequence
 from vision.detections import Detections
 from vision.live.history import CardHistory
 from vision.live.tuning import TurnTuning
-from vision.live.turns import LiveEvent, TurnDetector
+from vision.live.turns import LiveEvent, TurnReader
 
 
 class TrackedReader:
     """``update(tracked, t)``: the frame's tracked, seated cards to :class:`CardHistory`, its
-    events to :class:`TurnDetector`; the turn reader's log, notes and trace as its own."""
+    events to :class:`TurnReader`; the turn reader's log, notes and trace as its own."""
 
     def __init__(self, players: Sequence[str], edition: str = "party", tuning: TurnTuning | None = None) -> None:
         tuning = tuning or TurnTuning()
         self.history = CardHistory(times=tuning)
-        self.turns = TurnDetector(players, edition, tuning=tuning, cards=self.history)
+        self.turns = TurnReader(players, edition, tuning=tuning, cards=self.history)
 
     def update(self, tracked: Detections, timestamp: float) -> list[LiveEvent]:
         return self.turns.update(self.history.update(tracked, timestamp), timestamp)

@@ -54,7 +54,7 @@ class Status(StrEnum):
     PENDING = "pending"  # laid since the last turn, in no turn yet
     PLAYED = "played"  # revealed in a turn, on the table
     GONE = "gone"  # revealed in a turn, gone from the table
-    STRAY = "stray"  # a box of no card (see ``TurnDetector._strays``), never played
+    STRAY = "stray"  # a box of no card (see ``TurnReader._strays``), never played
 
 
 # a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
@@ -277,7 +277,7 @@ class CardHistory:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`TurnDetector._laid_over_alike`), and so is one lying still about where it lay, come
+        (see :meth:`TurnReader._laid_over_alike`), and so is one lying still about where it lay, come
         back after the card was out of sight (:meth:`back_off_place`).
 
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
@@ -515,7 +515,7 @@ class CardHistory:
 
         Why: a maki roll laid over one of its kind leaves a strip showing fewer rolls, named as
         another maki; kept as the turn's card under its own name (right for a pudding, whose
-        strip names it), the turn would get the wrong card. (:meth:`TurnDetector._laid_over_alike` reads the
+        strip names it), the turn would get the wrong card. (:meth:`TurnReader._laid_over_alike` reads the
         same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self.cards.values():
@@ -530,7 +530,7 @@ class CardHistory:
         """The last move of ``card``, played this round and named as revealed, if it came
         since the last turn was read, over part of where it lay (a card laid over it, not a card
         moved elsewhere), and it lies where it came to lie still: the move a card of its name
-        laid over it makes of it (see :meth:`TurnDetector._laid_over_alike`, :meth:`uncovered_by_move`)."""
+        laid over it makes of it (see :meth:`TurnReader._laid_over_alike`, :meth:`uncovered_by_move`)."""
         since = self.last_read_at
         move = card.moved
         if (card.status != Status.PLAYED or card.round != self.round_index or card.label != card.face
@@ -612,7 +612,7 @@ class CardHistory:
         card, though seen after it (a strip never boxed whole beside the card laid on it a
         turn later). Of the same name, such a strip is as often a second, partial box of the
         card itself (boxed whole and, half outside that box, in part), and the two are one
-        card (:meth:`TurnDetector._one_turn`'s twins)."""
+        card (:meth:`TurnReader._one_turn`'s twins)."""
         order = sorted(cards, key=lambda c: (boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
@@ -658,7 +658,7 @@ class CardHistory:
         return max(under, key=covered)
 
     def split(self, card: CardRecord, move: Move, now: float) -> CardRecord:
-        """Give ``card`` (moved, ``move`` its last move: see :meth:`TurnDetector._laid_over_alike`) a new id,
+        """Give ``card`` (moved, ``move`` its last move: see :meth:`TurnReader._laid_over_alike`) a new id,
         lying beneath where it lay, and return the new card of its name that its track now
         follows."""
         track_id = card.track_id
@@ -702,7 +702,7 @@ class CardHistory:
     def left_where_boxed(self, new: CardRecord, now: float) -> CardRecord | None:
         """The played card of ``new``'s seat that moved away since the last turn was read, to lie
         elsewhere under another name, boxed again by ``new`` right where it lay, named as it
-        was revealed (see :meth:`TurnDetector._tracks_given_back`): its track went over to a card a
+        was revealed (see :meth:`TurnReader._tracks_given_back`): its track went over to a card a
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved

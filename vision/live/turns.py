@@ -1,6 +1,6 @@
 """Turn the cards of a live table into the per-turn log the scorer replays.
 
-:class:`TurnDetector` ``.update(changes, timestamp) -> list[LiveEvent]`` reads the events of
+:class:`TurnReader` ``.update(changes, timestamp) -> list[LiveEvent]`` reads the events of
 the card history (:class:`~vision.live.history.CardHistory`: the one record per card, fed
 the tracker's seated cards) and the records' game facts (when a card was laid and last
 seen, its name and since when); whatever depends on boxes (what lies on what, a second box,
@@ -36,8 +36,8 @@ box itself, and reads the game from what appears and goes:
   shows a strip, often misread: it keeps its name.
 - **round end**: every card revealed in the round, desserts aside, has left the table.
 
-The log is :attr:`TurnDetector.rounds` (``{"turns": [...]}`` per round, see
-``docs/turn-log.md``) and :meth:`TurnDetector.record` makes the whole game record.
+The log is :attr:`TurnReader.rounds` (``{"turns": [...]}`` per round, see
+``docs/turn-log.md``) and :meth:`TurnReader.record` makes the whole game record.
 """
 
 from __future__ import annotations
@@ -119,11 +119,12 @@ class _TurnRecord:
 
 
 @dataclass
-class TurnDetector:
-    """Read turns, in-turn events and round ends from tracked, seated cards.
+class TurnReader:
+    """Read turns, in-turn events and round ends from the card history's events.
 
     ``players`` are the names in seat order (seat 0 first, as :class:`SeatMemory` numbers
-    them); ``edition`` names the rules the log is checked against.
+    them); ``edition`` names the rules the log is checked against; ``cards`` the card history
+    whose :meth:`CardHistory.update` events :meth:`update` is given.
     """
 
     players: Sequence[str]
