@@ -1,8 +1,8 @@
 """The one history of each card on a live table: where it lies, what it is read as, what lies on it.
 
-:class:`CardHistory` ``.observe(tracked, now)`` follows the tracker's cards
-(:class:`~vision.live.tracker.CardTracker`, seated by :class:`~vision.live.seating.SeatMemory`)
-frame by frame into a :class:`CardRecord` per card: its boxes (the last, the largest, where
+:class:`CardHistory` ``.update(tracked, now) -> list[HistoryEvent]`` follows the tracker's
+cards (:class:`~vision.live.tracker.CardTracker`, seated by
+:class:`~vision.live.seating.SeatMemory`) frame by frame into a :class:`CardRecord` per card: its boxes (the last, the largest, where
 it lay whole and still, its last move), its name and since when, the sightings in which it
 lay whole (the only ones that may re-read it), the card laid over it as it went out of sight.
 Everything decided from boxes is decided here, by named rules:
@@ -18,9 +18,14 @@ Everything decided from boxes is decided here, by named rules:
   card laid over its like that the tracker took for that card moved (:meth:`CardHistory.split`),
   a track gone over to a card laid elsewhere (:meth:`CardHistory.give_back`).
 
+and tells the turn reader (``vision.live.turns``) what became of the cards: the events
+:class:`~vision.live.events.SeenAgain`, :class:`~vision.live.events.Covered`,
+:class:`~vision.live.events.Left`.
+
 What a card is to the game (:class:`Status`, its round and turn, its logged name) is the turn
-reader's (``vision.live.turns``), written on the same record: the rules here ask it (a strip
-comes back only of a card played this round), the turn reader never reads a box.
+reader's, written on the same record: the rules here ask it (a strip comes back only of a
+card played this round; a played card seen again after it went, or while covered, is played
+again here), the turn reader never reads a box.
 """
 
 from __future__ import annotations
