@@ -13,6 +13,8 @@ including those inside functions (a lazy import still ties the modules together)
 - only ``vision.training`` imports torch, torchvision or ultralytics;
 - no module imports a command-line module (``vision.cli``, ``vision.*.cli``, ``scorer.cli``):
   ``web.cli`` registers them by name;
+- the turn reader (``vision.live.turns``) imports neither numpy nor ``vision.boxes`` nor
+  ``vision.detections``: it reads the card history's events (``vision.live.history``), never a box;
 - no import cycles between modules.
 
 And, run for real: reading a photo imports neither torch nor ultralytics.
@@ -116,6 +118,10 @@ RULES = {
         lambda src, dst: _within(dst, TRAINING_STACK) and not _within(src, "vision.training"),
     "no module imports a command-line module":
         lambda src, dst: _is_command_module(dst) and src != dst,
+    # the live reader's stages: the card history decides everything from boxes, the turn
+    # reader reads its events and asks it by card
+    "the turn reader reads no box: vision.live.turns imports no numpy, boxes or detections":
+        lambda src, dst: src == "vision.live.turns" and _within(dst, ("numpy", "vision.boxes", "vision.detections")),
 }
 
 

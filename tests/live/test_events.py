@@ -1,11 +1,22 @@
-"""The tracker's card states and the event step, on small hand-made frames."""
+"""The tracker's card states, the event step and the card history's events, on small hand-made frames."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.detections import LABEL, MOVED_AT, REST_BOX, STATE, TRACK_ID, Detections
-from vision.live.events import Flipped, Laid, Removed, Renamed, snapshot, step
+from vision.detections import (
+    LABEL,
+    LABEL_SINCE,
+    MOVED_AT,
+    REST_BOX,
+    SEAT,
+    STATE,
+    TRACK_ID,
+    VISIBLE,
+    Detections,
+)
+from vision.live.events import Flipped, Laid, Left, Removed, Renamed, SeenAgain, snapshot, step
+from vision.live.history import CardHistory
 from vision.live.tracker import CardState, CardTracker
 
 CARD = (100, 100, 200, 255)
@@ -63,3 +74,25 @@ def test_a_card_turned_up_is_flipped_and_one_read_again_is_renamed():
     assert [type(e) for e in renamed] == [Laid, Renamed]
     assert (renamed[1].before, renamed[1].label) == ("egg-nigiri", "salmon-nigiri")
     assert out.data[TRACK_ID].tolist() == [1]  # the same card all along
+
+
+def seated(t, *cards) -> Detections:
+    """The seats' output of one frame: ``(track id, label, seat)`` each, boxed at ``CARD``."""
+    return Detections(xyxy=np.array([CARD] * len(cards), float).reshape(-1, 4),
+                      data={TRACK_ID: np.array([c[0] for c in cards]),
+                            LABEL: np.array([c[1] for c in cards], dtype=object),
+                            SEAT: np.array([c[2] for c in cards]), VISIBLE: np.ones(len(cards), bool),
+                            LABEL_SINCE: np.full(len(cards), t)})
+
+
+def test_a_card_turned_up_under_a_new_track_is_the_card_seen_again_and_one_gone_has_left():
+    """The history's events: a card laid face down whose track is lost as it is turned up, boxed
+    face up where it lay under a new track, is that card (the ``turned-over`` rule); a card out
+    of sight with nothing laid over it has left, since its last sighting."""
+    history = CardHistory()
+    assert history.update(seated(0.0, (1, "card-back", 0)), 0.0) == []
+    assert history.update(seated(0.5, (1, "card-back", 0)), 0.5) == []
+    assert history.update(seated(0.8, (2, "eel", 0)), 0.8) == [SeenAgain(2, 1, "turned-over", 0.8)]
+    assert history.cards[1].label == "eel" and set(history.cards) == {1}
+    assert history.update(seated(1.5), 1.5) == [Left(1, 0.8)]
+    assert history.update(seated(2.0), 2.0) == []  # told once

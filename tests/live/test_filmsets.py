@@ -160,3 +160,37 @@ def test_eval_live_refuses_a_set_it_does_not_know(capsys):
     assert main(["eval-live", "--sets", "film-nope"]) == 2
     err = capsys.readouterr().err
     assert "film-nope" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_film_recorded_once_is_replayed_without_the_models_and_read_the_same(monkeypatch, tmp_path, capsys):
+    """``eval-live --record DIR`` keeps each film's detections; ``--replay DIR`` reads them
+    again with no film drawn and no recogniser, and the live reader reads the same turns."""
+    import numpy as np
+
+    from vision.detections import LABEL, Detections
+    from vision.fieldtest.liveeval import read_sets, trace_path
+    from vision.live.trace import Trace
+    from web.cli import main
+
+    tiny = FilmSpec(2, 1, 5002, STACKED)
+    monkeypatch.setitem(FILM_SETS, "tiny", FilmSet("tiny", (tiny,), "a test"))
+
+    def sees_a_card_later():
+        frames = iter(range(10_000))
+
+        def detect(image):
+            if next(frames) < 8:
+                return Detections.empty()
+            return Detections(xyxy=[[100, 100, 160, 190]], confidence=[0.9],
+                              data={LABEL: np.array(["egg-nigiri"], dtype=object)})
+        return detect
+
+    [live] = read_sets(["tiny"], sees_a_card_later, record=tmp_path)
+    trace = Trace.from_json_text(trace_path(tmp_path, "tiny", tiny).read_text())
+    assert len(trace.frames) == tiny.render().n_frames == live.frames
+    assert trace.log == tiny.render().log and trace.frames[-1][1].labels == ["egg-nigiri"]
+    [again] = read_sets(["tiny"], lambda: pytest.fail("no detector when replaying"), replay=tmp_path)
+    assert (again.exact, again.turns, again.turns_read, again.wrong) == (live.exact, live.turns, live.turns_read, live.wrong)
+    assert main(["eval-live", "--sets", "tiny", "--json", "--replay", str(tmp_path), "--model", str(tmp_path / "none")]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["totals"]["tiny"]["turns"] == 1
+    assert main(["eval-live", "--sets", "tiny", "--replay", str(tmp_path / "nothing")]) == 2

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.live.stages import TrackedReader
 from vision.detections import Detections
 from vision.fieldtest.film import PARTY_MENU, render_film
-from vision.live.turns import TurnDetector
 
 
 def _laid(film):
@@ -112,7 +112,7 @@ def test_turns_read_before_the_seats_were_put_right_go_to_the_players_who_laid_t
 def test_a_card_given_another_seat_moves_to_that_player_in_the_turns_read():
     """Ann's tempura and Ben's eel were seated the wrong way round when turn 1 was read: once
     the seats are put right, turn 1 is Ann's tempura and Ben's eel, and turn 2 reads on."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
 
     def show(t, *cards):
         turns.update(Detections(

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from scorer import score_record
+from tests.live.stages import TrackedReader
 from vision.detections import Detections
 from vision.live.pipeline import LiveGame
-from vision.live.turns import TurnDetector
 from vision.synth.film import AS_PEOPLE_PLAY
 
 
@@ -71,7 +71,7 @@ def test_a_noisier_recogniser_still_reads_three_rounds_exactly(trio, follow):
     assert game.record()["rounds"] == script.record()["rounds"]
 
 
-def _detector_fed(turns: TurnDetector):
+def _detector_fed(turns: TrackedReader):
     """``show(t, *cards)`` feeds ``turns`` what the tracker saw at ``t``: each card a tuple
     (track id, label, seat, box[, visible]), in sight unless told otherwise; it returns the
     events read."""
@@ -90,7 +90,7 @@ def test_a_wasabi_lost_under_the_hand_that_lays_a_nigiri_on_it_is_not_revealed_a
     the tracker loses it and finds its top strip again as a new track. That strip is the
     wasabi already played (within where it lay, half its size or less, same name), not a new
     card revealed with the nigiri."""
-    turns = TurnDetector(["Ann", "Ben"], "original")
+    turns = TrackedReader(["Ann", "Ben"], "original")
     show = _detector_fed(turns)
     wasabi, bens = (1, "wasabi", 0, [281, 494, 341, 586], True), (2, "tempura", 1, [600, 100, 660, 192], True)
     for k in range(40):  # turn 1: Ann a wasabi, Ben a tempura
@@ -117,7 +117,7 @@ def test_the_strip_of_a_card_lost_from_sight_under_another_name_is_no_card_laid(
     this round does not leave the table before the round ends unless a rule takes it (a tool
     back to the hand, a card discarded as it scores): a piece of a card lying within where it
     lay is that card. (Cid's cards there, Ann's here.)"""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first, bens = (1, "squid-nigiri", 0, [614, 358, 716, 422]), (2, "tempura", 1, [300, 100, 360, 192])
     for k in range(60):  # turn 1; then the squid goes out of sight, nothing of Ann's over it
@@ -141,7 +141,7 @@ def test_cards_glimpsed_in_hands_after_a_turn_make_no_turn_of_their_own():
     lays one card a turn, and all reveal together (Party rulebook, sushi-go-party.es.txt line
     136: "Cada uno de vosotros elige una carta cualquiera de su mano ... revelad las cartas
     elegidas todos a la vez")."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     ann1, ben1 = (1, "wasabi", 0, [281, 494, 341, 586]), (2, "tempura", 1, [600, 100, 660, 192])
     for k in range(40):  # turn 1
@@ -171,7 +171,7 @@ def test_a_nigiri_laid_on_a_wasabi_boxed_with_the_hand_that_laid_it_is_a_card_of
     turn was read without a card. A nigiri on a wasabi is a card of its own (Party rulebook,
     sushi-go-party.es.txt line 366: "si ya tienes una carta de wasabi delante de ti, sin ningún
     nigiri encima, deberás colocar este nigiri encima de tu wasabi")."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     wasabi, hand_and_wasabi = [171, 331, 281, 418], [147, 322, 284, 443]
     anns = (1, "tempura", 0, [600, 500, 680, 610])
@@ -219,7 +219,7 @@ def test_each_player_reveals_one_card_a_turn_unless_a_tool_lets_them_play_two():
     """A card found twice (slid in and found again where it came to rest) is one card; a
     card laid before the turn was read (the next turn begun) waits for that turn, however
     close it came: no turn of 'Ann: tempura, salmon' when Ann had no chopsticks."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     tempura, again = (1, "tempura", 0, [100, 500, 160, 592]), (2, "tempura", 0, [102, 503, 161, 594])
     eel, salmon = (3, "eel", 1, [100, 100, 160, 192]), (4, "salmon-nigiri", 0, [200, 500, 260, 592])
@@ -238,7 +238,7 @@ def test_a_card_misread_on_its_way_in_is_not_the_card_laid():
     """Seen with the real model on a film of cards slid in by hand: the squid nigiri, still
     moving, was read as a salmon nigiri for a few frames, lost, then found at its place as a
     squid; the tracker kept the salmon, unseen, and the turn took it instead of the squid."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     wasabi, tempura = (1, "wasabi", 0, [380, 440, 440, 532], True), (2, "tempura", 1, [400, 60, 460, 152], True)
     for k in range(50):
@@ -260,7 +260,7 @@ def test_a_card_misread_on_its_way_in_is_not_the_card_laid():
 
 
 def test_chopsticks_back_in_the_hand_before_the_turn_is_read_still_let_two_cards_count():
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     chopsticks, egg = (1, "chopsticks", 1, [400, 60, 460, 152], True), (2, "egg-nigiri", 0, [380, 440, 440, 532], True)
     for k in range(50):
@@ -285,7 +285,7 @@ def test_a_card_boxed_twice_for_a_moment_under_another_name_is_not_a_card_laid()
     sashimi lay in sight, the recogniser also boxed it, for one frame, as an uramaki. A
     scored uramaki may leave the table at once, but this box lay exactly on a card that
     stayed: it is no card of Ben's second turn."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     sashimi, wasabi = (1, "sashimi", 1, [314, 140, 415, 206], True), (2, "wasabi", 0, [407, 516, 491, 639], True)
     for k in range(50):
@@ -306,7 +306,7 @@ def test_a_piece_of_a_card_played_read_under_another_name_is_no_new_turn():
     """Seen with the real models on a five-player film: after Ben laid a special order over
     part of his tempura, a corner of the tempura showed, read as a squid nigiri; it lies within
     where the tempura lay whole. No turn of Ben's alone; the next turn is both players'."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     egg, tempura = (1, "egg-nigiri", 0, [380, 440, 440, 532], True), (2, "tempura", 1, [159, 369, 255, 451], True)
     for k in range(130):
@@ -526,7 +526,7 @@ def test_a_card_boxed_whole_again_where_it_lies_while_its_track_is_lost_is_no_ca
     over to a piece of it, its corner, and was lost there (the tracker keeps a lost track a
     few seconds), while the card, boxed whole right where it lay, became a new track. That
     new track was read as a turn of Cid's alone, every turn after it one off."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     wasabi, corner = [100, 500, 160, 592], [108, 570, 162, 596]
     tempura = (3, "tempura", 1, [400, 100, 460, 192])
@@ -548,7 +548,7 @@ def _laid_almost_over_her_first(anns_other: tuple | None, first: list[int] | Non
     (the next maki roll laid almost wholly over it, the first card's sliver unseen);
     ``anns_other``, a second card of hers laid in turn 2 elsewhere. Ben lays a tempura, then
     an eel."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first, moved = first or [100, 500, 160, 592], moved or [110, 492, 170, 584]
     tempura, eel = (2, "tempura", 1, [400, 100, 460, 192]), (3, "eel", 1, [480, 100, 540, 192])
@@ -642,7 +642,7 @@ def test_a_card_lost_in_one_turn_costs_that_turn_only():
     still; as she lays her next card 2.5 s before Ben and Cid, it was taken for her late card
     of turn 2, her next one for turn 3's, and so on: every turn after the lost card one off.
     Her card is the first of turn 3: only turn 2 is wrong."""
-    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    turns = TrackedReader(["Ann", "Ben", "Cid"], "party")
     show = _detector_fed(turns)
     laid = [["tempura", "eel", "egg-nigiri"], ["sashimi", "dumpling", "tofu"], ["maki-2", "pudding", "eel"],
             ["dumpling", "sashimi", "tempura"], ["pudding", "maki-3", "sashimi"]]
@@ -672,7 +672,7 @@ def test_a_box_that_came_with_a_players_card_is_no_card_of_their_next_turn():
     own, Dan's alone, once the table had lain still for a few seconds, and every turn after
     it was one off. The cloth, lost for a moment and boxed there again, is that box again.
     (Ben's place here.)"""
-    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    turns = TrackedReader(["Ann", "Ben", "Cid"], "party")
     show = _detector_fed(turns)
     laid = [["tempura", "eel", "egg-nigiri"], ["sashimi", "tofu", "maki-2"], ["pudding", "sashimi", "tempura"]]
     cards = []  # (when it is laid, the card as tracked)
@@ -697,7 +697,7 @@ def test_a_piece_of_a_misread_card_given_another_seat_is_no_card_of_that_seat():
     salmon nigiri went on it, the piece of the wasabi left in sight was read as a wasabi and
     seated with Cid, who had laid just then. Taken for Cid's second card, it waited and made a
     turn of its own, and every turn after it was read one place late."""
-    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    turns = TrackedReader(["Ann", "Ben", "Cid"], "party")
     show = _detector_fed(turns)
     first = [(1, "egg-nigiri", 0, [367, 484, 450, 599]), (2, "pudding", 1, [237, 164, 331, 255]),
              (3, "pudding", 2, [509, 109, 605, 192])]
@@ -723,7 +723,7 @@ def test_a_card_read_again_under_another_name_where_it_lay_is_no_new_card():
     its first seconds: the turn took the squid; the card went out of sight for a moment and
     came back read right, as a new track right where it lay. That was taken for a new card of
     Ben's, a turn of its own, and every turn after it was read one place late."""
-    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    turns = TrackedReader(["Ann", "Ben", "Cid"], "party")
     show = _detector_fed(turns)
     firsts = [(1, "maki-3", 0, [400, 500, 480, 610]), (2, "wasabi", 1, [180, 95, 290, 165]),
               (3, "tempura", 2, [600, 100, 700, 170])]
@@ -749,7 +749,7 @@ def test_a_card_misread_for_its_first_seconds_is_renamed_in_the_log_once_read_ri
     """Ann's wasabi read as a squid nigiri while the hand still covers part of it, past its
     reveal; lying whole, it is read as the wasabi it is: the log follows, with an amended turn
     the page shows. Ben's squid laid on it next turn then goes on the wasabi (its score)."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     events = []
     bens = (2, "tempura", 1, [600, 100, 660, 192])
@@ -769,7 +769,7 @@ def test_a_covered_card_whose_strip_is_misread_keeps_its_name(strip_box):
     """A wasabi with a squid nigiri laid on it shows only its top strip, which the recogniser
     reads as an egg nigiri for good: the wasabi stays a wasabi in the log (whether the tracker
     boxes the strip or keeps the box it had whole)."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     bens = (2, "tempura", 1, [600, 100, 660, 192])
     squid, ben2 = (3, "squid-nigiri", 0, [281, 513, 343, 605]), (4, "eel", 1, [670, 100, 730, 192])
@@ -787,7 +787,7 @@ def test_a_covered_card_whose_strip_is_misread_keeps_its_name(strip_box):
 def test_a_nigiri_laid_on_a_card_renamed_wasabi_scores_on_it():
     """The wasabi misread as a squid nigiri at first, renamed once read whole: the squid nigiri
     Ann lays on it next turn goes on it, 3 x 3 = 9 points (a lone squid nigiri scores 3)."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
     squid = (3, "squid-nigiri", 0, [281, 513, 343, 605])
@@ -804,7 +804,7 @@ def test_a_nigiri_laid_on_a_card_renamed_wasabi_scores_on_it():
 def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_lies_on():
     """Ann's special order, laid on her eel, is read as a salmon nigiri for its first seconds:
     once read whole as the special order, the log says it copies the eel it lies on."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     bens = [(2, "tempura", 1, [600, 100, 660, 192]), (4, "tempura", 1, [670, 100, 730, 192])]
     for k in range(250):
@@ -821,7 +821,7 @@ def test_a_special_order_misread_at_first_is_renamed_as_a_copy_of_the_card_it_li
 def test_a_card_read_under_two_names_by_turns_keeps_the_name_it_was_revealed_as():
     """Seen on a 5-player field film: Ben's maki-2, lying whole, read as a maki-3
     and back in stretches of a few seconds. The log keeps the maki-2, no rename back and forth."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     events = []
     for k in range(300):
@@ -838,7 +838,7 @@ def _seats_learned_late(first_pair: tuple[str, str], column: tuple[list[int], li
     of it (``column``: that card's box, then the strip's, seen ``strip_after`` s after it).
     As when the seats are learned from the cards: every card is of no seat until Ben's
     second card lies there. The turns read."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     under, over = first_pair
     cards = [(1.0, (1, "tempura", 0, [100, 500, 160, 592])),
@@ -868,7 +868,7 @@ def test_cards_that_come_to_the_game_together_are_taken_in_the_order_the_tracker
     maki roll of the next turn (boxed at 15.9 s). Taken in the order the game first had
     them, the maki was his turn-1 card and the egg his turn-2 card; the tracker's first box
     says the egg lay there first."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     boxed = {1: 1.0, 2: 9.0, 3: 9.0, 4: 1.0, 5: 15.0, 6: 15.0}
     cards = [(1.0, (1, "tempura", 0, [100, 500, 160, 592])),
              (9.0, (2, "eel", 0, [180, 500, 240, 592])), (9.0, (3, "maki-2", 1, [480, 100, 540, 192])),
@@ -893,7 +893,7 @@ def test_a_like_card_laid_on_a_card_that_now_shows_only_its_strip_is_a_card_of_i
     then Ann had laid her second sashimi on her first, a strip nearer her; the first one
     showed only that strip from then on. The two were taken for one card boxed twice, and
     turn 2 had no card of hers. A second box of one card leaves the card its size."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first_whole, first_strip = [100, 500, 160, 592], [100, 500, 160, 517]
     for i in range(220):
@@ -917,7 +917,7 @@ def test_a_card_whose_track_went_over_to_the_like_card_laid_on_it_leaves_its_str
     whole a little off, and found the first one's strip as a new track. That strip lies
     within where the first pudding lay, but that card's track lies whole beside it now: the
     strip is a card of its own, the new turn's (before, turn 2 had no card of his)."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     pudding, tempura = (1, "pudding", 0, [100, 500, 160, 592]), (2, "tempura", 1, [400, 100, 460, 192])
     for k in range(60):
@@ -937,7 +937,7 @@ def test_a_like_card_laid_on_a_turned_card_whose_strip_is_boxed_half_over_it_is_
     his first; the first one showed only its strip from then on, but that strip's upright
     box lay 53 % over the new card's box. The two were taken for one card boxed twice, and
     turn 2 was read without Ben. (The film's boxes; Ann's place here.)"""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first_whole, first_strip = [221, 371, 289, 429], [263, 370, 287, 403]
     second = [210, 376, 279, 438]
@@ -968,7 +968,7 @@ def test_a_like_card_laid_over_a_card_boxed_with_the_hand_that_laid_it_is_that_t
     lost the new card for a few frames while the others laid theirs. Each box overlapped the
     one before, and no move was seen; turn 2 was read without Ann. (The film's boxes; Ben's
     cards stand for the other four seats.)"""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first = [444, 505, 518, 619]
     with_hand, under_hand, on_the_way = [443, 506, 515, 605], [443, 505, 513, 643], [447, 526, 512, 559]
@@ -1000,7 +1000,7 @@ def test_a_maki_laid_over_a_maki_whose_strip_shows_fewer_rolls_is_read_by_the_ca
     sushi-go-party.es.txt line 140: "las cartas reveladas permanecen delante de vosotros hasta
     el final de la ronda ... Agrupad las cartas ... en columnas del mismo color"). (The film's
     boxes; Ann's cards stand for the other seats.)"""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     first, second, strip = [139, 245, 274, 323], [115, 244, 250, 323], [248, 267, 274, 320]
     tempura, eel = (2, "tempura", 0, [600, 100, 727, 169]), (3, "eel", 0, [740, 100, 867, 169])
@@ -1028,7 +1028,7 @@ def test_a_second_box_of_a_strip_first_boxed_over_two_cards_is_no_card_when_foun
     a turn, all together (Party rulebook, sushi-go-party.es.txt line 136); a box right where a
     card lies, before and after it, is that card. (The film's boxes; Ann's cards stand for
     the other seats.)"""
-    turns = TurnDetector(["Ann", "Dan"], "party")
+    turns = TrackedReader(["Ann", "Dan"], "party")
     show = _detector_fed(turns)
     whole, strip, second = [622, 455, 716, 536], [624, 454, 649, 501], [639, 461, 734, 539]
     tempura, eel, tofu = ((2, "tempura", 0, [300, 100, 390, 170]), (3, "eel", 0, [400, 100, 490, 170]),
@@ -1064,7 +1064,7 @@ def test_a_seats_cards_of_two_turns_first_seen_together_after_the_next_turn_bega
     quedan en vuestra mano ... el turno siguiente lo empezáis con una mano nueva"): boxes
     seen after the next turn began came together because they were seen late. (Ben and Cid
     stand for the other seats.)"""
-    turns = TurnDetector(["Ann", "Ben", "Cid"], "party")
+    turns = TrackedReader(["Ann", "Ben", "Cid"], "party")
     show = _detector_fed(turns)
     cards = [(3.4, 1, "sashimi", 1, [487, 85, 539, 148]), (4.2, 2, "pudding", 2, [628, 124, 704, 173]),
              (8.7, 3, "maki-2", 2, [697, 313, 777, 370]), (9.2, 4, "tofu", 1, [434, 93, 485, 156]),
@@ -1085,7 +1085,7 @@ def test_a_cards_track_gone_over_to_another_card_laid_elsewhere_keeps_the_card_w
     renamed his first squid.
     A card revealed stays where it lay: the new track right where it lay, under its name,
     is that card, and the track that left is the card laid."""
-    turns = TurnDetector(["Ann", "Ben"], "party")
+    turns = TrackedReader(["Ann", "Ben"], "party")
     show = _detector_fed(turns)
     salmon, wasabi = [223, 440, 306, 515], [253, 486, 338, 566]
     hand, squid, strip = [250, 499, 323, 577], [239, 495, 324, 576], [305, 487, 339, 530]
@@ -1113,7 +1113,7 @@ def _a_piece_under_the_hand_then_a_card_laid(piece_name: str = "salmon-nigiri") 
     lay still; in turn 2 her hand, laying a maki roll above it, covered it, and what showed
     of it was boxed, named ``piece_name``, half a second before the maki roll was (0.8 of the
     squid's size, 0.97 within where it lay)."""
-    turns = TurnDetector(["Ann", "Eve"], "party")
+    turns = TrackedReader(["Ann", "Eve"], "party")
     show = _detector_fed(turns)
     squid, maki = [715, 438, 793, 509], [722, 386, 794, 446]
     tempura, eel = (2, "tempura", 0, [400, 100, 460, 192]), (5, "eel", 0, [480, 100, 540, 192])

@@ -31,6 +31,11 @@ def register(subparsers) -> None:
                      help="give the game each film's seat points instead of learning the seats")
     cmd.add_argument("--threads", type=int, default=2, help="inference threads (default 2)")
     cmd.add_argument("--json", action="store_true", help="one JSON object per film, then the totals")
+    traces = cmd.add_mutually_exclusive_group()
+    traces.add_argument("--record", type=Path, metavar="DIR",
+                        help="also write each film's detections under DIR (one trace a film)")
+    traces.add_argument("--replay", type=Path, metavar="DIR",
+                        help="read the films recorded under DIR instead: no films drawn, no models")
     cmd.set_defaults(handler=_eval_live)
 
 
@@ -43,9 +48,13 @@ def _eval_live(args: argparse.Namespace) -> int:
     unknown = [n for n in args.sets if n not in FILM_SETS]
     if unknown:
         raise ValueError(f"--sets: unknown film set {unknown[0]!r} (expected one of {', '.join(FILM_SETS)})")
-    if not (args.model / "detector.onnx").exists():
-        raise ValueError(f"--model: no recogniser in {args.model}")
-    recognizer = Recognizer.load(args.model, threads=args.threads)
+    if args.replay is not None and not args.replay.is_dir():
+        raise ValueError(f"--replay: no folder {args.replay}")
+    recognizer = None
+    if args.replay is None:
+        if not (args.model / "detector.onnx").exists():
+            raise ValueError(f"--model: no recogniser in {args.model}")
+        recognizer = Recognizer.load(args.model, threads=args.threads)
 
     def said(reading: FilmReading) -> None:
         if args.json:
@@ -59,7 +68,8 @@ def _eval_live(args: argparse.Namespace) -> int:
     def skipped(name: str, spec: FilmSpec, why: str) -> None:
         print(f"{name} {spec.describe()}: no film ({why})", file=sys.stderr, flush=True)
 
-    readings = read_sets(args.sets, lambda: live_detector(recognizer), args.anchors, said, skipped)
+    readings = read_sets(args.sets, lambda: live_detector(recognizer), args.anchors, said, skipped,
+                         record=args.record, replay=args.replay)
     totals = {}
     for name in args.sets:
         mine = [r for r in readings if r.set == name]

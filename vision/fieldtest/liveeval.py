@@ -5,6 +5,10 @@ through :class:`~vision.live.pipeline.LivePipeline` at its own time, the game to
 players and Party menu, the seats learned from the cards (or given the film's seat points),
 and the turn in play closed when the film ends (:meth:`LivePipeline.finish`). A turn is exact
 when every player's cards read are the film's; a turn read past the film's last is wrong too.
+
+A set's films can be recorded once with the models (``record=DIR``: each film's detections
+as a :class:`~vision.live.trace.Trace`, at :func:`trace_path`) and replayed without them
+(``replay=DIR``): the live reader alone, the same detections in, in seconds.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from vision.fieldtest.sets import FILM_SETS, FilmSpec
 
@@ -59,37 +64,86 @@ def compare(read: list[dict], truth: list[dict]) -> tuple[int, tuple[WrongTurn, 
     return exact, tuple(wrong)
 
 
-def read_film(detect, spec: FilmSpec, set_name: str = "", anchors: bool = False) -> FilmReading:
-    """Follow the film of ``spec`` with ``detect`` (``vision.live.pipeline.live_detector``'s)."""
-    from vision.live.pipeline import LiveGame, LivePipeline
+def trace_path(folder: Path, set_name: str, spec: FilmSpec) -> Path:
+    """Where the film ``spec`` of ``set_name`` is recorded under ``folder``: one file a film,
+    named by everything that draws it."""
+    style = spec.style.print_style or "drawn"
+    menu = "menu" if spec.menu else "no-menu"
+    return (Path(folder) / set_name
+            / f"{spec.players}p-{spec.turns}t-{spec.seed}-{spec.style.name}-{style}-{menu}.json")
 
-    film = spec.render()
-    game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None,
-                    seat_anchors=film.seat_anchors if anchors else None)
-    pipeline = LivePipeline(detect, game)
-    seconds = 0.0
-    frames = 0
-    for timestamp, frame in film.timed_frames():
-        started = time.perf_counter()
-        pipeline.process(frame, timestamp)
-        seconds += time.perf_counter() - started
-        frames += 1
-    started = time.perf_counter()
-    pipeline.finish()
-    seconds += time.perf_counter() - started
+
+def _reading(game, truth: list[dict], spec: FilmSpec, set_name: str, frames: int,
+             seconds: float) -> FilmReading:
     rounds = game.record()["rounds"]
     read = [t.get("reveals") for t in rounds[0]["turns"]] if rounds else []
-    truth = [t["reveals"] for t in film.log]
     exact, wrong = compare(read, truth)
     return FilmReading(set_name, spec, exact, len(truth), len(read), frames, seconds, wrong)
 
 
+def read_film(detect, spec: FilmSpec, set_name: str = "", anchors: bool = False,
+              record: Path | None = None) -> FilmReading:
+    """Follow the film of ``spec`` with ``detect`` (``vision.live.pipeline.live_detector``'s);
+    ``record``: also write its detections at :func:`trace_path` under that folder."""
+    from vision.live.pipeline import LiveGame, LivePipeline
+    from vision.live.trace import Trace
+
+    film = spec.render()
+    game = LiveGame(film.players, "party", menu=list(film.menu) if film.menu else None,
+                    seat_anchors=film.seat_anchors if anchors else None)
+    pipeline = LivePipeline(detect, game)  # tells the detector the game's deck
+    seen = []
+    seconds = 0.0
+    for timestamp, frame in film.timed_frames():
+        started = time.perf_counter()
+        detections = pipeline.detect(frame)
+        game.update(detections, timestamp)
+        seconds += time.perf_counter() - started
+        seen.append((timestamp, detections))
+    started = time.perf_counter()
+    game.finish()
+    seconds += time.perf_counter() - started
+    truth = [t["reveals"] for t in film.log]
+    if record is not None:
+        source = {"set": set_name, "film": spec.describe(), "seat_anchors": _anchors_json(film.seat_anchors)}
+        trace = Trace(tuple(film.players), "party", list(film.menu) if film.menu else None, list(film.log),
+                      seen, source)
+        path = trace_path(record, set_name, spec)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(trace.to_json_text())
+    return _reading(game, truth, spec, set_name, len(seen), seconds)
+
+
+def _anchors_json(anchors) -> list[list[float]] | None:
+    return None if anchors is None else [[float(x), float(y)] for x, y in anchors]
+
+
+def replay_film(path: Path, spec: FilmSpec, set_name: str = "", anchors: bool = False) -> FilmReading:
+    """Read the film recorded at ``path`` (:func:`read_film`'s ``record``) without the models."""
+    from vision.live.pipeline import LiveGame
+    from vision.live.trace import Trace
+
+    trace = Trace.from_json_text(Path(path).read_text())
+    points = trace.source.get("seat_anchors") if anchors else None
+    game = LiveGame(trace.players, trace.edition, menu=trace.menu,
+                    seat_anchors=[tuple(p) for p in points] if points else None)
+    started = time.perf_counter()
+    for timestamp, detections in trace.frames:
+        game.update(detections, timestamp)
+    game.finish()
+    seconds = time.perf_counter() - started
+    return _reading(game, [t["reveals"] for t in trace.log], spec, set_name, len(trace.frames), seconds)
+
+
 def read_sets(names: Iterable[str], new_detector: Callable[[], object], anchors: bool = False,
               on_film: Callable[[FilmReading], None] | None = None,
-              on_skip: Callable[[str, FilmSpec, str], None] | None = None) -> list[FilmReading]:
+              on_skip: Callable[[str, FilmSpec, str], None] | None = None, *,
+              record: Path | None = None, replay: Path | None = None) -> list[FilmReading]:
     """Read every film of the sets ``names``, each with a fresh ``new_detector()`` (a detector
     keeps what it saw of the last frames). A seed that draws no film is skipped and told to
-    ``on_skip``."""
+    ``on_skip``. ``record``: write each film's detections under that folder as it is read;
+    ``replay``: read the films recorded there instead (no films drawn, no models); a film not
+    recorded there is skipped and told to ``on_skip``."""
     names = list(names)
     unknown = [n for n in names if n not in FILM_SETS]
     if unknown:
@@ -98,7 +152,13 @@ def read_sets(names: Iterable[str], new_detector: Callable[[], object], anchors:
     for name in names:
         for spec in FILM_SETS[name].films:
             try:
-                reading = read_film(new_detector(), spec, name, anchors)
+                if replay is not None:
+                    path = trace_path(replay, name, spec)
+                    if not path.exists():
+                        raise ValueError(f"no recorded film at {path}")
+                    reading = replay_film(path, spec, name, anchors)
+                else:
+                    reading = read_film(new_detector(), spec, name, anchors, record)
             except ValueError as exc:  # e.g. a special order with nothing free to copy
                 if on_skip is not None:
                     on_skip(name, spec, str(exc))

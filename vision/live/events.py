@@ -9,7 +9,9 @@ per card; :func:`step` compares the snapshots of two successive frames and says,
 - :class:`Flipped`: a card turned face down (a take-out box) or face up (a reveal);
 - :class:`Removed`: a card that had lain on the table is tracked no more.
 
-It decides nothing about turns: that is ``vision.live.turns``'s part.
+It decides nothing about turns: that is ``vision.live.turns``'s part. The card history
+(``vision.live.history``) tells the turn reader, per frame, what it made of the tracks:
+:class:`SeenAgain`, :class:`Covered`, :class:`Left` (``HistoryEvent``).
 
 >>> from vision.live.tracker import CardState
 >>> before = {1: Snapshot(1, "tempura", CardState.ARRIVING, 0)}
@@ -79,6 +81,41 @@ class Removed:
 
 
 CardEvent = Laid | Renamed | Flipped | Removed
+
+
+# --- what the card history (``vision.live.history.CardHistory.update``) tells the turn reader --
+
+
+@dataclass(frozen=True)
+class SeenAgain:
+    """A new track is the card ``card_id`` already known, seen again, by the named ``rule``
+    (one of ``history.SEEN_AGAIN``, or ``piece-place``)."""
+
+    track_id: int
+    card_id: int
+    rule: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Covered:
+    """The card ``card_id`` went out of sight under the card ``by`` laid over it: still on the table."""
+
+    card_id: int
+    by: int
+    at: float
+
+
+@dataclass(frozen=True)
+class Left:
+    """The card ``card_id`` is out of sight for good since ``at`` (its last sighting), with no
+    card over it: off the table, or never a card (a glimpse, a misread)."""
+
+    card_id: int
+    at: float
+
+
+HistoryEvent = SeenAgain | Covered | Left
 
 
 def snapshot(tracked: Detections) -> dict[int, Snapshot]:

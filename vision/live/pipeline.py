@@ -1,9 +1,11 @@
 """Follow a game live: frames from a camera, a video file or a browser, turns and scores out.
 
 One path for every source: ``frame → Recognizer.detect → CardTracker.update →
-SeatMemory.update → TurnDetector.update`` (:class:`LivePipeline` over :class:`LiveGame`), and
-each frame gives a :class:`LiveState`: the cards on the table now (box, name, seat, what the
-game made of them), the events of this frame, the per-turn log so far and the scores.
+SeatMemory.update → CardHistory.update → TurnReader.update`` (:class:`LivePipeline` over
+:class:`LiveGame`): the tracker, the seats and the card history read boxes; the turn reader
+reads none: it takes the history's events and asks it by card. Each frame gives a
+:class:`LiveState`: the cards on the table now (box, name, seat, what the game made of them),
+the events of this frame, the per-turn log so far and the scores.
 
 :func:`open_source` reads a camera (``--camera N``) or a video file (``--video FILE``) with
 OpenCV; :func:`follow` runs the pipeline over it; :func:`annotate` draws the read-out on a
@@ -33,11 +35,12 @@ from vision.detections import (
     Detections,
 )
 from vision.live.events import CardEvent, Snapshot, snapshot, step
+from vision.live.history import CardHistory
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.state import LiveCardJSON, LiveStateJSON
 from vision.live.tracker import CardTracker, SeatMemory
 from vision.live.tuning import Tuning
-from vision.live.turns import LiveEvent, TurnDetector
+from vision.live.turns import LiveEvent, TurnReader
 
 #: Seat colours (BGR) for the overlay; the page uses the same hues.
 SEAT_COLOURS = ((46, 87, 228), (143, 157, 42), (0, 168, 233), (147, 76, 106), (200, 134, 58),
@@ -123,7 +126,9 @@ class LiveGame:
         self.tuning = tuning or Tuning()
         self.tracker = CardTracker(self.tuning.tracker)
         self.seats = SeatMemory(len(players), anchors=seat_anchors, tuning=self.tuning.seats)
-        self.turns = TurnDetector(players, edition, tuning=self.tuning.turns)
+        #: the one history of the cards, from the seated tracks; the turn reader reads its events
+        self.history = CardHistory(self.tuning.history, self.tuning.turns)
+        self.turns = TurnReader(players, edition, tuning=self.tuning.turns, cards=self.history)
         self.frames = 0
         self._start: float | None = None
         #: what happened to each card in play in the last frame (``vision.live.events``)
@@ -173,7 +178,7 @@ class LiveGame:
         now = snapshot(tracked)
         self.card_events = step(self._snapshot, now, float(timestamp))
         self._snapshot = now
-        events = self.turns.update(tracked, timestamp)
+        events = self.turns.update(self.history.update(tracked, float(timestamp)), timestamp)
         self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
         self.frames += 1
@@ -181,12 +186,12 @@ class LiveGame:
 
     def finish(self) -> LiveState:
         """The picture has ended (the film, the camera): the turn in play closes as the table
-        lay in the last frame (:meth:`TurnDetector.finish`)."""
+        lay in the last frame (:meth:`TurnReader.finish`)."""
         return self._state(self.turns.finish())
 
     def end_round(self) -> LiveState:
         """The players end the round: the turn in play closes, then the round
-        (:meth:`TurnDetector.end_round`); the next card laid is the next round's."""
+        (:meth:`TurnReader.end_round`); the next card laid is the next round's."""
         return self._state(self.turns.end_round())
 
     def _state(self, events: list[LiveEvent], seconds: dict[str, float] | None = None) -> LiveState:
@@ -210,7 +215,7 @@ class LiveGame:
         return self.turns.record(**self.setup)
 
     def fix_turn(self, round_index: int, index: int, value: object) -> None:
-        """A player's correction of a turn read (see :meth:`TurnDetector.fix_turn`)."""
+        """A player's correction of a turn read (see :meth:`TurnReader.fix_turn`)."""
         self.turns.fix_turn(round_index, index, value)
         self._version += 1
 

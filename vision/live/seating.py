@@ -50,7 +50,7 @@ class SeatMemory:
     of ``n_seats`` cards, the seating whose cards lie most in line with their rows kept; then
     the seats are named again round the table from the bottom of the picture. A card whose
     seat changed is in :attr:`revised` after that update (its turns already read are given to
-    its player: ``TurnDetector.reseat``). Seat points given fix the seats for good.
+    its player: ``TurnReader.reseat``). Seat points given fix the seats for good.
 
     >>> import numpy as np
     >>> from vision.detections import Detections

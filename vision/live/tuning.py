@@ -2,8 +2,8 @@
 
 :class:`Tuning` holds one section per stage: :class:`TrackerTuning` (the tracker and its
 matching rules, ``vision.live.tracker``/``vision.live.matching``), :class:`SeatTuning` (the
-seats learned from the cards), :class:`TurnTuning` (the event step and the turn reader,
-``vision.live.events``/``vision.live.turns``) and :class:`GameTuning` (what counts as a card in
+seats learned from the cards), :class:`HistoryTuning` (the card history, ``vision.live.history``),
+:class:`TurnTuning` (the turn reader, ``vision.live.turns``) and :class:`GameTuning` (what counts as a card in
 play, ``vision.live.pipeline.LiveGame``). Seconds are the frames' timestamps; sizes are shares
 of a card's box (its area, or its longer side where said).
 
@@ -33,6 +33,7 @@ class TrackerTuning:
     still_iou: float = 0.7  # a whole box overlapping where the card lay whole less than this lies elsewhere
     whole_iou: float = 0.85  # a box overlapping where the card lay whole this much is the card in its place
     full_share: float = 0.75  # a box at least this share of the card's largest shows the card whole
+    # -- sizes and overlaps: shares of a box's area, or of a card's usual area (``size``) ----------
     whole_share: float = 0.85  # a box this share of the card's largest leaves it seen whole (else covered)
     moved_iou: float = 0.4  # a same-named box overlapping the card this much moves its box there
     moved_inside: float = 0.6  # ... or lying this much within it
@@ -79,30 +80,38 @@ class SeatTuning:
 
 @dataclass(frozen=True)
 class TurnTuning:
-    """The event step's and the turn reader's thresholds (``vision.live.events``, ``vision.live.turns``)."""
+    """The turn reader's thresholds (``vision.live.turns``), and the times the card history
+    shares with it (``settle_s``, ``quiet_s``, ``glimpse_s``, ``just_seen_s``, ``reread_s``)."""
 
     settle_s: float = 1.0  # a card named the same this long, face up, is revealed
     seen_s: float = 1.5  # a card gone again within this was a hand or a misread, no card
     glimpse_s: float = 0.5  # a card in sight less than this, gone since, is in no turn
     quiet_s: float = 2.0  # a turn is read once nothing new happened for this long ...
     still_s: float = 3.0  # ... and once the table lay still this long, even with a seat missing
+    wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    just_seen_s: float = 0.5  # a card seen this recently is in sight still (between two detections)
+    unsure_s: float = 5.0  # a card whose name wavered this recently is not re-read yet
+    reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
+    reread_share: float = 0.8  # ... the share of them another name needs to rename it
+    reread_reads: int = 5  # the fewest whole sightings a revealed card is re-read from
+    reread_span: float = 0.75  # ... spread over at least this share of ``reread_s``
+    reread_lead: float = 2.0  # ... its new name read this many times as often as the logged one since its reveal
+
+
+@dataclass(frozen=True)
+class HistoryTuning:
+    """The card history's thresholds (``vision.live.history``): where a card lies, what lies
+    on it, which boxes are a card already there."""
+
     reid_distance: float = 2.0  # a card gone is found again within this many of its lengths
     flip_s: float = 2.0  # a card turned face down within this of its going is a take-out flip
-    unsure_s: float = 5.0  # a card whose name wavered this recently is not re-read yet
     piece: float = 0.5  # a box this share within a card's box is a piece of it
     part: float = 0.8  # a box never bigger than this share of a card lying within it: a part of it
     same_place_iou: float = 0.85  # a box overlapping where a card lay this much is that card in its place
     moved_iou: float = 0.7  # a card's whole box overlapping where it lay less than this: it moved
     hidden_s: float = 0.5  # a card's box back about its place after this long out of sight may be a move
-    reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
-    reread_share: float = 0.8  # ... the share of them another name needs to rename it
-    wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
     cover_share: float = 0.3  # a later card of its seat over this share of where a card lay lies on it
     cover_late_s: float = 1.0  # ... laid at most ``settle_s`` and this much after it went out of sight
-    just_seen_s: float = 0.5  # a card seen this recently is in sight still (between two detections)
-    reread_reads: int = 5  # the fewest whole sightings a revealed card is re-read from
-    reread_span: float = 0.75  # ... spread over at least this share of ``reread_s``
-    reread_lead: float = 2.0  # ... its new name read this many times as often as the logged one since its reveal
     # -- sizes and overlaps: shares of a box's area, or of a card's usual area (``size``) ----------
     whole_share: float = 0.8  # a box this share of a card's usual size shows it whole
     with_hand: float = 1.25  # a box more than this times a card's usual size holds a hand too
@@ -141,5 +150,6 @@ class Tuning:
 
     tracker: TrackerTuning = field(default_factory=TrackerTuning)
     seats: SeatTuning = field(default_factory=SeatTuning)
+    history: HistoryTuning = field(default_factory=HistoryTuning)
     turns: TurnTuning = field(default_factory=TurnTuning)
     game: GameTuning = field(default_factory=GameTuning)
