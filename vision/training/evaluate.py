@@ -434,16 +434,11 @@ def format_table(report: dict) -> str:
         if result["top_confusions"]:
             top = ", ".join(f"{k} x{v}" for k, v in list(result["top_confusions"].items())[:5])
             lines.append(f"{result['set']}: most confused: {top}")
-    for result in report["results"]:
-        fruit = result.get("fruit_accuracy")
-        if fruit:
-            parts = ", ".join(f"{group} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
-                              for group, row in fruit.items())
-            lines.append(f"{result['set']}: fruit cards named right: {parts}")
-    for result in report["results"]:
-        families = result.get("family_accuracy")
-        if families:
-            parts = ", ".join(f"{name} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
-                              for name, row in families.items())
-            lines.append(f"{result['set']}: kinds told by a mark, named right: {parts}")
+    for key, title in (("fruit_accuracy", "fruit cards named right"),
+                       ("family_accuracy", "kinds told by a mark, named right")):
+        for result in report["results"]:
+            if groups := result.get(key):
+                parts = ", ".join(f"{name} {row['right']}/{row['found']} ({100 * row['accuracy']:.1f} %)"
+                                  for name, row in groups.items())
+                lines.append(f"{result['set']}: {title}: {parts}")
     return "\n".join(lines)
