@@ -2,7 +2,9 @@
 
 A :class:`Trace` replays the live reader without the models: the same frames in, the same
 detections, so a change to the tracker or the turn reader can be told by the turn log it
-reads, in seconds. ``tests/live/record_trace.py`` writes one from a film and the real models.
+reads, in seconds. ``sushicam eval-live --sets ... --record DIR`` writes one per film of a set
+from the films and the real models (``--replay DIR`` reads them back);
+``tests/live/measure_films.py ... --record DIR`` does the same for films named by seed.
 
 >>> import numpy as np
 >>> from vision.detections import LABEL, Detections
