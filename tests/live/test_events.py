@@ -1,9 +1,11 @@
-"""The tracker's card states, the event step and the card history's events, on small hand-made frames."""
+"""The tracker's card states, the event step, the card history's events and what the turn reader
+makes of them, on small hand-made frames."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tests.live.stages import TrackedReader
 from vision.detections import (
     LABEL,
     LABEL_SINCE,
@@ -18,6 +20,7 @@ from vision.detections import (
 from vision.live.events import Flipped, Laid, Left, Removed, Renamed, SeenAgain, snapshot, step
 from vision.live.history import CardHistory
 from vision.live.tracker import CardState, CardTracker
+from vision.live.turns import EventKind
 
 CARD = (100, 100, 200, 255)
 
@@ -96,3 +99,46 @@ def test_a_card_turned_up_under_a_new_track_is_the_card_seen_again_and_one_gone_
     assert history.cards[1].label == "eel" and set(history.cards) == {1}
     assert history.update(seated(1.5), 1.5) == [Left(1, 0.8)]
     assert history.update(seated(2.0), 2.0) == []  # told once
+
+
+def table(t, *cards) -> Detections:
+    """The seats' output of one frame: ``(track id, label, seat, box)`` each, named so since 0."""
+    return Detections(xyxy=np.array([c[3] for c in cards], float).reshape(-1, 4),
+                      data={TRACK_ID: np.array([c[0] for c in cards], int),
+                            LABEL: np.array([c[1] for c in cards], dtype=object),
+                            SEAT: np.array([c[2] for c in cards], int), VISIBLE: np.ones(len(cards), bool),
+                            LABEL_SINCE: np.zeros(len(cards))})
+
+
+def test_a_played_card_lost_from_sight_and_seen_again_keeps_its_round_going():
+    """Ann's tempura and Ben's eel make turn 1. The tempura's track is lost (it has left, by the
+    history's events), then a new track boxes it again right where it lay: the history says it
+    is the tempura seen again, and the turn reader has it played again, on the table. So when
+    Ben's eel is cleared away the round goes on (the tempura still lies there); it ends only
+    once the tempura has left too. Taken for gone still, the tempura would let the eel's going
+    end the round while the tempura lies in sight."""
+    ann, ben = (100, 100, 200, 255), (400, 100, 500, 255)
+    game = TrackedReader(["Ann", "Ben"])
+    events = []
+    t = 0.0
+    for _ in range(60):  # both cards laid and lying still: turn 1
+        events += game.update(table(t, (1, "tempura", 0, ann), (2, "eel", 1, ben)), t)
+        t += 0.1
+    assert [e.turn.to_json() for e in events if e.kind == EventKind.TURN] == [
+        {"reveals": {"Ann": ["tempura"], "Ben": ["eel"]}}]
+    assert game.card_states()[1]["status"] == "played"
+    events += game.update(table(t, (2, "eel", 1, ben)), t)  # the tempura's track lost
+    assert game.card_states()[1]["status"] == "gone"
+    t += 0.1
+    for _ in range(10):  # boxed again where it lay, under a new track
+        events += game.update(table(t, (3, "tempura", 0, ann), (2, "eel", 1, ben)), t)
+        t += 0.1
+    assert [d.rule for d in game.trace if d.track_id == 3] == ["strip-or-lost"]
+    assert game.card_states()[3]["status"] == game.card_states()[1]["status"] == "played"
+    for _ in range(30):  # the eel cleared away, the tempura still there
+        events += game.update(table(t, (3, "tempura", 0, ann)), t)
+        t += 0.1
+    assert not [e for e in events if e.kind == EventKind.ROUND_END]
+    events += game.update(table(t), t)  # the tempura cleared away too
+    assert [e.kind for e in events if e.kind != EventKind.TURN] == [EventKind.ROUND_END]
+    assert game.record()["rounds"] == [{"turns": [{"reveals": {"Ann": ["tempura"], "Ben": ["eel"]}}]}]

@@ -22,10 +22,13 @@ and tells the turn reader (``vision.live.turns``) what became of the cards: the 
 :class:`~vision.live.events.SeenAgain`, :class:`~vision.live.events.Covered`,
 :class:`~vision.live.events.Left`.
 
-What a card is to the game (:class:`Status`, its round and turn, its logged name) is the turn
-reader's, written on the same record: the rules here ask it (a strip comes back only of a
-card played this round; a played card seen again after it went, or while covered, is played
-again here), the turn reader never reads a box.
+What a card is to the game (pending, in a turn, gone, a stray; its logged name) is the turn
+reader's, kept in its own state. Some rules here need to know which cards were played, and
+in which round and turn (a strip comes back only of a card played this round; a card gone
+from the table may be seen again): the turn reader tells them, as typed facts
+(:meth:`CardHistory.played`, :meth:`CardHistory.strayed`: a :class:`Play` per card), and
+learns of a played card seen again from the :class:`~vision.live.events.SeenAgain` it is
+sent. The turn reader never reads a box.
 """
 
 from __future__ import annotations
@@ -34,7 +37,6 @@ import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
 
@@ -53,13 +55,17 @@ from vision.live.events import Covered, HistoryEvent, Left, SeenAgain
 from vision.live.tuning import HistoryTuning, TurnTuning
 
 
-class Status(StrEnum):
-    """What a card seen on the table is to the game."""
+@dataclass(frozen=True)
+class Play:
+    """What the turn reader told the history it made of a card: revealed in turn ``turn`` of
+    round ``round`` (:meth:`CardHistory.played`), or a stray, a box of no card, never played
+    (``stray``; :meth:`CardHistory.strayed`). A card with none is pending: in no turn yet. A
+    card revealed is on the table while the history has it in sight or covered (``gone_at``
+    None), gone from it since it left."""
 
-    PENDING = "pending"  # laid since the last turn, in no turn yet
-    PLAYED = "played"  # revealed in a turn, on the table
-    GONE = "gone"  # revealed in a turn, gone from the table
-    STRAY = "stray"  # a box of no card (see ``TurnReader._strays``), never played
+    round: int
+    turn: int = -1
+    stray: bool = False
 
 
 # a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
@@ -77,14 +83,9 @@ class CardRecord:
     box: np.ndarray
     full_box: np.ndarray
     face: str = ""  # the last settled face-up name
-    status: Status = Status.PENDING
-    round: int = -1
-    turn: int = -1
     gone_at: float | None = None
     flipped: bool = False
-    text: str = ""  # what the log says it was revealed as
     covered_by: int | None = None  # the card laid over it when it went out of sight
-    joined_alone: bool = False  # put on the turn before as its seat's late card, laid alone
     # (time, name) of each sighting since its reveal in which it lay whole, uncovered
     whole_reads: list[tuple[float, str]] = field(default_factory=list)
     whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
@@ -142,10 +143,11 @@ class CardHistory:
 
     ``alias`` maps a track that is a card already known (a piece, a second box, the card seen
     again) to that card's id; ``source`` maps a card to the track that follows it now; ``pieces``
-    keeps where the pieces folded into a card were boxed (:meth:`fold`). The turn reader keeps
-    ``round_index`` (the round in play) and ``last_read_at`` (when its last turn was read) up
-    to date; :meth:`observe` is told ``expected``: how many of each face the rules leave in
-    front of a seat after this round's turns.
+    keeps where the pieces folded into a card were boxed (:meth:`fold`); ``plays`` what the
+    turn reader told of each card (:class:`Play`). The turn reader keeps ``round_index`` (the
+    round in play) and ``last_read_at`` (when its last turn was read) up to date;
+    :meth:`observe` is told ``expected``: how many of each face the rules leave in front of a
+    seat after this round's turns.
     """
 
     tuning: HistoryTuning = field(default_factory=HistoryTuning)
@@ -155,6 +157,7 @@ class CardHistory:
     alias: dict[int, int] = field(default_factory=dict)
     pieces: dict[int, list[np.ndarray]] = field(default_factory=dict)
     source: dict[int, int] = field(default_factory=dict)
+    plays: dict[int, Play] = field(default_factory=dict)
     next_hidden: int = 0  # ids for cards no track follows (below 0)
     #: the last decisions of the named rules, newest last (see :class:`Decision`)
     trace: deque[Decision] = field(default_factory=lambda: deque(maxlen=500), repr=False)
@@ -187,15 +190,15 @@ class CardHistory:
             if card.track_id in present:
                 card.covered_by = None
                 continue
-            if card.status == Status.GONE or card.gone_at is not None:
+            if card.gone_at is not None:
                 continue
             if card.covered_by is not None:
                 cover = self.cards.get(card.covered_by)
-                if cover is not None and cover.status != Status.GONE and cover.gone_at is None:
+                if cover is not None and cover.gone_at is None:
                     continue  # still under the card laid on it
                 # the card on it left the table (a column cleared away): so did this one
                 card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
-            elif card.status == Status.PLAYED and (cover := self.covering(card)) is not None:
+            elif self.in_play(card) and (cover := self.covering(card)) is not None:
                 card.covered_by = cover.track_id
                 events.append(Covered(card.track_id, cover.track_id, now))
                 continue
@@ -204,8 +207,57 @@ class CardHistory:
         return events
 
     def forget(self, card_id: int) -> None:
-        """Drop the card ``card_id``: it was never a card of the game."""
+        """Drop the card ``card_id``: it was never a card of the game, or it left the table
+        and its round is over."""
         del self.cards[card_id]
+        self.plays.pop(card_id, None)
+
+    # --- what the turn reader tells of the cards -------------------------------------------
+
+    def played(self, card_id: int, round_index: int, turn: int) -> None:
+        """The turn reader put the card ``card_id`` in turn ``turn`` of round ``round_index``."""
+        self.plays[card_id] = Play(round_index, turn)
+
+    def strayed(self, card_id: int, round_index: int) -> None:
+        """The turn reader found the card ``card_id`` a stray (a box of no card, never played);
+        ``round_index``: the round it was left in at the round's end (-1: found in a round)."""
+        self.plays[card_id] = Play(round_index, stray=True)
+
+    def revealed(self, card: CardRecord) -> bool:
+        """Whether the turn reader put ``card`` in a turn."""
+        play = self.plays.get(card.track_id)
+        return play is not None and not play.stray
+
+    def in_play(self, card: CardRecord) -> bool:
+        """Whether ``card`` was revealed in a turn and lies on the table still."""
+        return card.gone_at is None and self.revealed(card)
+
+    def gone(self, card: CardRecord) -> bool:
+        """Whether ``card`` was revealed in a turn and has left the table since."""
+        return card.gone_at is not None and self.revealed(card)
+
+    def is_stray(self, card: CardRecord) -> bool:
+        """Whether the turn reader found ``card`` a stray."""
+        play = self.plays.get(card.track_id)
+        return play is not None and play.stray
+
+    def told(self, card: CardRecord) -> bool:
+        """Whether the turn reader told what ``card`` is (in a turn, or a stray): not pending."""
+        return card.track_id in self.plays
+
+    def round_of(self, card: CardRecord) -> int:
+        """The round ``card`` was played (or left a stray) in; -1 while pending."""
+        play = self.plays.get(card.track_id)
+        return -1 if play is None else play.round
+
+    def turn_of(self, card: CardRecord) -> int:
+        """The turn of its round ``card`` was played in; -1 while pending, and for a stray."""
+        play = self.plays.get(card.track_id)
+        return -1 if play is None else play.turn
+
+    def played_now(self, card: CardRecord) -> bool:
+        """Whether ``card`` was revealed in a turn of the round in play and lies on the table still."""
+        return self.in_play(card) and self.round_of(card) == self.round_index
 
     def forget_gone(self) -> None:
         """Drop the aliases, sources and pieces of cards no longer kept."""
@@ -258,7 +310,7 @@ class CardHistory:
                 card.areas.append(_area(box))
             if card.label != CARD_BACK and card.settled(now, self.times.settle_s):
                 card.face = card.label
-            if bool(visible[k]) and card.status == Status.PLAYED and not card.flipped:
+            if bool(visible[k]) and self.in_play(card) and not card.flipped:
                 self.note_reading(card, box, now)
                 self.note_place(card, box, now)
         return present
@@ -271,7 +323,7 @@ class CardHistory:
         area = _area(card.full_box)
         whole = _area(box) >= self.tuning.whole_share * area and not any(
             o is not card and o.seat == card.seat and o.first_seen > card.first_seen and o.gone_at is None
-            and o.status != Status.GONE and _intersection(card.full_box, o.box) >= self.tuning.over_share * area
+            and _intersection(card.full_box, o.box) >= self.tuning.over_share * area
             for o in self.cards.values())
         if whole:
             card.whole_reads.append((now, card.label))
@@ -337,8 +389,9 @@ class CardHistory:
         if best is None:
             return None
         self._decide(Decision(best_rule, raw_id, best.track_id, now))
-        if best.status == Status.GONE or best.covered_by is not None:
-            best.status, best.gone_at, best.covered_by = Status.PLAYED, None, None
+        if self.gone(best) or best.covered_by is not None:
+            # back on the table (the turn reader, told by the SeenAgain, has it played again)
+            best.gone_at, best.covered_by = None, None
         self.alias[raw_id] = best.track_id
         self.source[best.track_id] = raw_id
         return best
@@ -357,7 +410,7 @@ class CardHistory:
 
     def _again_stray_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
         """Boxed again right where a stray lay (a pattern of the cloth comes and goes): that stray."""
-        if card.status != Status.STRAY:
+        if not self.is_stray(card):
             return NEXT
         return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
 
@@ -365,7 +418,7 @@ class CardHistory:
         """Turned over where it lay (a card revealed, or flipped by a take-out box) while the
         tracker lost it: one of the two names the card back, within ``flip_s`` of its last
         sighting; turned up about where it lay, turned down exactly there."""
-        if (card.status == Status.GONE or CARD_BACK not in (card.label, label) or card.label == label
+        if (self.gone(card) or CARD_BACK not in (card.label, label) or card.label == label
                 or now - card.last_seen > self.tuning.flip_s):
             return NEXT
         overlap = _iou(card.box, box)
@@ -378,7 +431,7 @@ class CardHistory:
         ``flip_s``: the recogniser changed its mind (a card laid on it lies a strip off it, and a
         card the rules keep on the table does not leave it mid-round); its turn is amended once
         the new name settles."""
-        if (card.status == Status.PLAYED and card.round == self.round_index and CARD_BACK not in (card.label, label)
+        if (self.played_now(card) and CARD_BACK not in (card.label, label)
                 and card.label != label and stays_all_round(card.face)
                 and now - card.last_seen <= self.tuning.flip_s and _iou(card.box, box) >= self.tuning.same_place_iou):
             return _iou(card.box, box)
@@ -390,7 +443,7 @@ class CardHistory:
         there (seen whole again seconds later, it is no new card). Not a card another card still
         lies on: it cannot show whole where it lay, and a box of its name there is the next card
         of its column passing over it in a hand, on its way to the column's end."""
-        if (card.status == Status.PLAYED and card.round == self.round_index and card.face == label
+        if (self.played_now(card) and card.face == label
                 and _iou(card.full_box, box) >= self.tuning.same_place_iou and not self.under_a_card(card)):
             return _iou(card.full_box, box)
         return NEXT
@@ -408,9 +461,9 @@ class CardHistory:
 
     def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, memo: _Memo) -> bool:
         """Whether ``card``, lost from sight, may be what ``box`` shows (see :meth:`_again_strip_or_lost`)."""
-        lost = card.status == Status.GONE or card.covered_by is not None
-        kept_dessert = card.round < self.round_index and is_dessert(card.face)
-        if not lost or (card.round != self.round_index and not kept_dessert) or card.face != label:
+        lost = self.gone(card) or card.covered_by is not None
+        kept_dessert = self.round_of(card) < self.round_index and is_dessert(card.face)
+        if not lost or (self.round_of(card) != self.round_index and not kept_dessert) or card.face != label:
             return False
         if card.face in RETURNS_TO_HAND:
             return False  # tools leave for a hand; their event is already on the log
@@ -427,8 +480,8 @@ class CardHistory:
             return _intersection(card.full_box, box) >= within * _area(box)
         if "expected" not in memo:
             memo["expected"] = self.expected(card.seat)
-        here = sum(1 for c in self.cards.values() if c.seat == card.seat and c.status == Status.PLAYED
-                   and c.round == self.round_index and c.face == label and not c.flipped)
+        here = sum(1 for c in self.cards.values() if c.seat == card.seat and self.played_now(c)
+                   and c.face == label and not c.flipped)
         # else the rules took it off the table (miso soups, scored uramaki...)
         return memo["expected"].get(label, 0) > here
 
@@ -437,7 +490,7 @@ class CardHistory:
         of at most half its size lying mostly within where it lay. A card laid on another shows
         whole; the one beneath shrinks to its strip, which a hand passing over it can make the
         tracker lose and find again as a new track."""
-        if card.status != Status.PLAYED or card.round != self.round_index or card.face != label:
+        if not self.played_now(card) or card.face != label:
             return False
         return (_area(box) <= self.tuning.strip_size * _area(card.full_box)
                 and _intersection(card.full_box, box) >= self.tuning.strip_inside * _area(box))
@@ -445,7 +498,7 @@ class CardHistory:
     def under_a_card(self, card: CardRecord) -> bool:
         """Whether a card laid over ``card`` as it went out of sight still lies on the table."""
         cover = self.cards.get(card.covered_by) if card.covered_by is not None else None
-        return cover is not None and cover.status != Status.GONE and cover.gone_at is None
+        return cover is not None and cover.gone_at is None
 
     def lain_over(self, card: CardRecord) -> bool:
         """Whether a card of ``card``'s seat laid after it, still played, lies over its place
@@ -456,8 +509,8 @@ class CardHistory:
         Why: such a card can show only the strip the card over it leaves; a whole box of its
         name at the end of its column is the next card laid there, not it found again."""
         area = max(_area(card.full_box), 1e-9)
-        return any(o is not card and o.seat == card.seat and o.round == card.round and o.status == Status.PLAYED
-                   and o.gone_at is None and o.first_seen > card.first_seen
+        return any(o is not card and o.seat == card.seat and self.round_of(o) == self.round_of(card)
+                   and self.in_play(o) and o.first_seen > card.first_seen
                    and _intersection(card.full_box, o.full_box) >= self.tuning.cover_share * area
                    for o in self.cards.values())
 
@@ -472,7 +525,7 @@ class CardHistory:
         for other in self.cards.values():
             # laid over it as it went out of sight, not long before or after
             laid = other.first_seen
-            if (other is card or other.seat != card.seat or other.status == Status.GONE
+            if (other is card or other.seat != card.seat
                     or other.gone_at is not None or laid <= card.first_seen
                     or not card.last_seen - self.times.quiet_s <= laid <= card.last_seen + self.times.settle_s + self.tuning.cover_late_s):
                 continue
@@ -538,7 +591,7 @@ class CardHistory:
         laid over it makes of it (see :meth:`TurnReader._laid_over_alike`, :meth:`uncovered_by_move`)."""
         since = self.last_read_at
         move = card.moved
-        if (card.status != Status.PLAYED or card.round != self.round_index or card.label != card.face
+        if (not self.played_now(card) or card.label != card.face
                 or move is None or move[0] <= since):
             return None
         if _iou(move[1], move[2]) >= self.tuning.laid_over_iou and _iou(card.box, move[2]) >= self.tuning.moved_iou:
@@ -551,6 +604,7 @@ class CardHistory:
         self.alias[box.track_id] = card.track_id
         self.pieces.setdefault(card.track_id, []).append(box.box.copy())
         del self.cards[box.track_id]
+        self.plays.pop(box.track_id, None)
 
     def piece_again(self, box: np.ndarray, seat: int) -> CardRecord | None:
         """The played card of ``seat`` (this round) a piece of which was boxed right where
@@ -562,8 +616,7 @@ class CardHistory:
         taken for a card laid before it."""
         for owner_id, places in self.pieces.items():
             owner = self.cards.get(owner_id)
-            if (owner is None or owner.seat != seat or owner.status != Status.PLAYED
-                    or owner.round != self.round_index):
+            if owner is None or owner.seat != seat or not self.played_now(owner):
                 continue
             if any(_iou(place, box) >= self.tuning.same_place_iou for place in places):
                 return owner
@@ -582,12 +635,11 @@ class CardHistory:
         first, later = sorted((a, b), key=lambda c: (c.boxed_at, c.track_id))
         return not self.shows_under(later, first)
 
-    @staticmethod
-    def still_on_table(card: CardRecord) -> bool:
+    def still_on_table(self, card: CardRecord) -> bool:
         """Whether ``card``, revealed, lies on the table still by the rules: played, or gone
         out of sight while no rule takes it off the table mid-round (not a tool, not a card
         discarded as it scores, not flipped)."""
-        return card.status == Status.PLAYED or (card.status == Status.GONE and not card.flipped and stays_all_round(card.face))
+        return self.in_play(card) or (self.gone(card) and not card.flipped and stays_all_round(card.face))
 
     def left_a_strip(self, under: CardRecord, over: CardRecord, now: float) -> bool:
         """Whether ``under``, seen bigger before, shows only a strip now, mostly outside
@@ -646,8 +698,8 @@ class CardHistory:
     def copied_card(self, order: CardRecord) -> CardRecord | None:
         """The card a special order lies on: the earlier card of its seat it covers most."""
         under = [c for c in self.cards.values()
-                 if c.seat == order.seat and c is not order and c.round == self.round_index
-                 and c.turn < order.turn and c.status == Status.PLAYED and not c.flipped
+                 if c.seat == order.seat and c is not order and self.played_now(c)
+                 and self.turn_of(c) < self.turn_of(order) and not c.flipped
                  and c.face not in NEVER_COPIED and c.face != ""]
         if not under:
             return None
@@ -673,6 +725,8 @@ class CardHistory:
         card.track_id, card.box, card.covered_by = hidden, before.copy(), track_id
         card.rest, card.moving, card.moved = before.copy(), None, None
         self.cards[hidden] = card
+        if track_id in self.plays:
+            self.plays[hidden] = self.plays.pop(track_id)
         for piece, original in list(self.alias.items()):
             if original == track_id:
                 self.alias[piece] = hidden
@@ -711,7 +765,7 @@ class CardHistory:
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved
-            if (card.seat != new.seat or card.status != Status.PLAYED or card.round != self.round_index
+            if (card.seat != new.seat or not self.played_now(card)
                     or card.flipped or move is None or move[0] <= self.last_read_at or card.face != new.label
                     or card.label in (card.face, CARD_BACK) or now - card.last_seen > self.times.just_seen_s
                     or now - new.last_seen > self.times.just_seen_s):
@@ -726,7 +780,7 @@ class CardHistory:
         """Whether ``card`` lies on a revealed card of its seat and this round named as it is
         read (a strip of that card found again, or a card laid on it now), unless it is a strip
         that card shows beside it, whole in sight (:meth:`strip_beside`)."""
-        return any(o.seat == card.seat and o.status != Status.PENDING and o.round == self.round_index
+        return any(o.seat == card.seat and self.told(o) and self.round_of(o) == self.round_index
                    and o.face == card.label and lies_on(o, card, self.tuning.lies_on)
                    and not self.strip_beside(card, o, now)
                    for o in self.cards.values())
@@ -735,8 +789,8 @@ class CardHistory:
         """The played card of ``card``'s seat, named as it, in sight now, that ``card``'s box lies
         on (``piece_within`` of the smaller box): a strip of it found twice. A card laid over
         part of it lies mostly outside its strip."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and c.status == Status.PLAYED
-                     and c.round == self.round_index and c.face == card.label and c.last_seen >= now
+        return next((c for c in self.cards.values() if c.seat == card.seat and self.played_now(c)
+                     and c.face == card.label and c.last_seen >= now
                      and containment(c.box, card.box) >= self.tuning.piece_within), None)
 
     def piece_of_played(self, card: CardRecord, now: float) -> CardRecord | None:
@@ -756,7 +810,7 @@ class CardHistory:
         shows its strip as the next card is laid over it; read as a card of that turn, it would
         push the new card into a turn of its own)."""
         return next((c for c in self.cards.values() if self.still_on_table(c)
-                     and c.round == self.round_index
+                     and self.round_of(c) == self.round_index
                      and _area(card.full_box) <= self.tuning.piece * c.size()
                      and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                      and not self.strip_beside(card, c, now)), None)
@@ -765,8 +819,8 @@ class CardHistory:
         """A revealed card of ``card``'s seat and this round, named as it, that ``card`` lies on
         (``lies_on``), not reaching past its place (:meth:`past_its_place`): that card found
         again where it lies (a strip under a newer card)."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and c.status != Status.PENDING
-                     and c.round == self.round_index and c.face == card.label
+        return next((c for c in self.cards.values() if c.seat == card.seat and self.told(c)
+                     and self.round_of(c) == self.round_index and c.face == card.label
                      and lies_on(c, card, self.tuning.lies_on) and not self.past_its_place(card, c)), None)
 
     def misnamed_part(self, card: CardRecord) -> CardRecord | None:
@@ -780,7 +834,7 @@ class CardHistory:
         boxed just before the new card and misread, would be read as the seat's card of the
         turn, the new card as a box that came with it."""
         return next((c for c in self.cards.values() if c.seat == card.seat and self.still_on_table(c)
-                     and c.round == self.round_index and card.size() <= self.tuning.part * c.size()
+                     and self.round_of(c) == self.round_index and card.size() <= self.tuning.part * c.size()
                      and max(_intersection(c.full_box, card.full_box), _intersection(place(c), card.full_box))
                      >= self.tuning.part_within * _area(card.full_box)), None)
 
@@ -796,8 +850,7 @@ class CardHistory:
         bigger than ``part`` of it, lying within where it lay and within it as it lies now
         (``piece_within``). A card laid over a corner of another may leave that card's uncovered
         part boxed a second time for seconds, under another name."""
-        return next((c for c in self.cards.values() if c.status == Status.PLAYED
-                     and c.round == self.round_index and c.last_seen >= now
+        return next((c for c in self.cards.values() if self.played_now(c) and c.last_seen >= now
                      and _area(card.full_box) <= self.tuning.part * c.size()
                      and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                      and _intersection(c.box, card.box) >= self.tuning.piece_within * _area(card.box)), None)

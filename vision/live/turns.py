@@ -3,9 +3,12 @@
 :class:`TurnReader` ``.update(changes, timestamp) -> list[LiveEvent]`` reads the events of
 the card history (:class:`~vision.live.history.CardHistory`: the one record per card, fed
 the tracker's seated cards) and the records' game facts (when a card was laid and last
-seen, its name and since when); whatever depends on boxes (what lies on what, a second box,
-a piece, the order a seat laid its cards in) it asks of the history, by card. It reads no
-box itself, and reads the game from what appears and goes:
+seen, its name and since when); what a card is to the game (:class:`CardTurn`: pending,
+played, gone, a stray; its round, turn and logged name) it keeps itself, by card id, and
+tells the history the cards it played (:meth:`CardHistory.played`) or found strays; whatever
+depends on boxes (what lies on what, a second box, a piece, the order a seat laid its cards
+in) it asks of the history, by card. It reads no box itself, and reads the game from what
+appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
@@ -45,7 +48,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import InitVar, dataclass, field
+from dataclasses import InitVar, dataclass, field, replace
 from enum import StrEnum
 
 from scorer.cards import (
@@ -59,8 +62,8 @@ from scorer.cards import (
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
-from vision.live.events import HistoryEvent, Left
-from vision.live.history import CardHistory, CardRecord, Decision, Status, boxed
+from vision.live.events import HistoryEvent, Left, SeenAgain
+from vision.live.history import CardHistory, CardRecord, Decision, boxed
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
 
@@ -90,6 +93,32 @@ class LiveEvent:
         what = {EventKind.TURN: "turn", EventKind.AMENDED: "amended turn", EventKind.ROUND_END: "end of round"}[self.kind]
         at = f"round {self.round + 1}" + (f", {what} {self.index + 1}" if self.turn else f": {what}")
         return at if self.turn is None else f"{at}: {self.turn.to_json()}"
+
+
+class Status(StrEnum):
+    """What a card seen on the table is to the game."""
+
+    PENDING = "pending"  # laid since the last turn, in no turn yet
+    PLAYED = "played"  # revealed in a turn, on the table
+    GONE = "gone"  # revealed in a turn, gone from the table
+    STRAY = "stray"  # a box of no card (see ``TurnReader._strays``), never played
+
+
+@dataclass(frozen=True)
+class CardTurn:
+    """What one card is to the game, as the turn reader alone keeps it (by card id): its
+    :class:`Status`, the round and turn it was revealed in (-1: none), what the log says it
+    was revealed as, and whether it was put on the turn before as its seat's late card, laid
+    alone (see :meth:`TurnReader._pull_forward`)."""
+
+    status: Status = Status.PENDING
+    round: int = -1
+    turn: int = -1
+    text: str = ""
+    joined_alone: bool = False
+
+
+_PENDING = CardTurn()
 
 
 @dataclass(frozen=True)
@@ -136,13 +165,16 @@ class TurnReader:
     _finished: list[TurnLog] = field(default_factory=list, init=False, repr=False)
     _held: list[_Held] = field(default_factory=list, init=False, repr=False)
     _fixed: dict[tuple[int, int], Turn] = field(default_factory=dict, init=False, repr=False)
+    #: what each card is to the game, by card id (a card not here is pending)
+    _states: dict[int, CardTurn] = field(default_factory=dict, init=False, repr=False)
     notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
 
     def __post_init__(self, cards: CardHistory | None) -> None:
         #: the one history of the cards (their boxes, names, what lies on what), fed by
         #: :meth:`CardHistory.update`; what a card is to the game (status, round, turn, logged
-        #: name) this reader writes on the card's record
+        #: name) this reader keeps in its own state (:class:`CardTurn`), and tells the history
+        #: which cards it played (:meth:`CardHistory.played`) or found strays
         self.history = cards if cards is not None else CardHistory(times=self.tuning)
         self.history.expected = self._expected_on_table
         self._sync()
@@ -155,6 +187,30 @@ class TurnReader:
     @property
     def _cards(self) -> dict[int, CardRecord]:
         return self.history.cards
+
+    def _state(self, card: CardRecord) -> CardTurn:
+        """What ``card`` is to the game."""
+        return self._states.get(card.track_id, _PENDING)
+
+    def _set(self, card: CardRecord, **changes) -> None:
+        """Change what ``card`` is to the game (the fields of :class:`CardTurn` named)."""
+        self._states[card.track_id] = replace(self._state(card), **changes)
+
+    def _play(self, card: CardRecord, round_index: int, turn: int) -> None:
+        """Put ``card`` in turn ``turn`` of round ``round_index``: on the table, or gone from it
+        already; the history is told (:meth:`CardHistory.played`)."""
+        self._set(card, status=Status.PLAYED if card.gone_at is None else Status.GONE, round=round_index, turn=turn)
+        self.history.played(card.track_id, round_index, turn)
+
+    def _stray(self, card: CardRecord, round_index: int) -> None:
+        """``card`` is a stray, a box of no card (:meth:`CardHistory.strayed`)."""
+        self._set(card, status=Status.STRAY, round=round_index)
+        self.history.strayed(card.track_id, round_index)
+
+    def _forget(self, card: CardRecord) -> None:
+        """Forget ``card``: never a card of the game, or gone with its round."""
+        self._states.pop(card.track_id, None)
+        self.history.forget(card.track_id)
 
     @property
     def trace(self) -> deque[Decision]:
@@ -192,7 +248,7 @@ class TurnReader:
         """Per player, the cards laid since the last turn (face down shows as ``card-back``)."""
         out: dict[str, list[str]] = {p: [] for p in self.players}
         for card in sorted(self._cards.values(), key=lambda c: c.first_seen):
-            if card.status == Status.PENDING and 0 <= card.seat < len(self.players):
+            if self._state(card).status == Status.PENDING and 0 <= card.seat < len(self.players):
                 out[self.players[card.seat]].append(card.label)
         return out
 
@@ -200,8 +256,9 @@ class TurnReader:
         """What each tracked card is to the game now (by the id the tracker gave it)."""
         out = {}
         for track_id, card in self._cards.items():
-            out[track_id] = {"status": card.status, "round": card.round, "turn": card.turn,
-                             "text": card.text or card.label, "flipped": card.flipped}
+            state = self._state(card)
+            out[track_id] = {"status": state.status, "round": state.round, "turn": state.turn,
+                             "text": state.text or card.label, "flipped": card.flipped}
         for alias, original in self.history.alias.items():
             if original in out:
                 out[alias] = out[original]
@@ -247,7 +304,7 @@ class TurnReader:
             return self._fixed[(round_index, index)]
         record = self._rounds[round_index][index]
         reveals = tuple(
-            (self.players[seat], tuple(self._cards[i].text for i in record.cards[seat]))
+            (self.players[seat], tuple(self._state(self._cards[i]).text for i in record.cards[seat]))
             for seat in range(len(self.players)) if record.cards.get(seat)
         )
         # one take-out box turns a player's cards over at once: one event, cards in play order
@@ -284,9 +341,9 @@ class TurnReader:
         now = self._now if timestamp is None else max(float(timestamp), self._now)
         if not self._rounds[self.round_index]:
             return events
-        left = [c for c in self._cards.values() if c.status == Status.PENDING]
+        left = [c for c in self._cards.values() if self._state(c).status == Status.PENDING]
         for card in left:
-            card.status, card.round = Status.STRAY, self.round_index
+            self._stray(card, self.round_index)
         if left:
             self.notes.append(LiveNote(NoteCause.LEFT_AT_ROUND_END, self.round_index, count=len(left)))
         return [*events, *self._close_round(now)]
@@ -300,7 +357,9 @@ class TurnReader:
         self._now = max(self._now, now)
         events: list[LiveEvent] = []
         for change in changes:
-            if isinstance(change, Left) and (card := self._cards.get(change.card_id)) is not None:
+            if isinstance(change, SeenAgain) and (card := self._cards.get(change.card_id)) is not None:
+                self._seen_again(card)
+            elif isinstance(change, Left) and (card := self._cards.get(change.card_id)) is not None:
                 events += self._left(card, now)
         events += self._relabelled(now)
         events += self._round_end(now)
@@ -318,39 +377,47 @@ class TurnReader:
             out[played.printed] = out.get(played.printed, 0) + 1
         return out
 
+    def _seen_again(self, card: CardRecord) -> None:
+        """A card the history found again (:class:`~vision.live.events.SeenAgain`): one
+        revealed and gone from the table is on it again, played."""
+        if self._state(card).status == Status.GONE:
+            self._set(card, status=Status.PLAYED)
+
     def _left(self, card: CardRecord, now: float) -> list[LiveEvent]:
         """What a card out of sight for good (:class:`~vision.live.events.Left`) is to the game:
         a stray stays (boxed there again, it is the same stray), a card laid too briefly to be
         one is forgotten, a revealed card is gone, and a tool going back to its hand is an
         event of the turn its seat played two cards in."""
-        if card.status == Status.STRAY:
+        state = self._state(card)
+        if state.status == Status.STRAY:
             return []
-        if card.status == Status.PENDING:
+        if state.status == Status.PENDING:
             if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
                 # never a card of the game: a misread, a hand reaching over the table
-                self.history.forget(card.track_id)
+                self._forget(card)
             return []
-        card.status = Status.GONE
+        self._set(card, status=Status.GONE)
         tool_event = RETURNS_TO_HAND.get(card.face)
-        if tool_event and card.round == self.round_index:
+        if tool_event and state.round == self.round_index:
             event = LogEvent(self.players[card.seat], tool_event)
-            return self._attach(_Held(card.seat, card.last_seen, event, card.turn))
+            return self._attach(_Held(card.seat, card.last_seen, event, state.turn))
         return []
 
     def _relabelled(self, now: float) -> list[LiveEvent]:
         """Revealed cards whose settled name changed: a take-out flip, or a better read."""
         events = []
         for card in self._cards.values():
-            if card.status != Status.PLAYED or card.round != self.round_index:
+            state = self._state(card)
+            if state.status != Status.PLAYED or state.round != self.round_index:
                 continue
             if now - card.label_since < self.tuning.settle_s or card.gone_at is not None:
                 continue
             if card.label == CARD_BACK and not card.flipped and not leaves_by_rule(card.face):
                 card.flipped = True
-                flip = LogEvent(self.players[card.seat], "takeout-flip", (card.text,))
-                order = (card.turn, card.first_seen, card.track_id)
-                events += self._attach(_Held(card.seat, card.label_since, flip, card.turn, order))
-            elif (not card.flipped and card.covered_by is None and (card.round, card.turn) not in self._fixed
+                flip = LogEvent(self.players[card.seat], "takeout-flip", (state.text,))
+                order = (state.turn, card.first_seen, card.track_id)
+                events += self._attach(_Held(card.seat, card.label_since, flip, state.turn, order))
+            elif (not card.flipped and card.covered_by is None and (state.round, state.turn) not in self._fixed
                   and self._reread(card, now)):  # a player's fix stands
                 # the vote settled on another name while the card lay whole: the reveal was
                 # misread (under a hand, or read small), correct the log
@@ -362,7 +429,7 @@ class TurnReader:
         name other than the one the log gives it, in ``reread_share`` of those readings, and
         since its reveal twice as often as under the logged name: a card the recogniser reads
         under two names by turns (maki-2, maki-3) keeps the one it was revealed as."""
-        reads, logged = card.whole_reads, card.text.split(":")[0]
+        reads, logged = card.whole_reads, self._state(card).text.split(":")[0]
         if card.label == CARD_BACK or card.label == logged or len(reads) < self.tuning.reread_reads:
             return False
         if card.whole_counts.get(card.label, 0) < self.tuning.reread_lead * card.whole_counts.get(logged, 0):
@@ -374,26 +441,31 @@ class TurnReader:
     def _rename(self, card: CardRecord, now: float) -> list[LiveEvent]:
         """Give a revealed card its re-read name in the log, with the special order that copies
         it; left as it was if the rules would not allow the round so read."""
+        round_index = self._state(card).round
         orders = [o for o in self._cards.values()
-                  if o.face == SPECIAL_ORDER and o.status != Status.PENDING and o.round == card.round
+                  if o.face == SPECIAL_ORDER and self._state(o).status != Status.PENDING
+                  and self._state(o).round == round_index
                   and o.seat == card.seat and o is not card and self.history.copied_card(o) is card]
-        before = {c.track_id: (c.face, c.text) for c in (card, *orders)}
+        before = {c.track_id: (c.face, self._state(c).text) for c in (card, *orders)}
         card.face = card.label
         card.whole_reads = []
         for c in (card, *orders):
-            c.text = self._reveal_text(c)
+            self._set(c, text=self._reveal_text(c))
         try:
-            replay(self._log(card.round), self.players, self.edition)
+            replay(self._log(round_index), self.players, self.edition)
         except RecordError:
             for c in (card, *orders):
-                c.face, c.text = before[c.track_id]
+                c.face = before[c.track_id][0]
+                self._set(c, text=before[c.track_id][1])
             return []
         events = []
         for c in (card, *orders):
-            old = before[c.track_id][1]
-            if c.text != old:
-                self.notes.append(LiveNote(NoteCause.REREAD, c.round, c.turn, (self.players[c.seat],), old, c.text))
-                events.append(LiveEvent(EventKind.AMENDED, c.round, c.turn, now, self._turn(c.round, c.turn)))
+            old, state = before[c.track_id][1], self._state(c)
+            if state.text != old:
+                self.notes.append(LiveNote(NoteCause.REREAD, state.round, state.turn, (self.players[c.seat],), old,
+                                           state.text))
+                events.append(LiveEvent(EventKind.AMENDED, state.round, state.turn, now,
+                                        self._turn(state.round, state.turn)))
         return events
 
     def _attach(self, held: _Held) -> list[LiveEvent]:
@@ -427,14 +499,16 @@ class TurnReader:
         turns = self._rounds[self.round_index]
         if not turns:
             return []
-        mine = [c for c in self._cards.values() if c.round == self.round_index and c.status != Status.PENDING]
+        mine = [c for c in self._cards.values()
+                if self._state(c).round == self.round_index and self._state(c).status != Status.PENDING]
         lasting = [c for c in mine if not is_dessert(c.face) and stays_all_round(c.face)]
-        if not lasting or any(c.status != Status.GONE for c in lasting):
+        if not lasting or any(self._state(c).status != Status.GONE for c in lasting):
             return []
         # cards seen for a moment and gone with the clear-up never made a whole turn
-        leftovers = [c for c in self._cards.values() if c.status == Status.PENDING and c.gone_at is not None]
+        leftovers = [c for c in self._cards.values()
+                     if self._state(c).status == Status.PENDING and c.gone_at is not None]
         for card in leftovers:
-            self.history.forget(card.track_id)
+            self._forget(card)
         if leftovers:
             self.notes.append(LiveNote(NoteCause.CLEAR_UP, self.round_index, count=len(leftovers)))
         return self._close_round(now)
@@ -444,7 +518,8 @@ class TurnReader:
         left out (with a note), the round's cards that left the table are forgotten."""
         turns = self._rounds[self.round_index]
         # (cards of a round the players ended while they still lay there went since)
-        mine = [c for c in self._cards.values() if 0 <= c.round <= self.round_index and c.status != Status.PENDING]
+        mine = [c for c in self._cards.values()
+                if 0 <= self._state(c).round <= self.round_index and self._state(c).status != Status.PENDING]
         events: list[LiveEvent] = []
         for held in self._held:
             turns_after = range(held.after + 1, len(turns))
@@ -459,8 +534,8 @@ class TurnReader:
         ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
         for card in mine:  # the round's cards that went are forgotten; desserts stay
-            if card.status == Status.GONE and not is_dessert(card.face):
-                self.history.forget(card.track_id)
+            if self._state(card).status == Status.GONE and not is_dessert(card.face):
+                self._forget(card)
         self.history.forget_gone()
         self._rounds.append([])
         self._sync()
@@ -469,7 +544,7 @@ class TurnReader:
     def _ready(self, now: float, closing: bool) -> tuple[list[CardRecord], list[CardRecord]] | None:
         """The cards pending that may make a turn now, and those of them not settled yet; None
         while a card still being read holds the turn back, or the seats are not known yet."""
-        pending = [c for c in self._cards.values() if c.status == Status.PENDING]
+        pending = [c for c in self._cards.values() if self._state(c).status == Status.PENDING]
         if not pending:
             return None
         pending = self._tracks_given_back(pending, now)
@@ -588,12 +663,11 @@ class TurnReader:
         turns = self._rounds[self.round_index]
         record = _TurnRecord(min(c.first_seen for c in pending), {}, read_at=now)
         for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
-            card.status = Status.PLAYED if card.gone_at is None else Status.GONE
-            card.round, card.turn = self.round_index, len(turns)
+            self._play(card, self.round_index, len(turns))
             card.face = card.label if card.label != CARD_BACK else card.face
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in pending:
-            card.text = self._reveal_text(card)
+            self._set(card, text=self._reveal_text(card))
         turns.append(record)
         self._strays(record)
         index = len(turns) - 1
@@ -627,7 +701,7 @@ class TurnReader:
             return
         last = max(boxed(c) for c in played)
         for card in self._cards.values():
-            if card.status != Status.PENDING or boxed(card) > last + self.tuning.glimpse_s:
+            if self._state(card).status != Status.PENDING or boxed(card) > last + self.tuning.glimpse_s:
                 continue
             if self._seen_after_next_turn(card):
                 continue  # its seat was seen late: its cards came together, laid turns apart
@@ -635,7 +709,7 @@ class TurnReader:
             if any(self.history.shows_under(c, card) for c in mine):
                 continue  # its seat's card of the turn is the strip it leaves: it was laid on it
             if any(abs(boxed(card) - boxed(c)) <= self.tuning.wave_s for c in mine):
-                card.status = Status.STRAY
+                self._stray(card, self._state(card).round)
                 self.notes.append(LiveNote(NoteCause.STRAY, self.round_index, len(self._rounds[self.round_index]) - 1,
                                            (self.players[card.seat],)))
 
@@ -646,7 +720,7 @@ class TurnReader:
         the turn just read, after that, is no box that came with that card: the seat was out
         of the detector's sight until then, and its cards of two turns were boxed together
         (taken for a stray, its card of the later turn would leave that turn without it)."""
-        return any(o.status == Status.PENDING and o.seat != card.seat and 0 <= o.seat < len(self.players)
+        return any(self._state(o).status == Status.PENDING and o.seat != card.seat and 0 <= o.seat < len(self.players)
                    and boxed(o) < boxed(card) and o.last_seen - o.first_seen >= self.tuning.seen_s
                    for o in self._cards.values())
 
@@ -668,8 +742,9 @@ class TurnReader:
                 continue
             move, card = max(moved, key=lambda m: m[0][0])
             out.append(self._split(card, move, now))
-            self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, card.turn, (self.players[seat],),
-                                       card.text or card.face))
+            state = self._state(card)
+            self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, state.turn, (self.players[seat],),
+                                       state.text or card.face))
         return out
 
     def _tracks_given_back(self, pending: list[CardRecord], now: float) -> list[CardRecord]:
@@ -693,8 +768,9 @@ class TurnReader:
                 continue
             laid_label = left.label
             out.append(self.history.give_back(left, new, now))
-            self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, left.turn, (self.players[left.seat],),
-                                       left.text or left.face, laid_label))
+            state = self._state(left)
+            self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, state.turn, (self.players[left.seat],),
+                                       state.text or left.face, laid_label))
         return out
 
     def _split(self, card: CardRecord, move, now: float) -> CardRecord:
@@ -702,6 +778,8 @@ class TurnReader:
         under its new id (a card that moves is of this round)."""
         track_id = card.track_id
         new = self.history.split(card, move, now)
+        if track_id in self._states:  # the card keeps what it is to the game; the new one is pending
+            self._states[card.track_id] = self._states.pop(track_id)
         for record in self._rounds[self.round_index]:
             for ids in record.cards.values():
                 ids[:] = [card.track_id if i == track_id else i for i in ids]
@@ -726,12 +804,12 @@ class TurnReader:
         pulled: list[CardRecord] = []
         for seat in range(len(self.players)):
             cards = [self._cards[i] for i in record.cards.get(seat, []) if i in self._cards]
-            if seat in seats or not cards or not all(c.joined_alone for c in cards):
+            if seat in seats or not cards or not all(self._state(c).joined_alone for c in cards):
                 continue
             # its events (a tool used for two cards) stay on the turn: they fit no other
             del record.cards[seat]
             for card in cards:
-                card.joined_alone = False
+                self._set(card, joined_alone=False)
             pulled += cards
             self.notes.append(LiveNote(NoteCause.FIRST_OF_NEXT, self.round_index, index, (self.players[seat],)))
         if not pulled:
@@ -777,13 +855,12 @@ class TurnReader:
         index = len(turns) - 1
         record = turns[index]
         for card in sorted(cards, key=lambda c: (c.first_seen, c.track_id)):
-            card.status = Status.PLAYED if card.gone_at is None else Status.GONE
-            card.round, card.turn = self.round_index, index
+            self._play(card, self.round_index, index)
             card.face = card.label if card.label != CARD_BACK else card.face
-            card.joined_alone = alone
+            self._set(card, joined_alone=alone)
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in cards:
-            card.text = self._reveal_text(card)
+            self._set(card, text=self._reveal_text(card))
         players = sorted({self.players[c.seat] for c in cards})
         self.notes.append(LiveNote(NoteCause.JOINS_LATE, self.round_index, index, tuple(players)))
         return [LiveEvent(EventKind.AMENDED, self.round_index, index, now, self._turn(self.round_index, index))]
@@ -817,8 +894,9 @@ class TurnReader:
                 pending.append(self._split(under, move, now))
                 self.history.fold(card, under)
                 pending.remove(card)
-                self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, under.turn,
-                                           (self.players[under.seat],), under.text or under.face))
+                state = self._state(under)
+                self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, state.turn,
+                                           (self.players[under.seat],), state.text or under.face))
                 continue
             old = self.history.second_box_in_sight(card, now) or self.history.piece_of_played(card, now)
             if old is not None:
@@ -879,8 +957,8 @@ class TurnReader:
         """Tools ``seat`` played this round and not used in a turn read so far (one that went
         back to the hand while this turn was laid is this turn's)."""
         turns = self._rounds[self.round_index]
-        played = sum(1 for c in self._cards.values() if c.seat == seat and c.round == self.round_index
-                     and c.status != Status.PENDING and c.face in RETURNS_TO_HAND)
+        played = sum(1 for c in self._cards.values() if c.seat == seat and self._state(c).round == self.round_index
+                     and self._state(c).status != Status.PENDING and c.face in RETURNS_TO_HAND)
         used = sum(1 for record in turns for e in record.events
                    if e.player == self.players[seat] and e.event in RETURNS_TO_HAND.values())
         return max(played - used, 0)
