@@ -4,11 +4,12 @@
         [--record DIR | --replay DIR]
 
 prints, per seed, the turns read exactly, frames/s, each wrong turn (read vs truth) and each
-turn read that the film has not. Films
-are drawn on ``PARTY_MENU`` and the game is told it (``--no-menu``: the film's whole card set,
-no names restricted), seats learned from the cards (no seat points). ``--record DIR``: also
-write each film's detections to ``DIR/PLAYERSp-SEED.json`` (:class:`vision.live.trace.Trace`);
-``--replay DIR``: read those instead of the films and the models (the live reader alone).
+turn read that the film has not. Films are drawn on ``PARTY_MENU`` and the game is told it
+(``--no-menu``: the film's whole card set, no names restricted), seats learned from the cards
+(no seat points), and the turn in play closed when the film ends, as the live app and
+``sushicam eval-live`` read a film. ``--record DIR``: also write each film's detections to
+``DIR/PLAYERSp-SEED.json`` (:class:`vision.live.trace.Trace`); ``--replay DIR``: read those
+instead of the films and the models (the live reader alone, :func:`vision.live.trace.replay`).
 """
 
 from __future__ import annotations
@@ -50,20 +51,18 @@ def _read(argv: list[str]):
     from pathlib import Path
 
     from vision.live.pipeline import LiveGame, LivePipeline, live_detector
-    from vision.live.trace import Trace
+    from vision.live.trace import Trace, replay
 
-    players, record, replay = int(argv[0]), _option(argv, "--record"), _option(argv, "--replay")
-    if replay:
+    players, record, recorded = int(argv[0]), _option(argv, "--record"), _option(argv, "--replay")
+    if recorded:
         for seed in seeds_of(argv[2]):
-            path = Path(replay) / f"{players}p-{seed}.json"
+            path = Path(recorded) / f"{players}p-{seed}.json"
             if not path.exists():
                 print(f"seed {seed}: no trace {path}")
                 continue
             trace = Trace.from_json_text(path.read_text())
-            game = LiveGame(trace.players, trace.edition, menu=trace.menu)
             started = time.perf_counter()
-            for timestamp, detections in trace.frames:
-                game.update(detections, timestamp)
+            game = replay(trace)
             yield seed, game, trace.log, len(trace.frames) / (time.perf_counter() - started)
         return
     from vision.paths import MODELS_DIR
@@ -80,6 +79,7 @@ def _read(argv: list[str]):
             detections = pipeline.detect(frame)
             seen.append((timestamp, detections))
             game.update(detections, timestamp)
+        game.finish()
         fps = len(frames) / (time.perf_counter() - started)
         if record:
             source = {"seed": seed, "players": players, "turns": int(argv[1]), "menu": "--no-menu" not in argv}
@@ -90,23 +90,23 @@ def _read(argv: list[str]):
 
 
 def main(argv: list[str]) -> None:
+    from vision.fieldtest.liveeval import compare
+    from vision.live.trace import reveals_read
+
     players = int(argv[0])
     total = [0, 0, 0]
     for seed, game, log, fps in _read(argv):
-        rounds = game.record()["rounds"]
-        read = [t["reveals"] for t in rounds[0]["turns"]] if rounds else []
-        truth = [t["reveals"] for t in log]
-        exact = sum(a == b for a, b in zip(read, truth, strict=False))
+        read, truth = reveals_read(game), [t["reveals"] for t in log]
+        exact, wrong = compare(read, truth)
         total[0] += exact
         total[1] += len(truth)
         total[2] += max(len(read) - len(truth), 0)
         print(f"seed {seed} players {players}: exact {exact}/{len(truth)}, {fps:.1f} frames/s", flush=True)
-        for k, want in enumerate(truth):
-            got = read[k] if k < len(read) else None
-            if got != want:
-                print(f"   turn {k + 1}: read {got}\n           truth {want}")
-        for extra in read[len(truth):]:
-            print(f"   extra turn: {extra}")
+        for w in wrong:
+            if w.truth is None:
+                print(f"   extra turn: {w.read}")
+            else:
+                print(f"   turn {w.turn}: read {w.read}\n           truth {w.truth}")
     # a turn read that the film has not (a card glimpsed in a hand read as a turn) is as wrong
     print(f"total exact {total[0]}/{total[1]}, turns read too many {total[2]}")
 

@@ -75,8 +75,9 @@ def trace_path(folder: Path, set_name: str, spec: FilmSpec) -> Path:
 
 def _reading(game, truth: list[dict], spec: FilmSpec, set_name: str, frames: int,
              seconds: float) -> FilmReading:
-    rounds = game.record()["rounds"]
-    read = [t.get("reveals") for t in rounds[0]["turns"]] if rounds else []
+    from vision.live.trace import reveals_read
+
+    read = reveals_read(game)
     exact, wrong = compare(read, truth)
     return FilmReading(set_name, spec, exact, len(truth), len(read), frames, seconds, wrong)
 
@@ -119,18 +120,13 @@ def _anchors_json(anchors) -> list[list[float]] | None:
 
 
 def replay_film(path: Path, spec: FilmSpec, set_name: str = "", anchors: bool = False) -> FilmReading:
-    """Read the film recorded at ``path`` (:func:`read_film`'s ``record``) without the models."""
-    from vision.live.pipeline import LiveGame
-    from vision.live.trace import Trace
+    """Read the film recorded at ``path`` (:func:`read_film`'s ``record``) without the models,
+    as :func:`read_film` reads it (:func:`vision.live.trace.replay`)."""
+    from vision.live.trace import Trace, replay
 
     trace = Trace.from_json_text(Path(path).read_text())
-    points = trace.source.get("seat_anchors") if anchors else None
-    game = LiveGame(trace.players, trace.edition, menu=trace.menu,
-                    seat_anchors=[tuple(p) for p in points] if points else None)
     started = time.perf_counter()
-    for timestamp, detections in trace.frames:
-        game.update(detections, timestamp)
-    game.finish()
+    game = replay(trace, anchors=anchors)
     seconds = time.perf_counter() - started
     return _reading(game, [t["reveals"] for t in trace.log], spec, set_name, len(trace.frames), seconds)
 

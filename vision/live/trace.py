@@ -2,7 +2,8 @@
 
 A :class:`Trace` replays the live reader without the models: the same frames in, the same
 detections, so a change to the tracker or the turn reader can be told by the turn log it
-reads, in seconds. ``sushicam eval-live --sets ... --record DIR`` writes one per film of a set
+reads, in seconds: :func:`replay` follows one as the live app follows a film.
+``sushicam eval-live --sets ... --record DIR`` writes one per film of a set
 from the films and the real models (``--replay DIR`` reads them back);
 ``tests/live/measure_films.py ... --record DIR`` does the same for films named by seed.
 
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from vision.detections import Detections
+from vision.live.pipeline import LiveGame
 
 
 def detections_to_json(detections: Detections) -> dict[str, Any]:
@@ -71,3 +73,25 @@ class Trace:
         frames = [(float(f["t"]), detections_from_json(f)) for f in value["frames"]]
         return cls(tuple(value["players"]), value["edition"], value["menu"], value["log"], frames,
                    value.get("source", {}))
+
+
+def replay(trace: Trace, *, anchors: bool = False) -> LiveGame:
+    """The live game that follows the recorded film as the app follows a film: told the
+    trace's players, edition and menu, fed every frame at its time, and the turn in play closed
+    when the film ends (:meth:`LiveGame.finish`). The seats are learned from the cards;
+    ``anchors``: given the seat points the film was recorded with instead, where its ``source``
+    has them (``seat_anchors``)."""
+    points = trace.source.get("seat_anchors") if anchors else None
+    game = LiveGame(trace.players, trace.edition, menu=trace.menu,
+                    seat_anchors=[(float(x), float(y)) for x, y in points] if points else None)
+    for timestamp, detections in trace.frames:
+        game.update(detections, timestamp)
+    game.finish()
+    return game
+
+
+def reveals_read(game: LiveGame) -> list[dict[str, Any]]:
+    """The reveals of each turn the game read in its first round (none: no round read), as a
+    film's log gives them."""
+    rounds = game.record()["rounds"]
+    return [turn["reveals"] for turn in rounds[0]["turns"]] if rounds else []
