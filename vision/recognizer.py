@@ -27,6 +27,7 @@ from vision.boxes import (
     piece_mask,
     speck_mask,
 )
+from vision.cardsize import card_side, whole_card_boxes
 from vision.detections import (
     LABEL,
     LABEL_MARGIN,
@@ -589,9 +590,18 @@ class Recognizer:
         _, embeddings = self.classifier.embed([c for group in cut for c in group])  # type: ignore[attr-defined]
         return unit(np.asarray(embeddings, np.float32).reshape(len(views), len(crops), -1).mean(0))
 
-    def exemplar_crops(self, image_bgr: np.ndarray, boxes: np.ndarray) -> list[np.ndarray]:
-        """The square crops of ``boxes`` an exemplar set keeps (``vision.exemplars.CROP`` px)."""
-        return [square_crop(image_bgr, box, EXEMPLAR_CROP) for box in np.asarray(boxes).reshape(-1, 4)]
+    def exemplar_crops(self, image_bgr: np.ndarray, boxes: np.ndarray) -> list[list[np.ndarray]]:
+        """For each of a photo's card ``boxes``, the square crops an exemplar set keeps of its
+        card (``vision.exemplars.CROP`` px): the box's own, or, where the box is a part of a
+        card cut short (``vision.cardsize.whole_card_boxes``), the whole card, reaching up
+        from the box's bottom or down from its top, whichever way the pixels beyond the cut
+        are not table (``vision.cardsize.card_side``; both, under one card, where that cannot
+        be told). A crop of a part of a card lies far from every whole view of that card, so
+        a card learnt from it would not be read the next time it lies whole."""
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        held = [card_side(image_bgr, boxes, box, card)
+                for box, card in zip(boxes, whole_card_boxes(boxes, image_bgr.shape), strict=True)]
+        return [[square_crop(image_bgr, box, EXEMPLAR_CROP) for box in card] for card in held]
 
     def for_live(self) -> Recognizer:
         """This recogniser with its detector fed at ``live_imgsz`` (as it is when unset) and no

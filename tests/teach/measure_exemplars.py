@@ -64,12 +64,15 @@ def read(recognizer, photos, printed: frozenset[str]):
 
 
 def exemplars_of(recognizer, photos) -> Exemplars:
-    crops, labels = [], []
-    for image, cards, _ in photos:
+    crops, labels, sources = [], [], []
+    for p, (image, cards, _) in enumerate(photos):
         visible = [c for c in cards if not c["hidden"]]
-        crops += recognizer.exemplar_crops(image, np.array([c["box"] for c in visible], np.float32))
-        labels += [c["label"] for c in visible]
-    return Exemplars.of(recognizer.embed_crops(crops), labels)
+        per_card = recognizer.exemplar_crops(image, np.array([c["box"] for c in visible], np.float32))
+        for k, (card, its_crops) in enumerate(zip(visible, per_card, strict=True)):
+            crops += its_crops
+            labels += [card["label"]] * len(its_crops)
+            sources += [f"{p}-{k}"] * len(its_crops)
+    return Exemplars.of(recognizer.embed_crops(crops), labels, sources)
 
 
 def main(teach: int = 3, test: int = 20) -> None:

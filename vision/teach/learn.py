@@ -258,9 +258,11 @@ def learn_rounds(data_dir: str | Path, recognizer: Recognizer, bundled: str | Pa
             if image is None:
                 continue
             these = [c for c in photo.cards if c.label != NOT_A_CARD]
-            crops += recognizer.exemplar_crops(image, np.array([c.box for c in these], np.float32))
-            labels += [c.label for c in these]
-            sources += [c.key for c in these]
+            per_card = recognizer.exemplar_crops(image, np.array([c.box for c in these], np.float32))
+            for card, its_crops in zip(these, per_card, strict=True):
+                crops += its_crops
+                labels += [card.label] * len(its_crops)
+                sources += [card.key] * len(its_crops)
 
         def embed(batch):
             with lock():
