@@ -62,6 +62,9 @@ Move = tuple[float, np.ndarray, np.ndarray]
 
 @dataclass
 class CardRecord:
+    """One card as the history follows it, by the id of the track that first showed it. Only
+    the history writes a record; the turn reader reads it."""
+
     track_id: int
     seat: int
     first_seen: float
@@ -75,9 +78,10 @@ class CardRecord:
     settled_name: str = ""
     settled_at: float = -math.inf
     gone_at: float | None = None
-    flipped: bool = False
+    flipped: bool = False  # lies face down since its reveal, settled (:meth:`CardHistory.turned_down`)
     covered_by: int | None = None  # the card laid over it when it went out of sight
-    # (time, name) of each sighting since its reveal in which it lay whole, uncovered
+    # (time, name) of each sighting since its reveal in which it lay whole, uncovered (a
+    # re-read counts those since its last one: ``CardTurn.reads_from``)
     whole_reads: list[tuple[float, str]] = field(default_factory=list)
     whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
     # the areas of its last boxes in sight: its usual size (``full_box`` is its largest box,
