@@ -15,6 +15,8 @@ including those inside functions (a lazy import still ties the modules together)
   ``web.cli`` registers them by name;
 - the turn reader (``vision.live.turns``) imports neither numpy nor ``vision.boxes`` nor
   ``vision.detections``: it reads the card history's events (``vision.live.history``), never a box;
+- the turn facts (``vision.live.facts``: what the turn reader made of the game, handed to the
+  card history) import no numpy, ``vision.boxes``, ``vision.detections``, history or turn reader;
 - no import cycles between modules.
 
 And, run for real: reading a photo imports neither torch nor ultralytics.
@@ -122,6 +124,10 @@ RULES = {
     # reader reads its events and asks it by card
     "the turn reader reads no box: vision.live.turns imports no numpy, boxes or detections":
         lambda src, dst: src == "vision.live.turns" and _within(dst, ("numpy", "vision.boxes", "vision.detections")),
+    # what the turn reader made of the game reaches the card history as a value, not a call
+    "the turn facts are a value of the game: vision.live.facts imports no boxes, history or turns":
+        lambda src, dst: src == "vision.live.facts" and _within(
+            dst, ("numpy", "vision.boxes", "vision.detections", "vision.live.history", "vision.live.turns")),
 }
 
 

@@ -21,7 +21,10 @@ class TrackedReader:
         self.turns = TurnReader(players, edition, tuning=tuning, cards=self.history)
 
     def update(self, tracked: Detections, timestamp: float) -> list[LiveEvent]:
-        return self.turns.update(self.history.update(tracked, timestamp), timestamp)
+        return self.turns.update(self.history.update(tracked, timestamp, self.turns.facts()), timestamp)
+
+    def reseat(self, seats: dict[int, int]) -> None:
+        self.turns.reseat(self.history.reseat(seats))
 
     def __getattr__(self, name: str):
         return getattr(self.turns, name)

@@ -3,6 +3,8 @@ makes of them, on small hand-made frames."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from tests.live.stages import TrackedReader
@@ -17,7 +19,18 @@ from vision.detections import (
     VISIBLE,
     Detections,
 )
-from vision.live.events import Flipped, Laid, Left, Removed, Renamed, SeenAgain, snapshot, step
+from vision.live.events import (
+    Flipped,
+    Laid,
+    Left,
+    Removed,
+    Renamed,
+    SeenAgain,
+    TurnedDown,
+    snapshot,
+    step,
+)
+from vision.live.facts import CardTurn, Status, TurnFacts
 from vision.live.history import CardHistory
 from vision.live.tracker import CardState, CardTracker
 from vision.live.turns import EventKind
@@ -99,6 +112,34 @@ def test_a_card_turned_up_under_a_new_track_is_the_card_seen_again_and_one_gone_
     assert history.cards[1].label == "eel" and set(history.cards) == {1}
     assert history.update(seated(1.5), 1.5) == [Left(1, 0.8)]
     assert history.update(seated(2.0), 2.0) == []  # told once
+
+
+def test_only_a_card_the_facts_say_was_revealed_is_turned_down_when_it_lies_face_down():
+    """The history learns what was played only from the facts it is handed each frame. Ann's
+    tempura, revealed in turn 1 by those facts, lies face down from 1 s on: once it has lain so
+    for a second (``settle_s``) it is turned down, a take-out box's flip, told once. Her card
+    laid face down beside it, never revealed, is a card waiting for its reveal, no flip; and
+    handed facts with no card played, the history takes the tempura face down for no flip
+    either."""
+    tempura, back = (100, 100, 200, 255), (300, 100, 400, 255)
+    revealed = CardTurn(Status.PLAYED, round=0, turn=0, text="tempura", face="tempura", revealed_at=0.0)
+    played = TurnFacts(cards=MappingProxyType({1: revealed}))
+
+    def turned_down(facts: TurnFacts) -> list:
+        history, told = CardHistory(), []
+        for k in range(30):
+            t = k / 10
+            label, since = ("tempura", 0.0) if t < 1.0 else ("card-back", 1.0)
+            seen = Detections(xyxy=np.array([tempura, back], float),
+                              data={TRACK_ID: np.array([1, 2]), LABEL: np.array([label, "card-back"], dtype=object),
+                                    SEAT: np.array([0, 0]), VISIBLE: np.ones(2, bool),
+                                    LABEL_SINCE: np.array([since, 0.0])})
+            told += [e for e in history.update(seen, t, facts) if isinstance(e, TurnedDown)]
+        assert history.cards[1].flipped == bool(told) and not history.cards[2].flipped
+        return told
+
+    assert turned_down(played) == [TurnedDown(1, 1.0)]
+    assert turned_down(TurnFacts()) == []
 
 
 def table(t, *cards) -> Detections:

@@ -115,7 +115,17 @@ class Left:
     at: float
 
 
-HistoryEvent = SeenAgain | Covered | Left
+@dataclass(frozen=True)
+class TurnedDown:
+    """The card ``card_id``, revealed this round and lying on the table, lies face down since
+    ``at``, settled so: turned over by a take-out box (a card the rules take off the table as
+    it scores is no such card)."""
+
+    card_id: int
+    at: float
+
+
+HistoryEvent = SeenAgain | Covered | Left | TurnedDown
 
 
 def snapshot(tracked: Detections) -> dict[int, Snapshot]:

@@ -22,20 +22,20 @@ and tells the turn reader (``vision.live.turns``) what became of the cards: the 
 :class:`~vision.live.events.SeenAgain`, :class:`~vision.live.events.Covered`,
 :class:`~vision.live.events.Left`.
 
-What a card is to the game (pending, in a turn, gone, a stray; its logged name) is the turn
-reader's, kept in its own state. Some rules here need to know which cards were played, and
-in which round and turn (a strip comes back only of a card played this round; a card gone
-from the table may be seen again): the turn reader tells them, as typed facts
-(:meth:`CardHistory.played`, :meth:`CardHistory.strayed`: a :class:`Play` per card), and
-learns of a played card seen again from the :class:`~vision.live.events.SeenAgain` it is
-sent. The turn reader never reads a box.
+What a card is to the game (pending, in a turn, gone, a stray; its round, turn and logged
+name) is the turn reader's alone. Some rules here depend on it (a strip comes back only of a
+card played this round; a card gone from the table may be seen again while the rules leave
+one of its name there): they read it from the :class:`~vision.live.facts.TurnFacts` they are
+given, a frozen value the turn reader builds from its state (:meth:`update` is given one per
+frame, and each query below that needs it its own). The history keeps none of it and never
+calls the turn reader; the turn reader never reads a box.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,28 +45,16 @@ from scorer.cards import (
     NEVER_COPIED,
     RETURNS_TO_HAND,
     is_dessert,
+    leaves_by_rule,
     stays_all_round,
 )
 from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
-from vision.live.events import Covered, HistoryEvent, Left, SeenAgain
+from vision.live.events import Covered, HistoryEvent, Left, SeenAgain, TurnedDown
+from vision.live.facts import CardTurn, TurnFacts
 from vision.live.tuning import HistoryTuning, TurnTuning
-
-
-@dataclass(frozen=True)
-class Play:
-    """What the turn reader told the history it made of a card: revealed in turn ``turn`` of
-    round ``round`` (:meth:`CardHistory.played`), or a stray, a box of no card, never played
-    (``stray``; :meth:`CardHistory.strayed`). A card with none is pending: in no turn yet. A
-    card revealed is on the table while the history has it in sight or covered (``gone_at``
-    None), gone from it since it left."""
-
-    round: int
-    turn: int = -1
-    stray: bool = False
-
 
 # a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
 Move = tuple[float, np.ndarray, np.ndarray]
@@ -74,6 +62,9 @@ Move = tuple[float, np.ndarray, np.ndarray]
 
 @dataclass
 class CardRecord:
+    """One card as the history follows it, by the id of the track that first showed it. Only
+    the history writes a record; the turn reader reads it."""
+
     track_id: int
     seat: int
     first_seen: float
@@ -82,11 +73,15 @@ class CardRecord:
     label_since: float
     box: np.ndarray
     full_box: np.ndarray
-    face: str = ""  # the last settled face-up name
+    # the last name it was read under face up, settled, and when it was last read so (the
+    # name the game counts it under is :meth:`CardHistory.face`)
+    settled_name: str = ""
+    settled_at: float = -math.inf
     gone_at: float | None = None
-    flipped: bool = False
+    flipped: bool = False  # lies face down since its reveal, settled (:meth:`CardHistory.turned_down`)
     covered_by: int | None = None  # the card laid over it when it went out of sight
-    # (time, name) of each sighting since its reveal in which it lay whole, uncovered
+    # (time, name) of each sighting since its reveal in which it lay whole, uncovered (a
+    # re-read counts those since its last one: ``CardTurn.reads_from``)
     whole_reads: list[tuple[float, str]] = field(default_factory=list)
     whole_counts: dict[str, int] = field(default_factory=dict)  # all such sightings, per name
     # the areas of its last boxes in sight: its usual size (``full_box`` is its largest box,
@@ -119,7 +114,6 @@ class _Next:
 
 NEXT = _Next()
 _Verdict = float | None | _Next
-_Memo = dict[str, dict[str, int]]
 
 #: The rules that say whether a new track is a card already known, seen again, in the order
 #: they are tried (each a ``CardHistory._again_<name>`` method): the first that applies decides.
@@ -143,11 +137,8 @@ class CardHistory:
 
     ``alias`` maps a track that is a card already known (a piece, a second box, the card seen
     again) to that card's id; ``source`` maps a card to the track that follows it now; ``pieces``
-    keeps where the pieces folded into a card were boxed (:meth:`fold`); ``plays`` what the
-    turn reader told of each card (:class:`Play`). The turn reader keeps ``round_index`` (the
-    round in play) and ``last_read_at`` (when its last turn was read) up to date;
-    :meth:`observe` is told ``expected``: how many of each face the rules leave in front of a
-    seat after this round's turns.
+    keeps where the pieces folded into a card were boxed (:meth:`fold`). What the turn reader
+    made of the cards comes with each call that needs it (:class:`~vision.live.facts.TurnFacts`).
     """
 
     tuning: HistoryTuning = field(default_factory=HistoryTuning)
@@ -157,30 +148,52 @@ class CardHistory:
     alias: dict[int, int] = field(default_factory=dict)
     pieces: dict[int, list[np.ndarray]] = field(default_factory=dict)
     source: dict[int, int] = field(default_factory=dict)
-    plays: dict[int, Play] = field(default_factory=dict)
     next_hidden: int = 0  # ids for cards no track follows (below 0)
     #: the last decisions of the named rules, newest last (see :class:`Decision`)
     trace: deque[Decision] = field(default_factory=lambda: deque(maxlen=500), repr=False)
-    round_index: int = 0
-    last_read_at: float = -math.inf
-    expected: Callable[[int], dict[str, int]] = field(default=lambda seat: {}, repr=False)
     _decided: list[Decision] = field(default_factory=list, init=False, repr=False)  # this frame's
 
-    def update(self, tracked: Detections, now: float) -> list[HistoryEvent]:
-        """One frame of tracked cards in (see :meth:`observe`); what became of the cards out:
+    def update(self, tracked: Detections, now: float, facts: TurnFacts | None = None) -> list[HistoryEvent]:
+        """One frame of tracked cards in (see :meth:`observe`), with what the turn reader has
+        made of the game so far (``facts``; by default none played yet); what became of the cards out:
         a track found to be a card already known (:class:`SeenAgain`), a card gone out of
         sight under one laid over it (:class:`Covered`), a card out of sight for good
         (:class:`Left`), in the order of the cards."""
         self._decided = []
-        present = self.observe(tracked, now)
+        facts = facts if facts is not None else TurnFacts()
+        present = self.observe(tracked, now, facts)
         events: list[HistoryEvent] = [SeenAgain(d.track_id, d.card_id, d.rule, d.at) for d in self._decided]
-        return events + self.out_of_sight(present, now)
+        events += self.out_of_sight(present, now, facts)
+        return events + self.turned_down(now, facts)
+
+    def turned_down(self, now: float, facts: TurnFacts) -> list[HistoryEvent]:
+        """The cards revealed this round, on the table, that lie face down now, named so for
+        ``settle_s``, unless the rules take them off the table as they score: ``flipped`` from
+        now on (:class:`TurnedDown`), in the order of the cards."""
+        events: list[HistoryEvent] = []
+        for card in self.cards.values():
+            if (card.label == CARD_BACK and not card.flipped and self.played_now(card, facts)
+                    and now - card.label_since >= self.times.settle_s and not leaves_by_rule(self.face(card, facts))):
+                card.flipped = True
+                events.append(TurnedDown(card.track_id, card.label_since))
+        return events
+
+    def reseat(self, seats: Mapping[int, int]) -> dict[int, int]:
+        """Give the cards (by id) the seats the seat memory now gives them; the cards that
+        changed seat, each with the seat it had. A track that is a card seen again (its alias)
+        does not move it."""
+        moved = {}
+        for card_id, seat in seats.items():
+            card = self.cards.get(card_id)
+            if card is not None and card.seat != seat:
+                moved[card_id], card.seat = card.seat, seat
+        return moved
 
     def _decide(self, decision: Decision) -> None:
         self.trace.append(decision)
         self._decided.append(decision)
 
-    def out_of_sight(self, present: set[int], now: float) -> list[HistoryEvent]:
+    def out_of_sight(self, present: set[int], now: float, facts: TurnFacts) -> list[HistoryEvent]:
         """Follow the cards not ``present`` in this frame: one that went out of sight as a newer
         card of its seat was laid over it is covered, still on the table, for as long as that
         card lies there (:meth:`covering`); one out of sight otherwise, or whose cover left the
@@ -198,7 +211,7 @@ class CardHistory:
                     continue  # still under the card laid on it
                 # the card on it left the table (a column cleared away): so did this one
                 card.last_seen = cover.gone_at if cover is not None and cover.gone_at else card.last_seen
-            elif self.in_play(card) and (cover := self.covering(card)) is not None:
+            elif self.in_play(card, facts) and (cover := self.covering(card)) is not None:
                 card.covered_by = cover.track_id
                 events.append(Covered(card.track_id, cover.track_id, now))
                 continue
@@ -210,54 +223,50 @@ class CardHistory:
         """Drop the card ``card_id``: it was never a card of the game, or it left the table
         and its round is over."""
         del self.cards[card_id]
-        self.plays.pop(card_id, None)
 
-    # --- what the turn reader tells of the cards -------------------------------------------
+    # --- what the turn reader made of the cards (:class:`~vision.live.facts.TurnFacts`) -----
 
-    def played(self, card_id: int, round_index: int, turn: int) -> None:
-        """The turn reader put the card ``card_id`` in turn ``turn`` of round ``round_index``."""
-        self.plays[card_id] = Play(round_index, turn)
+    @staticmethod
+    def face(card: CardRecord, facts: TurnFacts) -> str:
+        """The name the game counts ``card`` under (:func:`face`)."""
+        return face(card, facts.of(card.track_id))
 
-    def strayed(self, card_id: int, round_index: int) -> None:
-        """The turn reader found the card ``card_id`` a stray (a box of no card, never played);
-        ``round_index``: the round it was left in at the round's end (-1: found in a round)."""
-        self.plays[card_id] = Play(round_index, stray=True)
-
-    def revealed(self, card: CardRecord) -> bool:
+    @staticmethod
+    def revealed(card: CardRecord, facts: TurnFacts) -> bool:
         """Whether the turn reader put ``card`` in a turn."""
-        play = self.plays.get(card.track_id)
-        return play is not None and not play.stray
+        return facts.revealed(card.track_id)
 
-    def in_play(self, card: CardRecord) -> bool:
+    def in_play(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether ``card`` was revealed in a turn and lies on the table still."""
-        return card.gone_at is None and self.revealed(card)
+        return card.gone_at is None and self.revealed(card, facts)
 
-    def gone(self, card: CardRecord) -> bool:
+    def gone(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether ``card`` was revealed in a turn and has left the table since."""
-        return card.gone_at is not None and self.revealed(card)
+        return card.gone_at is not None and self.revealed(card, facts)
 
-    def is_stray(self, card: CardRecord) -> bool:
+    @staticmethod
+    def is_stray(card: CardRecord, facts: TurnFacts) -> bool:
         """Whether the turn reader found ``card`` a stray."""
-        play = self.plays.get(card.track_id)
-        return play is not None and play.stray
+        return facts.stray(card.track_id)
 
-    def told(self, card: CardRecord) -> bool:
+    @staticmethod
+    def told(card: CardRecord, facts: TurnFacts) -> bool:
         """Whether the turn reader told what ``card`` is (in a turn, or a stray): not pending."""
-        return card.track_id in self.plays
+        return facts.told(card.track_id)
 
-    def round_of(self, card: CardRecord) -> int:
+    @staticmethod
+    def round_of(card: CardRecord, facts: TurnFacts) -> int:
         """The round ``card`` was played (or left a stray) in; -1 while pending."""
-        play = self.plays.get(card.track_id)
-        return -1 if play is None else play.round
+        return facts.round_of(card.track_id)
 
-    def turn_of(self, card: CardRecord) -> int:
+    @staticmethod
+    def turn_of(card: CardRecord, facts: TurnFacts) -> int:
         """The turn of its round ``card`` was played in; -1 while pending, and for a stray."""
-        play = self.plays.get(card.track_id)
-        return -1 if play is None else play.turn
+        return facts.turn_of(card.track_id)
 
-    def played_now(self, card: CardRecord) -> bool:
+    def played_now(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether ``card`` was revealed in a turn of the round in play and lies on the table still."""
-        return self.in_play(card) and self.round_of(card) == self.round_index
+        return self.in_play(card, facts) and self.round_of(card, facts) == facts.round
 
     def forget_gone(self) -> None:
         """Drop the aliases, sources and pieces of cards no longer kept."""
@@ -265,7 +274,7 @@ class CardHistory:
         self.pieces = {o: places for o, places in self.pieces.items() if o in self.cards}
         self.source = {c: r for c, r in self.source.items() if c in self.cards}
 
-    def observe(self, tracked: Detections, now: float) -> set[int]:
+    def observe(self, tracked: Detections, now: float, facts: TurnFacts) -> set[int]:
         """Follow this frame's tracked cards (``data[TRACK_ID]``, ``data[LABEL]``, ``data[SEAT]``,
         ``data[VISIBLE]``, ``data[LABEL_SINCE]``, ``data[FIRST_SEEN]``): each track is a card
         already known (itself, a piece of one, one seen again: see :data:`SEEN_AGAIN`) or a new
@@ -284,13 +293,13 @@ class CardHistory:
                 continue  # an old track of a card now followed under a new one
             box = np.asarray(tracked.xyxy[k], float)
             card = self.cards.get(card_id)
-            if card is None and (owner := self.piece_again(box, int(seats[k]))) is not None:
+            if card is None and (owner := self.piece_again(box, int(seats[k]), facts)) is not None:
                 # boxed right where a piece of a played card was boxed before: that piece again
                 self.alias[raw_id] = owner.track_id
                 self._decide(Decision("piece-place", raw_id, owner.track_id, now))
                 continue
             if card is None:
-                card = self.same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now)
+                card = self.same_card(raw_id, labels[k], int(seats[k]), box, in_sight, now, facts)
                 if card is not None:
                     card.label_since = max(float(since[k]), card.label_since)
             if card is None:
@@ -309,8 +318,8 @@ class CardHistory:
                     card.full_box = box.copy()
                 card.areas.append(_area(box))
             if card.label != CARD_BACK and card.settled(now, self.times.settle_s):
-                card.face = card.label
-            if bool(visible[k]) and self.in_play(card) and not card.flipped:
+                card.settled_name, card.settled_at = card.label, now
+            if bool(visible[k]) and self.in_play(card, facts) and not card.flipped:
                 self.note_reading(card, box, now)
                 self.note_place(card, box, now)
         return present
@@ -373,52 +382,50 @@ class CardHistory:
         return now - card.kept_at >= self.tuning.hidden_s
 
     def same_card(self, raw_id: int, label: str, seat: int, box: np.ndarray,
-                   in_sight: set[int], now: float) -> CardRecord | None:
+                  in_sight: set[int], now: float, facts: TurnFacts) -> CardRecord | None:
         """A new track that is a card the game already knows, seen again: the card of its seat
         out of sight that the rules of :data:`SEEN_AGAIN` score best (see :meth:`seen_again`);
         the rule that decided goes to :attr:`trace`."""
         best, best_score, best_rule = None, -math.inf, ""
-        memo: dict[str, dict[str, int]] = {}
         for card in self.cards.values():
             if card.seat != seat or card.track_id in in_sight:
                 continue
-            rule, score = self.seen_again(card, label, box, now, memo)
+            rule, score = self.seen_again(card, label, box, now, facts)
             # (a place a stray lay in wins outright; the last such stray)
             if score is not None and (score > best_score or score == math.inf):
                 best, best_score, best_rule = card, score, rule
         if best is None:
             return None
         self._decide(Decision(best_rule, raw_id, best.track_id, now))
-        if self.gone(best) or best.covered_by is not None:
-            # back on the table (the turn reader, told by the SeenAgain, has it played again)
+        if self.gone(best, facts) or best.covered_by is not None:
+            # back on the table (the turn reader, sent the SeenAgain, has it played again)
             best.gone_at, best.covered_by = None, None
         self.alias[raw_id] = best.track_id
         self.source[best.track_id] = raw_id
         return best
 
     def seen_again(self, card: CardRecord, label: str, box: np.ndarray, now: float,
-                    memo: dict[str, dict[str, int]]) -> tuple[str, float | None]:
+                   facts: TurnFacts) -> tuple[str, float | None]:
         """How well a new track's ``box`` named ``label`` is ``card`` seen again (None: it is
         not), and the rule that said so: the rules of :data:`SEEN_AGAIN`, in order; the first
-        that applies decides. ``memo`` keeps what the rules replayed say lies on the seat's
-        table, once per frame."""
+        that applies decides; ``facts``: what the turn reader made of the game so far."""
         for name in SEEN_AGAIN:
-            verdict = getattr(self, "_again_" + name.replace("-", "_"))(card, label, box, now, memo)
+            verdict = getattr(self, "_again_" + name.replace("-", "_"))(card, label, box, now, facts)
             if verdict is not NEXT:
                 return name, verdict
         return "", None
 
-    def _again_stray_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+    def _again_stray_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> _Verdict:
         """Boxed again right where a stray lay (a pattern of the cloth comes and goes): that stray."""
-        if not self.is_stray(card):
+        if not self.is_stray(card, facts):
             return NEXT
         return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
 
-    def _again_turned_over(self, card: CardRecord, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+    def _again_turned_over(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> _Verdict:
         """Turned over where it lay (a card revealed, or flipped by a take-out box) while the
         tracker lost it: one of the two names the card back, within ``flip_s`` of its last
         sighting; turned up about where it lay, turned down exactly there."""
-        if (self.gone(card) or CARD_BACK not in (card.label, label) or card.label == label
+        if (self.gone(card, facts) or CARD_BACK not in (card.label, label) or card.label == label
                 or now - card.last_seen > self.tuning.flip_s):
             return NEXT
         overlap = _iou(card.box, box)
@@ -426,48 +433,48 @@ class CardHistory:
         return overlap if overlap >= needed else None
 
     def _again_renamed_in_place(self, card: CardRecord, label: str, box: np.ndarray, now: float,
-                                memo: _Memo) -> _Verdict:
+                                facts: TurnFacts) -> _Verdict:
         """Read under another name right where a played card went out of sight, within
         ``flip_s``: the recogniser changed its mind (a card laid on it lies a strip off it, and a
         card the rules keep on the table does not leave it mid-round); its turn is amended once
         the new name settles."""
-        if (self.played_now(card) and CARD_BACK not in (card.label, label)
-                and card.label != label and stays_all_round(card.face)
+        if (self.played_now(card, facts) and CARD_BACK not in (card.label, label)
+                and card.label != label and stays_all_round(self.face(card, facts))
                 and now - card.last_seen <= self.tuning.flip_s and _iou(card.box, box) >= self.tuning.same_place_iou):
             return _iou(card.box, box)
         return NEXT
 
-    def _again_whole_in_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+    def _again_whole_in_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> _Verdict:
         """Boxed whole under its name right where a played card of this round lay whole, out of
         sight under its track: the tracker's track of it went over to a piece of it and lost it
         there (seen whole again seconds later, it is no new card). Not a card another card still
         lies on: it cannot show whole where it lay, and a box of its name there is the next card
         of its column passing over it in a hand, on its way to the column's end."""
-        if (self.played_now(card) and card.face == label
+        if (self.played_now(card, facts) and self.face(card, facts) == label
                 and _iou(card.full_box, box) >= self.tuning.same_place_iou and not self.under_a_card(card)):
             return _iou(card.full_box, box)
         return NEXT
 
-    def _again_strip_or_lost(self, card: CardRecord, label: str, box: np.ndarray, now: float, memo: _Memo) -> _Verdict:
+    def _again_strip_or_lost(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> _Verdict:
         """A strip of a card still played, found again after a hand laid a card on it; or a card
         lost from sight (gone, or covered) back near where it went (a column straightened, a hand
         that stayed long), when the rules replayed so far say it is still on the table: the
         nearer the better, within ``reid_distance`` of its lengths."""
-        if not self.strip_of(card, label, box) and not self.may_come_back(card, label, box, memo):
+        if not self.strip_of(card, label, box, facts) and not self.may_come_back(card, label, box, facts):
             return None
         size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
         d = float(np.linalg.norm((box[:2] + box[2:]) / 2 - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
         return -d if d <= self.tuning.reid_distance else None
 
-    def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, memo: _Memo) -> bool:
+    def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, facts: TurnFacts) -> bool:
         """Whether ``card``, lost from sight, may be what ``box`` shows (see :meth:`_again_strip_or_lost`)."""
-        lost = self.gone(card) or card.covered_by is not None
-        kept_dessert = self.round_of(card) < self.round_index and is_dessert(card.face)
-        if not lost or (self.round_of(card) != self.round_index and not kept_dessert) or card.face != label:
+        lost = self.gone(card, facts) or card.covered_by is not None
+        kept_dessert = self.round_of(card, facts) < facts.round and is_dessert(self.face(card, facts))
+        if not lost or (self.round_of(card, facts) != facts.round and not kept_dessert) or self.face(card, facts) != label:
             return False
-        if card.face in RETURNS_TO_HAND:
+        if self.face(card, facts) in RETURNS_TO_HAND:
             return False  # tools leave for a hand; their event is already on the log
-        lain_over = card.covered_by is None and self.lain_over(card)
+        lain_over = card.covered_by is None and self.lain_over(card, facts)
         if kept_dessert or card.covered_by is not None or lain_over:
             # a covered card seen again shows a strip of itself, within where it lay; a
             # dessert kept from an earlier round, seen again, lies where it lay (a new
@@ -478,19 +485,17 @@ class CardHistory:
                 return False
             within = self.tuning.dessert_within if kept_dessert and card.covered_by is None else self.tuning.strip_within
             return _intersection(card.full_box, box) >= within * _area(box)
-        if "expected" not in memo:
-            memo["expected"] = self.expected(card.seat)
-        here = sum(1 for c in self.cards.values() if c.seat == card.seat and self.played_now(c)
-                   and c.face == label and not c.flipped)
+        here = sum(1 for c in self.cards.values() if c.seat == card.seat and self.played_now(c, facts)
+                   and self.face(c, facts) == label and not c.flipped)
         # else the rules took it off the table (miso soups, scored uramaki...)
-        return memo["expected"].get(label, 0) > here
+        return facts.left_on_table(card.seat).get(label, 0) > here
 
-    def strip_of(self, card: CardRecord, label: str, box: np.ndarray) -> bool:
+    def strip_of(self, card: CardRecord, label: str, box: np.ndarray, facts: TurnFacts) -> bool:
         """Whether ``box`` is a strip of ``card``: a card of this round, same name, and a box
         of at most half its size lying mostly within where it lay. A card laid on another shows
         whole; the one beneath shrinks to its strip, which a hand passing over it can make the
         tracker lose and find again as a new track."""
-        if not self.played_now(card) or card.face != label:
+        if not self.played_now(card, facts) or self.face(card, facts) != label:
             return False
         return (_area(box) <= self.tuning.strip_size * _area(card.full_box)
                 and _intersection(card.full_box, box) >= self.tuning.strip_inside * _area(box))
@@ -500,7 +505,7 @@ class CardHistory:
         cover = self.cards.get(card.covered_by) if card.covered_by is not None else None
         return cover is not None and cover.gone_at is None
 
-    def lain_over(self, card: CardRecord) -> bool:
+    def lain_over(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether a card of ``card``'s seat laid after it, still played, lies over its place
         (``cover_share`` of where it lay whole): ``card`` lies beneath it, whether or not its
         going out of sight was seen as that card's laying (a strip misread under another name
@@ -509,8 +514,8 @@ class CardHistory:
         Why: such a card can show only the strip the card over it leaves; a whole box of its
         name at the end of its column is the next card laid there, not it found again."""
         area = max(_area(card.full_box), 1e-9)
-        return any(o is not card and o.seat == card.seat and self.round_of(o) == self.round_of(card)
-                   and self.in_play(o) and o.first_seen > card.first_seen
+        return any(o is not card and o.seat == card.seat and self.round_of(o, facts) == self.round_of(card, facts)
+                   and self.in_play(o, facts) and o.first_seen > card.first_seen
                    and _intersection(card.full_box, o.full_box) >= self.tuning.cover_share * area
                    for o in self.cards.values())
 
@@ -565,7 +570,7 @@ class CardHistory:
         past = float(max(c[0] - b[0], c[1] - b[1], b[2] - c[2], b[3] - c[3]))
         return past >= self.tuning.past_share * length
 
-    def uncovered_by_move(self, strip: CardRecord, now: float) -> tuple[CardRecord, Move] | None:
+    def uncovered_by_move(self, strip: CardRecord, now: float, facts: TurnFacts) -> tuple[CardRecord, Move] | None:
         """The played card of ``strip``'s seat that moved off where it lay since the last turn
         was read, over part of that place, ``strip`` lying within the part it left and beside
         it (:meth:`strip_beside`): its track went over to a card laid on it, and ``strip`` is
@@ -577,21 +582,21 @@ class CardHistory:
         same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self.cards.values():
-            if card.seat != strip.seat or (move := self.laid_over_since_last_turn(card)) is None:
+            if card.seat != strip.seat or (move := self.laid_over_since_last_turn(card, facts)) is None:
                 continue
             if (area <= self.tuning.piece * card.size() and _intersection(move[1], strip.full_box) >= self.tuning.piece_within * area
                     and self.strip_beside(strip, card, now)):
                 return card, move
         return None
 
-    def laid_over_since_last_turn(self, card: CardRecord) -> Move | None:
+    def laid_over_since_last_turn(self, card: CardRecord, facts: TurnFacts) -> Move | None:
         """The last move of ``card``, played this round and named as revealed, if it came
         since the last turn was read, over part of where it lay (a card laid over it, not a card
         moved elsewhere), and it lies where it came to lie still: the move a card of its name
         laid over it makes of it (see :meth:`TurnReader._laid_over_alike`, :meth:`uncovered_by_move`)."""
-        since = self.last_read_at
+        since = facts.last_read_at
         move = card.moved
-        if (not self.played_now(card) or card.label != card.face
+        if (not self.played_now(card, facts) or card.label != self.face(card, facts)
                 or move is None or move[0] <= since):
             return None
         if _iou(move[1], move[2]) >= self.tuning.laid_over_iou and _iou(card.box, move[2]) >= self.tuning.moved_iou:
@@ -604,9 +609,8 @@ class CardHistory:
         self.alias[box.track_id] = card.track_id
         self.pieces.setdefault(card.track_id, []).append(box.box.copy())
         del self.cards[box.track_id]
-        self.plays.pop(box.track_id, None)
 
-    def piece_again(self, box: np.ndarray, seat: int) -> CardRecord | None:
+    def piece_again(self, box: np.ndarray, seat: int, facts: TurnFacts) -> CardRecord | None:
         """The played card of ``seat`` (this round) a piece of which was boxed right where
         ``box`` lies (``same_place_iou``), if any: a new track there is that piece again.
 
@@ -616,7 +620,7 @@ class CardHistory:
         taken for a card laid before it."""
         for owner_id, places in self.pieces.items():
             owner = self.cards.get(owner_id)
-            if owner is None or owner.seat != seat or not self.played_now(owner):
+            if owner is None or owner.seat != seat or not self.played_now(owner, facts):
                 continue
             if any(_iou(place, box) >= self.tuning.same_place_iou for place in places):
                 return owner
@@ -635,11 +639,11 @@ class CardHistory:
         first, later = sorted((a, b), key=lambda c: (c.boxed_at, c.track_id))
         return not self.shows_under(later, first)
 
-    def still_on_table(self, card: CardRecord) -> bool:
+    def still_on_table(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether ``card``, revealed, lies on the table still by the rules: played, or gone
         out of sight while no rule takes it off the table mid-round (not a tool, not a card
         discarded as it scores, not flipped)."""
-        return self.in_play(card) or (self.gone(card) and not card.flipped and stays_all_round(card.face))
+        return self.in_play(card, facts) or (self.gone(card, facts) and not card.flipped and stays_all_round(self.face(card, facts)))
 
     def left_a_strip(self, under: CardRecord, over: CardRecord, now: float) -> bool:
         """Whether ``under``, seen bigger before, shows only a strip now, mostly outside
@@ -695,12 +699,12 @@ class CardHistory:
         reach = self.tuning.reach * float(np.max(strip.full_box[2:] - strip.full_box[:2]))
         return _intersection(strip.full_box + np.array([-reach, -reach, reach, reach]), card.full_box) > 0
 
-    def copied_card(self, order: CardRecord) -> CardRecord | None:
+    def copied_card(self, order: CardRecord, facts: TurnFacts) -> CardRecord | None:
         """The card a special order lies on: the earlier card of its seat it covers most."""
         under = [c for c in self.cards.values()
-                 if c.seat == order.seat and c is not order and self.played_now(c)
-                 and self.turn_of(c) < self.turn_of(order) and not c.flipped
-                 and c.face not in NEVER_COPIED and c.face != ""]
+                 if c.seat == order.seat and c is not order and self.played_now(c, facts)
+                 and self.turn_of(c, facts) < self.turn_of(order, facts) and not c.flipped
+                 and self.face(c, facts) not in NEVER_COPIED and self.face(c, facts) != ""]
         if not under:
             return None
         o = order.full_box
@@ -725,8 +729,6 @@ class CardHistory:
         card.track_id, card.box, card.covered_by = hidden, before.copy(), track_id
         card.rest, card.moving, card.moved = before.copy(), None, None
         self.cards[hidden] = card
-        if track_id in self.plays:
-            self.plays[hidden] = self.plays.pop(track_id)
         for piece, original in list(self.alias.items()):
             if original == track_id:
                 self.alias[piece] = hidden
@@ -737,7 +739,7 @@ class CardHistory:
         self.cards[track_id] = new
         return new
 
-    def give_back(self, card: CardRecord, new: CardRecord, now: float) -> CardRecord:
+    def give_back(self, card: CardRecord, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord:
         """Make ``card`` (played, its track gone over to a card laid elsewhere) follow the
         track of ``new`` (boxed again where ``card`` lay), and ``new`` follow the track that
         left, as the card laid: pending, named as that track reads it, since it moved."""
@@ -746,10 +748,10 @@ class CardHistory:
         self.alias[new_raw], self.source[card.track_id] = card.track_id, new_raw
         self.alias[card_raw], self.source[new.track_id] = new.track_id, card_raw
         laid_box, laid_label, laid_since = card.box.copy(), card.label, card.label_since
-        card.box, card.label, card.label_since = new.box.copy(), card.face, new.label_since
+        card.box, card.label, card.label_since = new.box.copy(), self.face(card, facts), new.label_since
         card.rest, card.moving, card.moved, card.kept_at = new.box.copy(), None, None, now
-        card.whole_reads = [r for r in card.whole_reads if r[1] == card.face]
-        card.whole_counts = {card.face: card.whole_counts.get(card.face, 0)}
+        card.whole_reads = [r for r in card.whole_reads if r[1] == self.face(card, facts)]
+        card.whole_counts = {self.face(card, facts): card.whole_counts.get(self.face(card, facts), 0)}
         new.box, new.full_box, new.label, new.label_since = laid_box, laid_box.copy(), laid_label, laid_since
         new.first_seen = new.boxed_at = when
         new.areas.clear()
@@ -758,16 +760,16 @@ class CardHistory:
 
     # --- boxes that are a card already there ----------------------------------------------
 
-    def left_where_boxed(self, new: CardRecord, now: float) -> CardRecord | None:
+    def left_where_boxed(self, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The played card of ``new``'s seat that moved away since the last turn was read, to lie
         elsewhere under another name, boxed again by ``new`` right where it lay, named as it
         was revealed (see :meth:`TurnReader._tracks_given_back`): its track went over to a card a
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved
-            if (card.seat != new.seat or not self.played_now(card)
-                    or card.flipped or move is None or move[0] <= self.last_read_at or card.face != new.label
-                    or card.label in (card.face, CARD_BACK) or now - card.last_seen > self.times.just_seen_s
+            if (card.seat != new.seat or not self.played_now(card, facts)
+                    or card.flipped or move is None or move[0] <= facts.last_read_at or self.face(card, facts) != new.label
+                    or card.label in (self.face(card, facts), CARD_BACK) or now - card.last_seen > self.times.just_seen_s
                     or now - new.last_seen > self.times.just_seen_s):
                 continue
             # moved away (not a card laid over it: see laid_over_since_last_turn), and boxed
@@ -776,24 +778,24 @@ class CardHistory:
                 return card
         return None
 
-    def on_its_like(self, card: CardRecord, now: float) -> bool:
+    def on_its_like(self, card: CardRecord, now: float, facts: TurnFacts) -> bool:
         """Whether ``card`` lies on a revealed card of its seat and this round named as it is
         read (a strip of that card found again, or a card laid on it now), unless it is a strip
         that card shows beside it, whole in sight (:meth:`strip_beside`)."""
-        return any(o.seat == card.seat and self.told(o) and self.round_of(o) == self.round_index
-                   and o.face == card.label and lies_on(o, card, self.tuning.lies_on)
+        return any(o.seat == card.seat and self.told(o, facts) and self.round_of(o, facts) == facts.round
+                   and self.face(o, facts) == card.label and lies_on(o, card, self.tuning.lies_on)
                    and not self.strip_beside(card, o, now)
                    for o in self.cards.values())
 
-    def second_box_in_sight(self, card: CardRecord, now: float) -> CardRecord | None:
+    def second_box_in_sight(self, card: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The played card of ``card``'s seat, named as it, in sight now, that ``card``'s box lies
         on (``piece_within`` of the smaller box): a strip of it found twice. A card laid over
         part of it lies mostly outside its strip."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and self.played_now(c)
-                     and c.face == card.label and c.last_seen >= now
+        return next((c for c in self.cards.values() if c.seat == card.seat and self.played_now(c, facts)
+                     and self.face(c, facts) == card.label and c.last_seen >= now
                      and containment(c.box, card.box) >= self.tuning.piece_within), None)
 
-    def piece_of_played(self, card: CardRecord, now: float) -> CardRecord | None:
+    def piece_of_played(self, card: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The card of this round still on the table by the rules that ``card`` is a piece of,
         whatever the recogniser calls it: a box much smaller than that card's usual size
         (``piece``) lying within where it lay whole (a strip left of it by the card laid on it);
@@ -809,21 +811,21 @@ class CardHistory:
         cards the rules discard leave the table mid-round (a card misread and lost under a hand
         shows its strip as the next card is laid over it; read as a card of that turn, it would
         push the new card into a turn of its own)."""
-        return next((c for c in self.cards.values() if self.still_on_table(c)
-                     and self.round_of(c) == self.round_index
+        return next((c for c in self.cards.values() if self.still_on_table(c, facts)
+                     and self.round_of(c, facts) == facts.round
                      and _area(card.full_box) <= self.tuning.piece * c.size()
                      and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                      and not self.strip_beside(card, c, now)), None)
 
-    def found_again_where_it_lies(self, card: CardRecord) -> CardRecord | None:
+    def found_again_where_it_lies(self, card: CardRecord, facts: TurnFacts) -> CardRecord | None:
         """A revealed card of ``card``'s seat and this round, named as it, that ``card`` lies on
         (``lies_on``), not reaching past its place (:meth:`past_its_place`): that card found
         again where it lies (a strip under a newer card)."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and self.told(c)
-                     and self.round_of(c) == self.round_index and c.face == card.label
+        return next((c for c in self.cards.values() if c.seat == card.seat and self.told(c, facts)
+                     and self.round_of(c, facts) == facts.round and self.face(c, facts) == card.label
                      and lies_on(c, card, self.tuning.lies_on) and not self.past_its_place(card, c)), None)
 
-    def misnamed_part(self, card: CardRecord) -> CardRecord | None:
+    def misnamed_part(self, card: CardRecord, facts: TurnFacts) -> CardRecord | None:
         """The card of ``card``'s seat and this round, on the table by the rules (a card they
         keep all round is there though out of sight), that ``card`` is a part of under another
         name: ``card`` lies within where it lay (``part_within``), its usual size at most
@@ -833,8 +835,8 @@ class CardHistory:
         Why: a hand laying a card beside a played card covers part of it, and what shows of it,
         boxed just before the new card and misread, would be read as the seat's card of the
         turn, the new card as a box that came with it."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and self.still_on_table(c)
-                     and self.round_of(c) == self.round_index and card.size() <= self.tuning.part * c.size()
+        return next((c for c in self.cards.values() if c.seat == card.seat and self.still_on_table(c, facts)
+                     and self.round_of(c, facts) == facts.round and card.size() <= self.tuning.part * c.size()
                      and max(_intersection(c.full_box, card.full_box), _intersection(place(c), card.full_box))
                      >= self.tuning.part_within * _area(card.full_box)), None)
 
@@ -845,15 +847,23 @@ class CardHistory:
         return next((k for k in kept if lies_on(k, card, self.tuning.twin_lies_on) and not self.left_a_strip(k, card, now)
                      and (k.label == card.label or self.boxed_together(k, card))), None)
 
-    def second_box_of(self, card: CardRecord, now: float) -> CardRecord | None:
+    def second_box_of(self, card: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The played card of this round, in sight now, that ``card`` is a second box of: never
         bigger than ``part`` of it, lying within where it lay and within it as it lies now
         (``piece_within``). A card laid over a corner of another may leave that card's uncovered
         part boxed a second time for seconds, under another name."""
-        return next((c for c in self.cards.values() if self.played_now(c) and c.last_seen >= now
+        return next((c for c in self.cards.values() if self.played_now(c, facts) and c.last_seen >= now
                      and _area(card.full_box) <= self.tuning.part * c.size()
                      and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                      and _intersection(c.box, card.box) >= self.tuning.piece_within * _area(card.box)), None)
+
+
+def face(card: CardRecord, turn: CardTurn) -> str:
+    """The name the game counts ``card`` under, ``turn`` what the turn reader made of it: the
+    name it was revealed as (``turn.face``), until it is read face up and settled since (its
+    ``settled_name``; a card revealed before its name settled counts under the name it showed).
+    A card not revealed counts under its settled name."""
+    return turn.face if turn.revealed_at >= card.settled_at else card.settled_name
 
 
 def place(card: CardRecord) -> np.ndarray:

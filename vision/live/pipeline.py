@@ -173,12 +173,12 @@ class LiveGame:
         tracked = self.seats.update(everything[in_play], timestamp)
         if self.seats.revised:
             # the seats read again from more cards: the turns read so far follow them
-            self.turns.reseat(self.seats.revised)
+            self.turns.reseat(self.history.reseat(self.seats.revised))
             self._version += 1
         now = snapshot(tracked)
         self.card_events = step(self._snapshot, now, float(timestamp))
         self._snapshot = now
-        events = self.turns.update(self.history.update(tracked, float(timestamp)), timestamp)
+        events = self.turns.update(self.history.update(tracked, float(timestamp), self.turns.facts()), timestamp)
         self._last = (tracked, everything[~in_play], float(timestamp))
         tracking = time.perf_counter() - started
         self.frames += 1

@@ -5,7 +5,8 @@ the card history (:class:`~vision.live.history.CardHistory`: the one record per 
 the tracker's seated cards) and the records' game facts (when a card was laid and last
 seen, its name and since when); what a card is to the game (:class:`CardTurn`: pending,
 played, gone, a stray; its round, turn and logged name) it keeps itself, by card id, and
-tells the history the cards it played (:meth:`CardHistory.played`) or found strays; whatever
+hands the history as one frozen value (:meth:`TurnReader.facts`, a
+:class:`~vision.live.facts.TurnFacts`) where its rules need it; it writes no record. Whatever
 depends on boxes (what lies on what, a second box, a piece, the order a seat laid its cards
 in) it asks of the history, by card. It reads no box itself, and reads the game from what
 appears and goes:
@@ -47,9 +48,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, field, replace
 from enum import StrEnum
+from types import MappingProxyType
 
 from scorer.cards import (
     CARD_BACK,
@@ -62,8 +64,9 @@ from scorer.cards import (
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
-from vision.live.events import HistoryEvent, Left, SeenAgain
-from vision.live.history import CardHistory, CardRecord, Decision, boxed
+from vision.live.events import HistoryEvent, Left, SeenAgain, TurnedDown
+from vision.live.facts import PENDING, CardTurn, Status, TurnFacts
+from vision.live.history import CardHistory, CardRecord, Decision, boxed, face
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
 
@@ -95,30 +98,6 @@ class LiveEvent:
         return at if self.turn is None else f"{at}: {self.turn.to_json()}"
 
 
-class Status(StrEnum):
-    """What a card seen on the table is to the game."""
-
-    PENDING = "pending"  # laid since the last turn, in no turn yet
-    PLAYED = "played"  # revealed in a turn, on the table
-    GONE = "gone"  # revealed in a turn, gone from the table
-    STRAY = "stray"  # a box of no card (see ``TurnReader._strays``), never played
-
-
-@dataclass(frozen=True)
-class CardTurn:
-    """What one card is to the game, as the turn reader alone keeps it (by card id): its
-    :class:`Status`, the round and turn it was revealed in (-1: none), what the log says it
-    was revealed as, and whether it was put on the turn before as its seat's late card, laid
-    alone (see :meth:`TurnReader._pull_forward`)."""
-
-    status: Status = Status.PENDING
-    round: int = -1
-    turn: int = -1
-    text: str = ""
-    joined_alone: bool = False
-
-
-_PENDING = CardTurn()
 
 
 @dataclass(frozen=True)
@@ -173,11 +152,9 @@ class TurnReader:
     def __post_init__(self, cards: CardHistory | None) -> None:
         #: the one history of the cards (their boxes, names, what lies on what), fed by
         #: :meth:`CardHistory.update`; what a card is to the game (status, round, turn, logged
-        #: name) this reader keeps in its own state (:class:`CardTurn`), and tells the history
-        #: which cards it played (:meth:`CardHistory.played`) or found strays
+        #: name) this reader keeps in its own state (:class:`CardTurn`), handed to the
+        #: history's rules as :meth:`facts`
         self.history = cards if cards is not None else CardHistory(times=self.tuning)
-        self.history.expected = self._expected_on_table
-        self._sync()
         self.players = tuple(self.players)
         if not self.players:
             raise ValueError("a live game needs the players' names in seat order")
@@ -190,22 +167,26 @@ class TurnReader:
 
     def _state(self, card: CardRecord) -> CardTurn:
         """What ``card`` is to the game."""
-        return self._states.get(card.track_id, _PENDING)
+        return self._states.get(card.track_id, PENDING)
 
     def _set(self, card: CardRecord, **changes) -> None:
         """Change what ``card`` is to the game (the fields of :class:`CardTurn` named)."""
         self._states[card.track_id] = replace(self._state(card), **changes)
 
-    def _play(self, card: CardRecord, round_index: int, turn: int) -> None:
-        """Put ``card`` in turn ``turn`` of round ``round_index``: on the table, or gone from it
-        already; the history is told (:meth:`CardHistory.played`)."""
-        self._set(card, status=Status.PLAYED if card.gone_at is None else Status.GONE, round=round_index, turn=turn)
-        self.history.played(card.track_id, round_index, turn)
+    def _play(self, card: CardRecord, round_index: int, turn: int, now: float) -> None:
+        """Put ``card`` in turn ``turn`` of round ``round_index`` at ``now``: on the table, or
+        gone from it already; revealed as the name it shows (face up), settled or not."""
+        shown = card.label if card.label != CARD_BACK else self._face(card)
+        self._set(card, status=Status.PLAYED if card.gone_at is None else Status.GONE, round=round_index, turn=turn,
+                  face=shown, revealed_at=now)
+
+    def _face(self, card: CardRecord) -> str:
+        """The name the game counts ``card`` under (:func:`vision.live.history.face`)."""
+        return face(card, self._state(card))
 
     def _stray(self, card: CardRecord, round_index: int) -> None:
-        """``card`` is a stray, a box of no card (:meth:`CardHistory.strayed`)."""
+        """``card`` is a stray, a box of no card."""
         self._set(card, status=Status.STRAY, round=round_index)
-        self.history.strayed(card.track_id, round_index)
 
     def _forget(self, card: CardRecord) -> None:
         """Forget ``card``: never a card of the game, or gone with its round."""
@@ -217,11 +198,15 @@ class TurnReader:
         """The last decisions of the named rules, newest last (:attr:`CardHistory.trace`)."""
         return self.history.trace
 
-    def _sync(self) -> None:
-        """Tell the card history the round in play and when its last turn was read."""
+    def facts(self) -> TurnFacts:
+        """What this reader has made of the game so far, as the card history's rules read it:
+        the round in play, when its last turn was read, what each card is to the game, the
+        round's turns (:class:`~vision.live.facts.TurnFacts`). A value: it does not follow
+        the game after it is made."""
         turns = self._rounds[self.round_index]
-        self.history.round_index = self.round_index
-        self.history.last_read_at = turns[-1].read_at if turns else -math.inf
+        return TurnFacts(self.round_index, turns[-1].read_at if turns else -math.inf,
+                         MappingProxyType(dict(self._states)), self._log(self.round_index),
+                         tuple(self.players), self.edition)
 
     # --- the log ---------------------------------------------------------------------------
 
@@ -282,22 +267,21 @@ class TurnReader:
             self._finished[round_index] = log
         return log.turns[index]
 
-    def reseat(self, seats: dict[int, int]) -> None:
-        """Cards (by track id) the seats now give another seat: they are that player's, in the
-        turns of this round already read too (a finished round, or a turn a player fixed,
-        stays as it is). A track that is a card seen again (its alias) does not move it."""
-        for track_id, seat in seats.items():
-            card = self._cards.get(track_id)
-            if card is None or card.seat == seat:
+    def reseat(self, moved: Mapping[int, int]) -> None:
+        """Cards (by card id) the card history gave another seat (:meth:`CardHistory.reseat`),
+        each with the seat it had: they are their new seat's player's in the turns of this
+        round already read too (a finished round, or a turn a player fixed, stays as it is)."""
+        for card_id, was in moved.items():
+            card = self._cards.get(card_id)
+            if card is None:
                 continue
             for record in self._rounds[self.round_index]:
-                if card.track_id in record.cards.get(card.seat, []):
-                    record.cards[card.seat].remove(card.track_id)
-                    if not record.cards[card.seat]:
-                        del record.cards[card.seat]
-                    mine = [*record.cards.get(seat, []), card.track_id]
-                    record.cards[seat] = sorted(mine, key=lambda i: (self._cards[i].first_seen, i))
-            card.seat = seat
+                if card.track_id in record.cards.get(was, []):
+                    record.cards[was].remove(card.track_id)
+                    if not record.cards[was]:
+                        del record.cards[was]
+                    mine = [*record.cards.get(card.seat, []), card.track_id]
+                    record.cards[card.seat] = sorted(mine, key=lambda i: (self._cards[i].first_seen, i))
 
     def _turn(self, round_index: int, index: int) -> Turn:
         if (round_index, index) in self._fixed:
@@ -361,21 +345,10 @@ class TurnReader:
                 self._seen_again(card)
             elif isinstance(change, Left) and (card := self._cards.get(change.card_id)) is not None:
                 events += self._left(card, now)
-        events += self._relabelled(now)
+        events += self._relabelled(now, {c.card_id for c in changes if isinstance(c, TurnedDown)})
         events += self._round_end(now)
         events += self._emit(now)
         return events
-
-    def _expected_on_table(self, seat: int) -> dict[str, int]:
-        """How many of each face the rules leave in front of ``seat`` after this round's turns."""
-        try:
-            result = replay(self._log(self.round_index), self.players, self.edition)
-        except RecordError:
-            return {}
-        out: dict[str, int] = {}
-        for played in result.tableaux[self.players[seat]].cards:
-            out[played.printed] = out.get(played.printed, 0) + 1
-        return out
 
     def _seen_again(self, card: CardRecord) -> None:
         """A card the history found again (:class:`~vision.live.events.SeenAgain`): one
@@ -397,14 +370,15 @@ class TurnReader:
                 self._forget(card)
             return []
         self._set(card, status=Status.GONE)
-        tool_event = RETURNS_TO_HAND.get(card.face)
+        tool_event = RETURNS_TO_HAND.get(self._face(card))
         if tool_event and state.round == self.round_index:
             event = LogEvent(self.players[card.seat], tool_event)
             return self._attach(_Held(card.seat, card.last_seen, event, state.turn))
         return []
 
-    def _relabelled(self, now: float) -> list[LiveEvent]:
-        """Revealed cards whose settled name changed: a take-out flip, or a better read."""
+    def _relabelled(self, now: float, turned_down: set[int]) -> list[LiveEvent]:
+        """Revealed cards whose settled name changed: a take-out flip (the cards of
+        ``turned_down``, :class:`~vision.live.events.TurnedDown`), or a better read."""
         events = []
         for card in self._cards.values():
             state = self._state(card)
@@ -412,8 +386,7 @@ class TurnReader:
                 continue
             if now - card.label_since < self.tuning.settle_s or card.gone_at is not None:
                 continue
-            if card.label == CARD_BACK and not card.flipped and not leaves_by_rule(card.face):
-                card.flipped = True
+            if card.track_id in turned_down:
                 flip = LogEvent(self.players[card.seat], "takeout-flip", (state.text,))
                 order = (state.turn, card.first_seen, card.track_id)
                 events += self._attach(_Held(card.seat, card.label_since, flip, state.turn, order))
@@ -429,7 +402,8 @@ class TurnReader:
         name other than the one the log gives it, in ``reread_share`` of those readings, and
         since its reveal twice as often as under the logged name: a card the recogniser reads
         under two names by turns (maki-2, maki-3) keeps the one it was revealed as."""
-        reads, logged = card.whole_reads, self._state(card).text.split(":")[0]
+        state = self._state(card)
+        reads, logged = [r for r in card.whole_reads if r[0] > state.reads_from], state.text.split(":")[0]
         if card.label == CARD_BACK or card.label == logged or len(reads) < self.tuning.reread_reads:
             return False
         if card.whole_counts.get(card.label, 0) < self.tuning.reread_lead * card.whole_counts.get(logged, 0):
@@ -442,25 +416,25 @@ class TurnReader:
         """Give a revealed card its re-read name in the log, with the special order that copies
         it; left as it was if the rules would not allow the round so read."""
         round_index = self._state(card).round
+        facts = self.facts()
         orders = [o for o in self._cards.values()
-                  if o.face == SPECIAL_ORDER and self._state(o).status != Status.PENDING
+                  if self._face(o) == SPECIAL_ORDER and self._state(o).status != Status.PENDING
                   and self._state(o).round == round_index
-                  and o.seat == card.seat and o is not card and self.history.copied_card(o) is card]
-        before = {c.track_id: (c.face, self._state(c).text) for c in (card, *orders)}
-        card.face = card.label
-        card.whole_reads = []
+                  and o.seat == card.seat and o is not card and self.history.copied_card(o, facts) is card]
+        # (the card's face is its settled name already; its reads count afresh from now)
+        before = {c.track_id: self._state(c).text for c in (card, *orders)}
+        self._set(card, reads_from=now)
         for c in (card, *orders):
             self._set(c, text=self._reveal_text(c))
         try:
             replay(self._log(round_index), self.players, self.edition)
         except RecordError:
             for c in (card, *orders):
-                c.face = before[c.track_id][0]
-                self._set(c, text=before[c.track_id][1])
+                self._set(c, text=before[c.track_id])
             return []
         events = []
         for c in (card, *orders):
-            old, state = before[c.track_id][1], self._state(c)
+            old, state = before[c.track_id], self._state(c)
             if state.text != old:
                 self.notes.append(LiveNote(NoteCause.REREAD, state.round, state.turn, (self.players[c.seat],), old,
                                            state.text))
@@ -485,7 +459,7 @@ class TurnReader:
         a hand, to a turn its seat played two cards in (and had not used that tool yet)."""
         cards = turn.cards.get(held.seat, [])
         if held.event.event == "takeout-flip":
-            return any(self._cards[k].face == "takeout-box" for k in cards if k in self._cards)
+            return any(self._face(self._cards[k]) == "takeout-box" for k in cards if k in self._cards)
         used = sum(e == held.event for e in turn.events)
         return len(cards) >= 2 + used
 
@@ -501,7 +475,7 @@ class TurnReader:
             return []
         mine = [c for c in self._cards.values()
                 if self._state(c).round == self.round_index and self._state(c).status != Status.PENDING]
-        lasting = [c for c in mine if not is_dessert(c.face) and stays_all_round(c.face)]
+        lasting = [c for c in mine if not is_dessert(self._face(c)) and stays_all_round(self._face(c))]
         if not lasting or any(self._state(c).status != Status.GONE for c in lasting):
             return []
         # cards seen for a moment and gone with the clear-up never made a whole turn
@@ -534,11 +508,10 @@ class TurnReader:
         ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
         for card in mine:  # the round's cards that went are forgotten; desserts stay
-            if self._state(card).status == Status.GONE and not is_dessert(card.face):
+            if self._state(card).status == Status.GONE and not is_dessert(self._face(card)):
                 self._forget(card)
         self.history.forget_gone()
         self._rounds.append([])
-        self._sync()
         return [*events, ended]
 
     def _ready(self, now: float, closing: bool) -> tuple[list[CardRecord], list[CardRecord]] | None:
@@ -663,8 +636,7 @@ class TurnReader:
         turns = self._rounds[self.round_index]
         record = _TurnRecord(min(c.first_seen for c in pending), {}, read_at=now)
         for card in sorted(pending, key=lambda c: (c.first_seen, c.track_id)):
-            self._play(card, self.round_index, len(turns))
-            card.face = card.label if card.label != CARD_BACK else card.face
+            self._play(card, self.round_index, len(turns), now)
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in pending:
             self._set(card, text=self._reveal_text(card))
@@ -677,7 +649,6 @@ class TurnReader:
             amended += self._attach(h)
         # the new turn is announced once, with the events it just received
         events += [e for e in amended if (e.round, e.index) != (self.round_index, index)]
-        self._sync()
         return [*events, LiveEvent(EventKind.TURN, self.round_index, index, now, self._turn(self.round_index, index))]
 
     def _strays(self, record: _TurnRecord) -> None:
@@ -736,15 +707,16 @@ class TurnReader:
         """
         out: list[CardRecord] = []
         for seat in sorted(seats):
+            facts = self.facts()  # afresh: a split moves what a card is to the game
             moved = [(move, c) for c in self._cards.values() if c.seat == seat and c.last_seen >= now
-                     and (move := self.history.laid_over_since_last_turn(c)) is not None]
+                     and (move := self.history.laid_over_since_last_turn(c, facts)) is not None]
             if not moved:
                 continue
             move, card = max(moved, key=lambda m: m[0][0])
             out.append(self._split(card, move, now))
             state = self._state(card)
             self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, state.turn, (self.players[seat],),
-                                       state.text or card.face))
+                                       state.text or self._face(card)))
         return out
 
     def _tracks_given_back(self, pending: list[CardRecord], now: float) -> list[CardRecord]:
@@ -761,16 +733,17 @@ class TurnReader:
         come, the next turn would get the earlier card again and the new card's reads would
         rename the earlier turn."""
         out = []
+        facts = self.facts()
         for new in pending:
-            left = self.history.left_where_boxed(new, now)
+            left = self.history.left_where_boxed(new, now, facts)
             if left is None:
                 out.append(new)
                 continue
             laid_label = left.label
-            out.append(self.history.give_back(left, new, now))
+            out.append(self.history.give_back(left, new, now, facts))
             state = self._state(left)
             self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, state.turn, (self.players[left.seat],),
-                                       state.text or left.face, laid_label))
+                                       state.text or self._face(left), laid_label))
         return out
 
     def _split(self, card: CardRecord, move, now: float) -> CardRecord:
@@ -837,10 +810,11 @@ class TurnReader:
         if not missing:
             return [], False
         alone = all(c.seat in missing for c in pending)
+        facts = self.facts()
         out: list[CardRecord] = []
         for seat in sorted(missing):
             mine = self.history.laid_order([c for c in pending if c.seat == seat])
-            mine = [c for c in mine if not self.history.on_its_like(c, now)]
+            mine = [c for c in mine if not self.history.on_its_like(c, now, facts)]
             allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
             if alone:
                 out += mine[:allowed]
@@ -855,8 +829,7 @@ class TurnReader:
         index = len(turns) - 1
         record = turns[index]
         for card in sorted(cards, key=lambda c: (c.first_seen, c.track_id)):
-            self._play(card, self.round_index, index)
-            card.face = card.label if card.label != CARD_BACK else card.face
+            self._play(card, self.round_index, index, now)
             self._set(card, joined_alone=alone)
             record.cards.setdefault(card.seat, []).append(card.track_id)
         for card in cards:
@@ -886,7 +859,8 @@ class TurnReader:
         a move uncovered (the card beneath, split off under a new id), a second box on a card
         played, a piece of a card played."""
         for card in list(pending):
-            uncovered = self.history.uncovered_by_move(card, now)
+            facts = self.facts()  # afresh: a split moves what a card is to the game
+            uncovered = self.history.uncovered_by_move(card, now, facts)
             if uncovered is not None:
                 # the strip is the card beneath, under a new id; the turn's card is the one
                 # its track followed, under the track's name
@@ -896,9 +870,9 @@ class TurnReader:
                 pending.remove(card)
                 state = self._state(under)
                 self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, state.turn,
-                                           (self.players[under.seat],), state.text or under.face))
+                                           (self.players[under.seat],), state.text or self._face(under)))
                 continue
-            old = self.history.second_box_in_sight(card, now) or self.history.piece_of_played(card, now)
+            old = self.history.second_box_in_sight(card, now, facts) or self.history.piece_of_played(card, now, facts)
             if old is not None:
                 # only the alias: a card gone out of sight stays gone (the piece, often misnamed,
                 # is no sighting of it to follow), and keeps its place on the table by the rules
@@ -910,16 +884,17 @@ class TurnReader:
         or a card boxed twice are folded into that card, the rest wait for the next turn."""
         mine = self.history.laid_order([c for c in pending if c.seat == seat])
         allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
+        facts = self.facts()
         if len(mine) > allowed:
             # a card of this round found again where it lies (a strip under a newer card)
             for card in list(mine):
-                old = self.history.found_again_where_it_lies(card)
+                old = self.history.found_again_where_it_lies(card, facts)
                 if old is not None and len(mine) > allowed:
                     self.history.fold(card, old)
                     mine.remove(card)
             # a piece of a card played, under another name (:meth:`CardHistory.misnamed_part`)
             for card in list(mine):
-                old = self.history.misnamed_part(card)
+                old = self.history.misnamed_part(card, facts)
                 if old is not None and len(mine) > allowed:
                     self.history.fold(card, old)
                     mine.remove(card)
@@ -943,10 +918,11 @@ class TurnReader:
         hand lets go of it (a card laid over a corner of another may leave that card's
         uncovered part boxed a second time for seconds, under another name). Such a box is that card, followed under its first id."""
         out = []
+        facts = self.facts()
         for card in pending:
             old = None
             if card.last_seen - card.first_seen >= self.tuning.seen_s:
-                old = self.history.second_box_of(card, now)
+                old = self.history.second_box_of(card, now, facts)
             if old is None:
                 out.append(card)
                 continue
@@ -958,18 +934,18 @@ class TurnReader:
         back to the hand while this turn was laid is this turn's)."""
         turns = self._rounds[self.round_index]
         played = sum(1 for c in self._cards.values() if c.seat == seat and self._state(c).round == self.round_index
-                     and self._state(c).status != Status.PENDING and c.face in RETURNS_TO_HAND)
+                     and self._state(c).status != Status.PENDING and self._face(c) in RETURNS_TO_HAND)
         used = sum(1 for record in turns for e in record.events
                    if e.player == self.players[seat] and e.event in RETURNS_TO_HAND.values())
         return max(played - used, 0)
 
     def _reveal_text(self, card: CardRecord) -> str:
-        if card.face != SPECIAL_ORDER:
-            return card.face
+        if self._face(card) != SPECIAL_ORDER:
+            return self._face(card)
         copied = self._copied_by(card)
         return SPECIAL_ORDER if copied is None else f"{SPECIAL_ORDER}:{copied}"
 
     def _copied_by(self, order: CardRecord) -> str | None:
         """The name of the card a special order lies on."""
-        copied = self.history.copied_card(order)
-        return None if copied is None else copied.face
+        copied = self.history.copied_card(order, self.facts())
+        return None if copied is None else self._face(copied)
