@@ -386,6 +386,9 @@ GAP_CAP = 2.0
 #: no part of it: more than any dessert is laid apart, less than a table's width between two
 #: players (``_far_pieces``)
 FAR_APART = 6.0
+#: Cards this many card sizes apart, with the bare table between, lie in islands of their own
+#: (``_islands``): more than any dessert is laid apart from its tableau
+ISLAND_APART = 2 * GAP_CAP
 #: The weight of a seat's cards disagreeing on how far they are turned, per (30 degrees)^2:
 #: on the table top (``table_top``) a card's box tells its turn well, as much as a gap of a
 #: card size between two of them tells
@@ -598,13 +601,14 @@ def table_top(xyxy: np.ndarray) -> TableTop:
     """The ``TableTop`` the cards' boxes show. Whole cards are all one size on the table, and
     the longer side of a card's box, its height unsquashed, measures 1.56 to 1.81 card
     widths at any turn: of the horizons above the cards (and none), the one that leaves
-    those sizes, taken back to the middle row, most alike, and with it the squash there as
-    ``foreshortening`` measures it, each card's aspect taken back to that row. A horizon
-    must make the sizes more alike than one squash throughout does (``PERSPECTIVE_GAIN``,
-    ``PERSPECTIVE_FLOOR``);
-    it is not looked for with fewer than ``PERSPECTIVE_CARDS`` whole cards, nor where they
-    do not show cards both standing and lying (``BOTH_WAYS``): the squash is unknown then,
-    and a horizon would only stand in for it.
+    those sizes, taken back to the middle row, most alike, and with it the squash there
+    (``_aspect_squash``), each card's aspect taken back to that row. A horizon must make the
+    sizes more alike than one squash throughout does (``PERSPECTIVE_GAIN``,
+    ``PERSPECTIVE_FLOOR``); it is not looked for with fewer than ``PERSPECTIVE_CARDS`` whole
+    cards, nor where the squash is unknown (cards all turned one way, and no column to say
+    which): a horizon would only stand in for it. The perspective alone makes the aspects
+    of cards all standing unalike (the far ones flatter), so whether they show cards both
+    standing and lying is asked of the aspects taken back to the middle row.
 
     >>> top = table_top(np.array([[0, 85, 57, 115], [400, 90, 489, 110], [200, 203, 300, 297],
     ...                           [600, 220, 756, 280], [400, 304, 543, 496], [800, 339, 1023, 461]]))
@@ -612,9 +616,11 @@ def table_top(xyxy: np.ndarray) -> TableTop:
     (True, 0.6)
     """
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    whole = ~strips(xyxy)
+    is_strip = strips(xyxy)
+    whole = ~is_strip
     w, h = (xyxy[:, 2] - xyxy[:, 0])[whole], (xyxy[:, 3] - xyxy[:, 1])[whole]
-    squash = _squash_of(h / np.maximum(w, 1e-6))  # ``foreshortening``: None where it cannot tell
+    standing = _columns_stand(xyxy, is_strip)
+    squash = _aspect_squash(h / np.maximum(w, 1e-6), standing)
     uniform = TableTop(1.0 if squash is None else squash,
                        float(xyxy[:, 1].min() + xyxy[:, 3].max()) / 2 if len(xyxy) else 0.0,
                        -math.inf, float(xyxy[:, 0].min() + xyxy[:, 2].max()) / 2 if len(xyxy) else 0.0)
@@ -636,12 +642,76 @@ def table_top(xyxy: np.ndarray) -> TableTop:
     best = min(least * PERSPECTIVE_GAIN, least - PERSPECTIVE_FLOOR)
     for above in np.geomspace(0.05, 20, 40):
         top = replace(uniform, horizon=highest - float(above) * depth)
-        low, high = np.percentile(h / w / top.scale(y), [10, 90])
-        top = replace(top, squash=float(np.clip(math.sqrt(high * low), 0.3, 1.1)))
+        top = replace(top, squash=_row_squash(h / w / top.scale(y), standing))
         spread = unevenness(top)
         if spread < best:
             best, chosen = spread, top
     return chosen
+
+
+#: A column's step from strip to card within this many degrees of the photo's up-down axis
+#: runs up or down the table top (a squash only turns a step away from that axis, and a
+#: tilted phone leans upright edges off the photo's middle by up to about this much); the
+#: same of its left-right axis (``_columns_stand``)
+UPRIGHT_STEP = 30.0
+
+
+def _columns_stand(xyxy: np.ndarray, is_strip: np.ndarray) -> bool | None:
+    """Whether the cards' columns (``column_pairs``) run up and down the photo (True: the
+    cards stand, their players at the bottom and top) or across it (False: the cards lie
+    sideways), where ``AXIS_AGREEMENT`` of at least two columns agree; None where they do
+    not say. A squash leaves a step up or down the photo up or down it, so this holds
+    however tilted the phone, as the boxes' aspects cannot tell.
+
+    >>> boxes = np.array([[0, 0, 100, 35], [0, 30, 100, 186], [120, 0, 220, 35], [120, 30, 220, 186]])
+    >>> _columns_stand(boxes, strips(boxes)), _columns_stand(boxes[:, [1, 0, 3, 2]], strips(boxes[:, [1, 0, 3, 2]]))
+    (True, False)
+    """
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    steps = np.array([centres[card] - centres[strip] for strip, card in column_pairs(xyxy, is_strip)]).reshape(-1, 2)
+    if len(steps) < 2:
+        return None
+    off_upright = np.degrees(np.arctan2(np.abs(steps[:, 0]), np.abs(steps[:, 1])))
+    for stand, share in ((True, np.mean(off_upright <= UPRIGHT_STEP)), (False, np.mean(off_upright >= 90 - UPRIGHT_STEP))):
+        if share >= AXIS_AGREEMENT:
+            return stand
+    return None
+
+
+def _aspect_squash(ratio: np.ndarray, standing: bool | None) -> float | None:
+    """The squash whole cards' aspects (height over width, squashed alike) show: where they
+    show cards both standing and lying, the geometric middle of the two (``_squash_of``);
+    where they show cards all one way, the squash that makes them ``CARD_ASPECT`` times as
+    tall as wide (standing) or as wide as tall (lying), as the cards' columns say
+    (``standing``: ``_columns_stand``). None where neither tells (too few cards, or no
+    column to say which way they all lie).
+
+    >>> ratio = np.array([0.9, 0.92, 0.88, 0.91])  # cards standing, seen at a squash of 0.58
+    >>> round(_aspect_squash(ratio, True), 2), _aspect_squash(ratio, None)
+    (0.58, None)
+    """
+    both = _squash_of(ratio)
+    if both is not None or len(ratio) < 4 or standing is None:
+        return both
+    return _one_way_squash(ratio, standing)
+
+
+def _one_way_squash(ratio: np.ndarray, standing: bool) -> float:
+    """The squash that makes whole cards' aspects, all one way, ``CARD_ASPECT`` times as tall
+    as wide (``standing``) or as wide as tall."""
+    middle = float(np.median(ratio))
+    return float(np.clip(middle / CARD_ASPECT if standing else middle * CARD_ASPECT, 0.3, 1.0))
+
+
+def _row_squash(ratio: np.ndarray, standing: bool | None) -> float:
+    """``table_top``'s squash at its middle row for a horizon, from whole cards' aspects taken
+    back to that row (``ratio``): the geometric middle of the cards standing and lying, or,
+    where they show cards all one way (``BOTH_WAYS``) and their columns say which
+    (``standing``), ``_one_way_squash``."""
+    low, high = np.percentile(ratio, [10, 90])
+    if high / low < BOTH_WAYS and standing is not None:
+        return _one_way_squash(ratio, standing)
+    return float(np.clip(math.sqrt(high * low), 0.3, 1.1))
 
 
 def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
@@ -655,7 +725,9 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
     rather than a neighbour's tableau halved. Where two tableaux share a sector (side by
     side along a far edge, their cards at the same angles from the middle), the runs are
     cut again by what the cards say (``_recut``): one box more or less moves the angles,
-    and must not join two tableaux while cutting a third. ``top``: the photo's
+    and must not join two tableaux while cutting a third. Where the cards lie in as many
+    islands, with the bare table between them (``_islands``), as there are tableaux, each
+    island is one: no run crosses a table's depth between two players. ``top``: the photo's
     ``table_top`` (measured when left out); ``tilts``: each card's tilt read from its
     outline (``vision.tilts.card_tilts``), which gives the turns their signs."""
     n = len(xyxy)
@@ -671,6 +743,11 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
     offset = centres - centres.mean(0)
     order = np.argsort(np.arctan2(offset[:, 1], offset[:, 0]), kind="stable")
     gaps = _relative_gaps(xyxy)
+    # islands of cards with the bare table between them (``_islands``): as many as there are
+    # tableaux, each is one player's
+    islands = _islands(gaps)
+    if len(islands) == k:
+        return islands
     is_strip = strips(xyxy)
     evidence: tuple[np.ndarray, ...] = _turn_evidence(xyxy, is_strip, gaps)
     if tilts is not None and TILT_WEIGHT:
@@ -711,6 +788,23 @@ def tableau_segments(xyxy: np.ndarray, k: int, top: TableTop | None = None,
     groups = groups if resplit is None else _refine(resplit, xyxy, is_strip, gaps, *evidence)
     # a piece a table's width from the rest of its group, beside another tableau (``_far_pieces``)
     return _far_pieces(groups, gaps)
+
+
+def _islands(gaps: np.ndarray) -> list[np.ndarray]:
+    """The cards (``gaps``: ``_relative_gaps`` on the table top) in islands: cards joined by
+    gaps under ``ISLAND_APART`` card sizes, directly or through others. A player lays their
+    tableau within reach before them, so the bare table between two players who sit apart
+    (across the table, at its two ends) parts their tableaux into islands of their own,
+    however the cards' boxes and turns are misjudged; two neighbours' tableaux may touch,
+    and make one island.
+
+    >>> gaps = np.full((5, 5), 9.0)
+    >>> for i, j in ((0, 1), (2, 3), (3, 4)):
+    ...     gaps[i, j] = gaps[j, i] = 0.2
+    >>> [g.tolist() for g in _islands(gaps)]
+    [[0, 1], [2, 3, 4]]
+    """
+    return _pieces(np.arange(len(gaps)), gaps, ISLAND_APART)
 
 
 def _far_pieces(groups: list[np.ndarray], gaps: np.ndarray) -> list[np.ndarray]:

@@ -597,3 +597,110 @@ def test_two_players_across_a_long_table_each_keep_their_own_tableau(faces, seed
     parts = split_seats(Detections(boxes, data={"player": players}), n_seats=2)
     assert sorted(sorted(p.data["player"].tolist()) for p in parts) == sorted(
         sorted(players[players == s].tolist()) for s in (0, 1))
+
+
+# --- two players: two tableaux apart, hand-made ----------------------------------------------
+# Two players sit apart: across the table (the near and the far edge, each tableau facing its
+# player), at its two ends, or side by side with room between them. Each tableau is a row of
+# columns laid by hand (a card or two off square), photographed through ``photographed``'s
+# pinhole camera: the far tableau smaller and flatter, upright edges leaning off the middle.
+
+DUEL_CARDS = ["tempura", "eel", "sashimi", "dumpling", "maki-2", "pudding", "tofu", "miso-soup", "egg-nigiri",
+              "squid-nigiri", "edamame"]
+
+
+def hand_laid(rng: np.random.Generator, cards: int) -> list[list[str]]:
+    """A tableau of ``cards`` cards in columns of one to three."""
+    columns: list[list[str]] = []
+    while cards:
+        n = int(min(cards, rng.choice([1, 1, 1, 2, 2, 3])))
+        columns.append([str(rng.choice(DUEL_CARDS)) for _ in range(n)])
+        cards -= n
+    return columns
+
+
+def split_two(seats, tilt):
+    """The two seats ``photographed`` seats' cards are split into: per seat, how many cards of
+    each player it holds, and its turn."""
+    det = photographed(seats, tilt)
+    player = np.repeat([0, 1], [sum(map(len, columns)) for columns, *_ in seats])
+    parts = split_seats(Detections(det.xyxy, data={"player": player}), n_seats=2)
+    return ([np.bincount(p.data["player"], minlength=2).tolist() for p in parts],
+            [float(p.data["seat_angle"][0]) for p in parts])
+
+
+def turned(a, b):
+    return abs((a - b + 180) % 360 - 180)
+
+
+@pytest.mark.parametrize("tilt", [0, 35, 45, 55])
+@pytest.mark.parametrize("seed", range(6))
+def test_two_players_across_the_table_each_keep_their_own_tableau(seed, tilt):
+    # the near player's tableau at the bottom, upright; the far player's across a table's
+    # depth of bare table (5 to 13 card widths), turned half round: each seat is one player's
+    # cards, seat 0 the near player's
+    rng = np.random.default_rng([47, seed, tilt])
+    near, far = hand_laid(rng, int(rng.integers(6, 15))), hand_laid(rng, int(rng.integers(4, 15)))
+    depth = float(rng.uniform(500, 900))
+    x_near, x_far = rng.uniform(-250, 250, 2)
+    lay_near, lay_far = rng.normal(0, 3, 2)
+    seats = [(near, lay_near, (640 + x_near, 480 + depth / 2)), (far, 180 + lay_far, (640 + x_far, 480 - depth / 2))]
+    held, turns = split_two(seats, tilt)
+    assert held == [[sum(map(len, near)), 0], [0, sum(map(len, far))]]
+    if tilt <= 45:
+        assert turned(turns[0], lay_near) < 20 and turned(turns[1], 180 + lay_far) < 20
+
+
+@pytest.mark.parametrize("tilt", [0, 40])
+@pytest.mark.parametrize("place", ["side by side at the near edge", "at the two ends"])
+def test_two_players_apart_at_one_edge_or_the_two_ends_each_keep_their_own_tableau(place, tilt):
+    # two players side by side at the near edge, a little more than a card's width apart,
+    # both facing the photo's bottom; or one at each end of the table, facing each other
+    # across its length
+    left, right = [["tempura", "tempura"], ["eel"], ["maki-2", "maki-3"], ["pudding"]], LOOSE + [["tofu", "tofu"]]
+    seats = ([(left, 0, (380, 800)), (right, 0, (920, 800))] if place.startswith("side")
+             else [(left, 90, (140, 480)), (right, 270, (1140, 480))])
+    held, turns = split_two(seats, tilt)
+    assert sorted(held) == sorted([[sum(map(len, left)), 0], [0, sum(map(len, right))]])
+    by_player = {int(np.argmax(h)): t for h, t in zip(held, turns, strict=True)}
+    assert turned(by_player[0], seats[0][1]) < 20 and turned(by_player[1], seats[1][1]) < 20
+
+
+def test_a_dessert_laid_apart_from_two_far_apart_tableaux_stays_with_its_player():
+    # across the table from each other, the near player laid their pudding two card widths
+    # beyond their last column: it is no third island of cards, and stays theirs
+    near, far = [["tempura", "tempura"], ["eel"], ["maki-2"], ["pudding"]], [["sashimi"], ["tofu", "tofu"], ["eel"]]
+    seats = [(near, 0, (640, 860), 2.0), (far, 180, (640, 120))]
+    held, _ = split_two(seats, 35)
+    assert held == [[sum(map(len, near)), 0], [0, sum(map(len, far))]]
+
+
+@pytest.mark.parametrize("near, near_turn, near_at, far, far_turn, far_at", [
+    # cards per column, the turn the player laid them at, where on the table top they lie
+    ((1, 1, 1, 1, 1, 3, 1, 2, 1), -2.8, (763, 863), (1, 2, 1, 1), 179.3, (739, 97)),
+    ((3, 1, 1, 2, 3, 1, 1, 1), -3.0, (843, 793), (2, 3, 3, 1, 1, 2, 2), 175.0, (876, 167)),
+    ((1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1), -6.5, (729, 812), (1, 1, 3, 2, 1, 1, 2, 1), 186.2, (676, 148)),
+])
+def test_a_steep_photo_of_two_players_across_the_table_keeps_each_tableau_whole(near, near_turn, near_at, far,
+                                                                               far_turn, far_at):
+    # a phone held from the near player's seat (55 degrees from straight down): the far
+    # tableau a third of the near one's size, the near one's end columns leaning off the
+    # photo's middle so that its boxes look turned unalike; the table's depth of bare table
+    # between the two still parts them, and no seat takes the end of the other's tableau
+    seats = [([["eel"] * n for n in near], near_turn, near_at), ([["eel"] * n for n in far], far_turn, far_at)]
+    held, turns = split_two(seats, 55)
+    assert held == [[sum(near), 0], [0, sum(far)]]
+    assert turned(turns[0], near_turn) < 20 and turned(turns[1], far_turn) < 20
+
+
+@pytest.mark.parametrize("tilt", [0, 30, 40, 50, 55])
+def test_the_tilt_of_the_phone_over_two_players_across_the_table_is_measured_though_every_card_stands(tilt):
+    # every card stands (its player at the bottom or the top), so no card lying sideways says
+    # the squash; the far cards are flatter than the near ones by the perspective alone, and
+    # the columns, running up and down the photo, say the cards stand: the squash at the
+    # middle row is the tilt's cosine, the horizon where ``photographed``'s camera puts it
+    seats = [(TEMPURA + MAKI, 0, (640, 820)), (UNEVEN + TEMPURA, 180, (640, 140))]
+    top = table_top(photographed(seats, tilt).xyxy)
+    assert float(top.squash * top.scale(480)) == pytest.approx(np.cos(np.radians(tilt)), abs=0.1)
+    if tilt:
+        assert top.horizon == pytest.approx(480 - 0.9 * 1280 / np.tan(np.radians(tilt)), rel=0.3)
