@@ -89,6 +89,7 @@ class TurnTuning:
     quiet_s: float = 2.0  # a turn is read once nothing new happened for this long ...
     still_s: float = 3.0  # ... and once the table lay still this long, even with a seat missing
     wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    doubted_s: float = 2.0  # a box in play this long after first boxed, a turn its seat is in read between: no card
     just_seen_s: float = 0.5  # a card seen this recently is in sight still (between two detections)
     unsure_s: float = 5.0  # a card whose name wavered this recently is not re-read yet
     reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
