@@ -133,6 +133,7 @@ class HistoryTuning:
     strip_outside: float = 0.75  # ... with less than this share of that strip under the card laid on it
     under_outside: float = 0.5  # the strip a card leaves of the one under it lies less than this share within it
     reach: float = 0.1  # ... and within this share of its length of it
+    piece_left_s: float = 1.0  # a card gone whose piece lay in sight this recently lies there still: not found elsewhere
 
 
 @dataclass(frozen=True)
