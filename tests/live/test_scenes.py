@@ -170,6 +170,22 @@ def test_the_turn_in_play_when_the_picture_ends_is_closed_by_finish():
     assert turns_read(game) == [{"Ann": ["tempura"], "Ben": ["eel"]}, {"Ann": ["tofu"], "Ben": ["sashimi"]}]
 
 
+def test_the_turn_in_play_is_closed_once_however_much_more_a_seat_shows_as_the_picture_ends():
+    """The film ends a second after the last cards were laid, while the hand that laid Ben's
+    is still over the table beside it, boxed as a card of another name. Ben laid one card in
+    that turn: ``finish`` closes the turn in play with it, and reads no turn more from the box;
+    ending the picture again reads nothing more either."""
+    cards = [Card("Ann", "tempura", 3.0, (100, 560, 160, 650)), Card("Ben", "eel", 3.3, (100, 60, 160, 150)),
+             Card("Ann", "tofu", 9.0, (200, 560, 260, 650)), Card("Ben", "sashimi", 9.3, (200, 60, 260, 150))]
+    leaving = ("maki-2", 10.0, 11.0, (300, 40, 360, 130))  # the hand going back, boxed to the end
+    game = LiveGame(PLAYERS, "party", seat_anchors=ANCHORS)
+    for k in range(int(10.9 * FPS) + 1):
+        game.update(frame(cards, k / FPS, glimpses=(leaving,)), k / FPS)
+    game.finish()
+    game.finish()
+    assert turns_read(game) == [{"Ann": ["tempura"], "Ben": ["eel"]}, {"Ann": ["tofu"], "Ben": ["sashimi"]}]
+
+
 def test_a_player_whose_card_is_never_seen_leaves_a_turn_without_them_and_a_note():
     cards = [Card("Ann", "tempura", 3.0, (100, 560, 160, 650)), Card("Ben", "eel", 3.3, (100, 60, 160, 150)),
              Card("Ann", "tofu", 9.0, (200, 560, 260, 650))]

@@ -90,3 +90,17 @@ def test_strips_boxed_twice_and_misnamed_as_hands_pass_are_no_cards_laid():
     trace = Trace.from_json_text((Path(__file__).parent / "traces" / "dev" / "three-players-maki-strips.json").read_text())
     read = reveals_read(replay(trace))
     assert read == [t["reveals"] for t in trace.log]
+
+
+def test_boxes_the_recogniser_doubted_through_a_turn_are_no_cards_of_the_next():
+    """Five players (a development film of the stacked style) laying columns of like cards. A
+    strip of one player's column is boxed for seconds, too unsure to count, before a turn is
+    read; once the recogniser is sure of it, it is no card of the next turn (taken for one, it
+    would stand for that player's card, which then made a turn of its own). The film ends as
+    the last hands leave the table: the turn in play is closed once, and what that player's
+    seat shows beyond its card makes no turn more. A tempura laid at the end of its column,
+    while a piece of the tempura beneath lay in sight until it came, is the new card, not the
+    one beneath found again. Every turn is read, and no more."""
+    trace = Trace.from_json_text((Path(__file__).parent / "traces" / "dev" / "five-players-doubted-boxes.json").read_text())
+    read = reveals_read(replay(trace))
+    assert read == [t["reveals"] for t in trace.log]

@@ -97,6 +97,7 @@ class CardRecord:
     moving: tuple[float, np.ndarray] | None = None
     moved: Move | None = None
     kept_at: float = -math.inf  # when a box of its usual size last lay about where it lay
+    piece_seen: float = -math.inf  # when a box folded into it (a track that does not follow it) was last in sight
 
     def size(self) -> float:
         """Its usual area in the picture: the median of its last boxes in sight."""
@@ -290,7 +291,10 @@ class CardHistory:
         for k, raw_id in enumerate(ids):
             card_id = self.alias.get(raw_id, raw_id)
             if self.source.get(card_id, card_id) != raw_id:
-                continue  # an old track of a card now followed under a new one
+                # an old track of a card now followed under a new one, or a piece of it
+                if bool(visible[k]) and (owner := self.cards.get(card_id)) is not None:
+                    owner.piece_seen = now
+                continue
             box = np.asarray(tracked.xyxy[k], float)
             card = self.cards.get(card_id)
             if card is None and (owner := self.piece_again(box, int(seats[k]), facts)) is not None:
@@ -460,13 +464,13 @@ class CardHistory:
         lost from sight (gone, or covered) back near where it went (a column straightened, a hand
         that stayed long), when the rules replayed so far say it is still on the table: the
         nearer the better, within ``reid_distance`` of its lengths."""
-        if not self.strip_of(card, label, box, facts) and not self.may_come_back(card, label, box, facts):
+        if not self.strip_of(card, label, box, facts) and not self.may_come_back(card, label, box, now, facts):
             return None
         size = max(card.full_box[2] - card.full_box[0], card.full_box[3] - card.full_box[1], 1.0)
         d = float(np.linalg.norm((box[:2] + box[2:]) / 2 - (card.full_box[:2] + card.full_box[2:]) / 2)) / size
         return -d if d <= self.tuning.reid_distance else None
 
-    def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, facts: TurnFacts) -> bool:
+    def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> bool:
         """Whether ``card``, lost from sight, may be what ``box`` shows (see :meth:`_again_strip_or_lost`)."""
         lost = self.gone(card, facts) or card.covered_by is not None
         kept_dessert = self.round_of(card, facts) < facts.round and is_dessert(self.face(card, facts))
@@ -485,6 +489,10 @@ class CardHistory:
                 return False
             within = self.tuning.dessert_within if kept_dessert and card.covered_by is None else self.tuning.strip_within
             return _intersection(card.full_box, box) >= within * _area(box)
+        if card.gone_at is not None and now - card.piece_seen <= self.tuning.piece_left_s:
+            # a piece of it lay in sight until a moment ago: the card lies there still, under
+            # the card of its name just laid over it (the box), not lost
+            return False
         here = sum(1 for c in self.cards.values() if c.seat == card.seat and self.played_now(c, facts)
                    and self.face(c, facts) == label and not c.flipped)
         # else the rules took it off the table (miso soups, scored uramaki...)

@@ -89,6 +89,7 @@ class TurnTuning:
     quiet_s: float = 2.0  # a turn is read once nothing new happened for this long ...
     still_s: float = 3.0  # ... and once the table lay still this long, even with a seat missing
     wave_s: float = 2.0  # a seat's cards first boxed no further apart than this were laid in one turn
+    doubted_s: float = 2.0  # a box in play this long after first boxed, a turn its seat is in read between: no card
     just_seen_s: float = 0.5  # a card seen this recently is in sight still (between two detections)
     unsure_s: float = 5.0  # a card whose name wavered this recently is not re-read yet
     reread_s: float = 3.0  # the span of whole sightings a revealed card is re-read over
@@ -132,6 +133,7 @@ class HistoryTuning:
     strip_outside: float = 0.75  # ... with less than this share of that strip under the card laid on it
     under_outside: float = 0.5  # the strip a card leaves of the one under it lies less than this share within it
     reach: float = 0.1  # ... and within this share of its length of it
+    piece_left_s: float = 1.0  # a card gone whose piece lay in sight this recently lies there still: not found elsewhere
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ appears and goes:
   A seat's cards are taken in the order laid: a card first seen as the strip the next card
   of its column leaves of it (never boxed whole) was laid before that card. A box that came
   with a seat's card, beyond what it may lay at once, is a **stray**, no card of its next
-  turn: players take their next card only once every player has revealed.
+  turn: players take their next card only once every player has revealed. So is a box first
+  boxed before the last turn was read, at a seat with a card in it, that the recogniser was
+  unsure of for ``doubted_s`` or more (``doubted-through-turn``): it lay there through that
+  turn as no card. The picture's end closes the turn in play, once (:meth:`TurnReader.finish`).
 - a **special order** names the card it lies on: ``"special-order:<slug>"``.
 - a card that **goes** after it was revealed: chopsticks or a spoon going back to a hand
   (``chopsticks-used``/``spoon-used``, put on the turn that seat played two cards); uramaki
@@ -148,6 +151,7 @@ class TurnReader:
     _states: dict[int, CardTurn] = field(default_factory=dict, init=False, repr=False)
     notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
+    _closed: bool = field(default=False, init=False, repr=False)  # the turn in play closed since the last frame
 
     def __post_init__(self, cards: CardHistory | None) -> None:
         #: the one history of the cards (their boxes, names, what lies on what), fed by
@@ -302,19 +306,23 @@ class TurnReader:
 
     def finish(self, timestamp: float | None = None) -> list[LiveEvent]:
         """The table is seen no more (the film or the camera ended, the players end the
-        round): the cards laid since the last turn make their turn now, as last seen.
+        round): the cards laid since the last turn make their turn now, as last seen: one
+        turn, the turn in play, closed once.
 
         A turn is otherwise read only once the table has lain still a while after its last
         card (``quiet_s``, ``still_s``): cards laid just before the picture ends would never
         make their turn. Cards seen too briefly to be cards, and cards still face down, stay
-        out of it as they would have. ``timestamp``: when (default: the last frame's time)."""
+        out of it as they would have. Boxes beyond what a seat may lay in that turn stay
+        pending, in no turn: a turn is read once the table lies still after its cards, so the
+        turn in play is the only one not read yet; what a seat shows beyond its card of it is
+        no next turn (the hand that laid a card leaving, the strip a card left of the one
+        beneath), and read as one it would be a turn more than were played. Called again
+        before another frame, it closes nothing. ``timestamp``: when (default: the last frame's time)."""
+        if self._closed:
+            return []  # closed already, and no frame came since: the same table
+        self._closed = True
         now = self._now if timestamp is None else max(float(timestamp), self._now)
-        events: list[LiveEvent] = []
-        while True:  # a pending turn, then any next one the cards laid already make
-            emitted = self._emit(now, closing=True)
-            events += emitted
-            if not any(e.kind == EventKind.TURN for e in emitted):
-                return events
+        return self._emit(now, closing=True)
 
     def end_round(self, timestamp: float | None = None) -> list[LiveEvent]:
         """The players end the round (the table is not cleared yet, or the clear-up went
@@ -339,6 +347,7 @@ class TurnReader:
         in, what the game did out."""
         now = float(timestamp)
         self._now = max(self._now, now)
+        self._closed = False
         events: list[LiveEvent] = []
         for change in changes:
             if isinstance(change, SeenAgain) and (card := self._cards.get(change.card_id)) is not None:
@@ -593,6 +602,9 @@ class TurnReader:
             pending = [c for c in pending if c not in late]
             if not pending:
                 return events
+        pending = self._doubted_through_turn(pending, now)
+        if not pending:
+            return events
         pending = self._one_turn(pending)
         if not pending:
             return events
@@ -610,6 +622,34 @@ class TurnReader:
                 return events
             pending = filled
         return [*events, *self._record_turn(pending, now)]
+
+    def _doubted_through_turn(self, pending: list[CardRecord], now: float) -> list[CardRecord]:
+        """``pending`` less the boxes that lay on the table through the last turn read as no
+        card (rule ``doubted-through-turn``): first boxed before that turn was read, at a seat
+        with a card in it, and in play only ``doubted_s`` or more after they were first boxed
+        (the recogniser unsure of them all along: a strip of a column, a card's edge misread).
+        Each is a stray, never played.
+
+        A card laid comes in play within a few frames of its first box. A box the recogniser
+        doubted for seconds, across a turn its seat laid its card in, is no card of the turn
+        in play: taken for one, it was put before the seat's card of that turn (boxed first),
+        which then made a turn of its own, and every turn after it one off. (A seat missing
+        from the last turn has such a card joined to that turn first, :meth:`_late`.)"""
+        turns = self._rounds[self.round_index]
+        if not turns:
+            return pending
+        index = len(turns) - 1
+        last = turns[index]
+        out = []
+        for card in pending:
+            if (last.cards.get(card.seat) and card.boxed_at < last.read_at
+                    and card.first_seen - card.boxed_at >= self.tuning.doubted_s):
+                self._stray(card, self.round_index)
+                self.history.trace.append(Decision("doubted-through-turn", card.track_id, card.track_id, now))
+                self.notes.append(LiveNote(NoteCause.STRAY, self.round_index, index, (self.players[card.seat],)))
+                continue
+            out.append(card)
+        return out
 
     def _fill_missing_seats(self, pending: list[CardRecord], now: float, events: list[LiveEvent]) -> list[CardRecord] | None:
         """A turn some seats laid no card in, once the table has lain still ``still_s``: the
