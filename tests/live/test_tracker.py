@@ -716,3 +716,37 @@ def test_a_card_seen_whole_again_after_a_hand_hid_its_edge_keeps_its_id():
                    (20, [("salmon-nigiri", of(lying, 0, 0.05, 1.0, 1.0))]))
     seen = run(CardTracker(), frames)
     assert states(seen[-1]) == {1: ("salmon-nigiri", CardState.LYING)}
+
+
+@pytest.mark.parametrize("below, beside", [("egg-nigiri", "salmon-nigiri"), ("tempura", "tempura")],
+                         ids=["nigiri-on-nigiri", "tempura-on-tempura"])
+@pytest.mark.parametrize("unseen", [1, 12], ids=["beside-unseen-a-frame", "beside-unseen-a-second"])
+def test_a_card_slid_over_the_lower_part_of_its_kind_beside_a_same_named_card_is_a_new_card(below, beside, unseen):
+    """A column of one kind, and beside it a card of the name the new card has. The hand
+    brings the new card from its player's edge (below) up to the lower part of the card at
+    the foot of the column, hiding the card beside for a few frames, the new card unseen
+    under it on the way. As the hand leaves, the card beside is unseen ``unseen`` frames more
+    and the new card is boxed, narrowed by the hand's edge, about a card's width from it; then
+    all three show: the strip of the card below, the new card, the card beside where it lay.
+    The new card is a card of its own; the card below shows its strip; the card beside has
+    not moved."""
+    lying = card_at(350, 427, 77, 113)  # the foot of the column
+    side = of(lying, 1.17, 0.25, 2.17, 1.3)  # the card beside, a card's width off
+    rest, strip = of(lying, 0, 0.27, 1.0, 1.33), of(lying, 0, 0, 0.95, 0.31)
+    frames = scene((30, [(below, lying), (beside, side)]),
+                   (2, [(below, lying), (beside, of(lying, 1.17, 0.25, 2.1, 1.1))]),  # the hand over it
+                   (1, [(below, lying)]), (1, [(below, of(lying, 0, 0, 0.85, 1.0))]), (2, []),
+                   (4, [(beside, side)]), (unseen, []),  # the hand over it again as it lays the card
+                   (1, [(below, strip), (beside, of(lying, -0.05, 0.27, 0.73, 1.37))]),
+                   (2, [(below, strip), (beside, rest)]),
+                   (20, [(below, strip), (beside, rest), (beside, side)]))
+    seen = run(CardTracker(), frames)
+    last = seen[-1]
+    column_foot = ids_by_label(seen[20])[below][0]
+    side_id = [i for i in ids_by_label(seen[20])[beside] if i != column_foot][0]
+    assert len(last) == 3
+    assert states(last)[column_foot] == (below, CardState.COVERED)
+    assert track_at(last, side, 0.9) == [side_id] and states(last)[side_id] == (beside, CardState.LYING)
+    added = track_at(last, rest, 0.9)
+    assert len(added) == 1 and added[0] not in (column_foot, side_id)
+    assert states(last)[added[0]] == (beside, CardState.LYING)

@@ -78,6 +78,10 @@ class FilmStyle:
     #: the film ends this long (s) after the last card is laid (once every hand is gone);
     #: None: four seconds after the last turn's time is up
     tail_s: float | None = None
+    #: how long (s) a hand takes to bring a card from its player's edge to where it is laid
+    slide_s: float = SLIDE_S
+    #: how high (cm) above the table a hand holds the card it brings (0: slid along the table)
+    lift: float = 1.5
 
     def __post_init__(self) -> None:
         from vision.fieldtest.cards import PRINT_STYLES
@@ -88,6 +92,8 @@ class FilmStyle:
             raise ValueError(f"a column's strip lies between 0 and a card's length ({CARD_H_CM} cm)")
         if self.print_style is not None and self.print_style not in PRINT_STYLES:
             raise ValueError(f"unknown print {self.print_style!r} (expected one of {', '.join(PRINT_STYLES)})")
+        if self.slide_s <= 0 or self.lift < 0:
+            raise ValueError("a hand takes some time to bring a card, held on or above the table")
 
 
 #: the films the renderer has always made
@@ -96,6 +102,11 @@ PLAIN = FilmStyle()
 #: (a little more than half of it in sight), hands over a neighbour's cards, and the film
 #: over a second after the last cards are down
 STACKED = FilmStyle("stacked", repeat=0.45, strip=0.55 * CARD_H_CM, reach=0.3, tail_s=1.0)
+#: players who lay one kind turn after turn, each card slid flat along the table from their
+#: edge, slowly, up its column to come to rest over the lower part of the card below (a
+#: third of it left in sight), hands over a neighbour's cards, and the film over a second
+#: after the last cards are down
+SLID = FilmStyle("slid", repeat=0.6, strip=0.3 * CARD_H_CM, reach=0.3, tail_s=1.0, slide_s=1.5, lift=0.0)
 
 
 @dataclass
@@ -153,6 +164,9 @@ class Film:
     gain: np.ndarray
     menu: tuple[str, ...] | None = None
     _faces: dict = field(default_factory=dict)
+    #: how long a hand takes to bring a card, and how high it holds it (``FilmStyle``)
+    slide_s: float = SLIDE_S
+    lift: float = 1.5
 
     @property
     def n_frames(self) -> int:
@@ -189,7 +203,7 @@ class Film:
         image = self.background.copy()
         moving = {id(hd.carries): hd for hd in self.hands if hd.carries is not None and hd.start <= t < hd.end}
         for k, card in enumerate(self.cards):
-            if t < card.laid_at - SLIDE_S:
+            if t < card.laid_at - self.slide_s:
                 continue
             hd = moving.get(id(card))
             plane = card.placed
@@ -199,7 +213,7 @@ class Film:
                 share = 0.5 - 0.5 * math.cos(math.pi * min(max(share, 0), 1))
                 xy = hd.path[0] * (1 - share) + hd.path[1] * share
                 plane = Card(card.slug, card.seat, float(xy[0]), float(xy[1]), plane.angle)
-                lift = 1.5
+                lift = self.lift
             styled, alpha, grow = self._face(k, card)
             quad = self.camera.flat(plane.corners(grow), lift + 0.02 * (k % 5))
             roi = _roi(quad, self.size)
@@ -426,7 +440,8 @@ def render_film(seed: int, players: int = 3, turns: int = 4, size: tuple[int, in
     log, seats = _seat_in_picture(camera, table, by_seat, cards, log, names)
     gain = rng.choice([[0.85, 0.97, 1.1], [1.0, 1.0, 1.0], [1.08, 1.0, 0.92]]).astype(np.float32)
     film = Film(NAMES[:players], log, seats, fps, size, end, camera, cards, hands, seed, background, light, gain,
-                menu, style=str(rng.choice(["plain", "profile", "gloss", "worn"])))
+                menu, style=str(rng.choice(["plain", "profile", "gloss", "worn"])), slide_s=style.slide_s,
+                lift=style.lift)
     film.style = style.print_style or film.style
     return film
 
@@ -473,7 +488,7 @@ def _laying_hands(rng: np.random.Generator, style_rng: np.random.Generator, styl
         direction = seat.facing + float(rng.normal(0, 0.2))
         if style.reach and style_rng.random() < style.reach:
             entry, direction = _over_neighbour(style_rng, by_seat, card, goal)
-        hands.append(Hand(card.seat, card.laid_at - SLIDE_S, card.laid_at + LEAVE_S, (entry, goal),
+        hands.append(Hand(card.seat, card.laid_at - style.slide_s, card.laid_at + LEAVE_S, (entry, goal),
                           direction, k, card))
     return hands
 

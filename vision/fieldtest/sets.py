@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 
 from vision.fieldtest.cards import PRINT_STYLES
-from vision.fieldtest.film import PARTY_MENU, PLAIN, STACKED, FilmStyle, render_film
+from vision.fieldtest.film import PARTY_MENU, PLAIN, SLID, STACKED, FilmStyle, render_film
 from vision.fieldtest.render import render_photo
 
 
@@ -127,6 +127,12 @@ def _stacked(films: tuple[tuple[int, int, int], ...]) -> tuple[FilmSpec, ...]:
                  for k, (players, turns, seed) in enumerate(films))
 
 
+def _slid(films: tuple[tuple[int, int, int], ...]) -> tuple[FilmSpec, ...]:
+    """Films of the slid style, ``(players, turns, seed)`` each, each in the next print in turn."""
+    return tuple(FilmSpec(players, turns, seed, replace(SLID, print_style=PRINT_STYLES[k % len(PRINT_STYLES)]))
+                 for k, (players, turns, seed) in enumerate(films))
+
+
 def _plain(players: int, turns: int, seeds: tuple[int, ...]) -> tuple[FilmSpec, ...]:
     return tuple(FilmSpec(players, turns, seed) for seed in seeds)
 
@@ -150,4 +156,9 @@ FILM_SETS = {s.name: s for s in (
     FilmSet("film-plain-dev", _plain(5, 4, (4, *range(6, 15), *range(20, 32))) + _plain(3, 5, tuple(range(20, 32)))
             + _plain(4, 5, (*range(60, 66), *range(70, 80))),
             "development: the plain films the live reader was tuned on"),
+    # seeds that draw a film with two cards or more laid on a card of their own name and a
+    # nigiri on a wasabi
+    FilmSet("film-slide-dev", _slid(((3, 8, 5100), (3, 9, 5101), (3, 8, 5102), (3, 9, 5103), (3, 8, 5104),
+                                     (3, 9, 5105))),
+            "development: cards slid flat from the player's edge up columns of their kind, hands across seats"),
 )}

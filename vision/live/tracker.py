@@ -179,7 +179,8 @@ class CardTracker:
       within this share of its size is that card on the move (slid in by hand), while it is
       still arriving (first seen at most ``arriving_s`` ago).
     - ``whole_iou``: a card that showed only a piece of itself, seen whole again where it lay
-      whole (its box of then this much the same), is that card, not a second one.
+      whole (its box of then this much the same), is that card, not a second one; and its box
+      goes back there, wherever it was last (found for a frame in a card laid beside it).
     - ``glimpse_s``: a card seen for less than this, out of sight for more than
       ``arriving_s``, matches no box again.
     - ``piece_inside``, ``piece_larger``: a box matching no card that lies this share of its
@@ -256,7 +257,7 @@ class CardTracker:
             held = grown_since is not None and now - grown_since < self.tuning.lain_s
             # a misread frame, or a stray box that barely overlaps, does not move the card
             if not held and labels[d] == track.label and (iou[0, 0] >= self.tuning.moved_iou or inside[0, 0] >= self.tuning.moved_inside
-                                                          or (t, d) in moving):
+                                                          or (t, d) in moving or self._back_where_it_lay(track, boxes[d])):
                 track.box = boxes[d].copy()
                 track.full_area = max(track.full_area, _box_area(track.box))
                 if _box_area(track.box) >= self.tuning.whole_share * track.full_area:
@@ -474,6 +475,20 @@ class CardTracker:
                 used_d.add(d)
                 out.append((t, d))
         return out
+
+    def _back_where_it_lay(self, track: _Track, box: np.ndarray) -> bool:
+        """Whether ``box`` shows ``track`` whole again where it last lay whole (overlapping
+        that place ``whole_iou``) while its box is elsewhere: the card lies there, and its box
+        goes back to it (the box it left is another card's, or a piece of one).
+
+        Why: a card lying beside where the next card comes in may be found for a frame in that
+        card's box (a hand hid it, the new card boxed in part); matched again where it lay, it
+        must not keep the new card's box, or that card, lying under it, is never a card."""
+        if track.full_box is None:
+            return False
+        where_it_lay = box_overlaps(track.full_box[None], box[None])[0][0, 0]
+        where_it_is = box_overlaps(track.box[None], box[None])[0][0, 0]
+        return bool(where_it_lay >= self.tuning.whole_iou and where_it_is < self.tuning.moved_iou)
 
     def _boxed_over(self, track: _Track, boxes: np.ndarray) -> bool:
         """Whether ``track`` has lain whole ``lain_s`` in one place and a box of this frame
