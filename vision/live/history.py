@@ -245,29 +245,9 @@ class CardHistory:
         """Whether ``card`` was revealed in a turn and has left the table since."""
         return card.gone_at is not None and self.revealed(card, facts)
 
-    @staticmethod
-    def is_stray(card: CardRecord, facts: TurnFacts) -> bool:
-        """Whether the turn reader found ``card`` a stray."""
-        return facts.stray(card.track_id)
-
-    @staticmethod
-    def told(card: CardRecord, facts: TurnFacts) -> bool:
-        """Whether the turn reader told what ``card`` is (in a turn, or a stray): not pending."""
-        return facts.told(card.track_id)
-
-    @staticmethod
-    def round_of(card: CardRecord, facts: TurnFacts) -> int:
-        """The round ``card`` was played (or left a stray) in; -1 while pending."""
-        return facts.round_of(card.track_id)
-
-    @staticmethod
-    def turn_of(card: CardRecord, facts: TurnFacts) -> int:
-        """The turn of its round ``card`` was played in; -1 while pending, and for a stray."""
-        return facts.turn_of(card.track_id)
-
     def played_now(self, card: CardRecord, facts: TurnFacts) -> bool:
         """Whether ``card`` was revealed in a turn of the round in play and lies on the table still."""
-        return self.in_play(card, facts) and self.round_of(card, facts) == facts.round
+        return self.in_play(card, facts) and facts.round_of(card.track_id) == facts.round
 
     def forget_gone(self) -> None:
         """Drop the aliases, sources and pieces of cards no longer kept."""
@@ -421,7 +401,7 @@ class CardHistory:
 
     def _again_stray_place(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> _Verdict:
         """Boxed again right where a stray lay (a pattern of the cloth comes and goes): that stray."""
-        if not self.is_stray(card, facts):
+        if not facts.stray(card.track_id):
             return NEXT
         return math.inf if _iou(card.full_box, box) >= self.tuning.same_place_iou else None
 
@@ -473,8 +453,8 @@ class CardHistory:
     def may_come_back(self, card: CardRecord, label: str, box: np.ndarray, now: float, facts: TurnFacts) -> bool:
         """Whether ``card``, lost from sight, may be what ``box`` shows (see :meth:`_again_strip_or_lost`)."""
         lost = self.gone(card, facts) or card.covered_by is not None
-        kept_dessert = self.round_of(card, facts) < facts.round and is_dessert(self.face(card, facts))
-        if not lost or (self.round_of(card, facts) != facts.round and not kept_dessert) or self.face(card, facts) != label:
+        kept_dessert = facts.round_of(card.track_id) < facts.round and is_dessert(self.face(card, facts))
+        if not lost or (facts.round_of(card.track_id) != facts.round and not kept_dessert) or self.face(card, facts) != label:
             return False
         if self.face(card, facts) in RETURNS_TO_HAND:
             return False  # tools leave for a hand; their event is already on the log
@@ -522,7 +502,7 @@ class CardHistory:
         Why: such a card can show only the strip the card over it leaves; a whole box of its
         name at the end of its column is the next card laid there, not it found again."""
         area = max(_area(card.full_box), 1e-9)
-        return any(o is not card and o.seat == card.seat and self.round_of(o, facts) == self.round_of(card, facts)
+        return any(o is not card and o.seat == card.seat and facts.round_of(o.track_id) == facts.round_of(card.track_id)
                    and self.in_play(o, facts) and o.first_seen > card.first_seen
                    and _intersection(card.full_box, o.full_box) >= self.tuning.cover_share * area
                    for o in self.cards.values())
@@ -711,7 +691,7 @@ class CardHistory:
         """The card a special order lies on: the earlier card of its seat it covers most."""
         under = [c for c in self.cards.values()
                  if c.seat == order.seat and c is not order and self.played_now(c, facts)
-                 and self.turn_of(c, facts) < self.turn_of(order, facts) and not c.flipped
+                 and facts.turn_of(c.track_id) < facts.turn_of(order.track_id) and not c.flipped
                  and self.face(c, facts) not in NEVER_COPIED and self.face(c, facts) != ""]
         if not under:
             return None
@@ -790,7 +770,7 @@ class CardHistory:
         """Whether ``card`` lies on a revealed card of its seat and this round named as it is
         read (a strip of that card found again, or a card laid on it now), unless it is a strip
         that card shows beside it, whole in sight (:meth:`strip_beside`)."""
-        return any(o.seat == card.seat and self.told(o, facts) and self.round_of(o, facts) == facts.round
+        return any(o.seat == card.seat and facts.told(o.track_id) and facts.round_of(o.track_id) == facts.round
                    and self.face(o, facts) == card.label and lies_on(o, card, self.tuning.lies_on)
                    and not self.strip_beside(card, o, now)
                    for o in self.cards.values())
@@ -820,7 +800,7 @@ class CardHistory:
         shows its strip as the next card is laid over it; read as a card of that turn, it would
         push the new card into a turn of its own)."""
         return next((c for c in self.cards.values() if self.still_on_table(c, facts)
-                     and self.round_of(c, facts) == facts.round
+                     and facts.round_of(c.track_id) == facts.round
                      and _area(card.full_box) <= self.tuning.piece * c.size()
                      and _intersection(c.full_box, card.full_box) >= self.tuning.piece_within * _area(card.full_box)
                      and not self.strip_beside(card, c, now)), None)
@@ -829,8 +809,8 @@ class CardHistory:
         """A revealed card of ``card``'s seat and this round, named as it, that ``card`` lies on
         (``lies_on``), not reaching past its place (:meth:`past_its_place`): that card found
         again where it lies (a strip under a newer card)."""
-        return next((c for c in self.cards.values() if c.seat == card.seat and self.told(c, facts)
-                     and self.round_of(c, facts) == facts.round and self.face(c, facts) == card.label
+        return next((c for c in self.cards.values() if c.seat == card.seat and facts.told(c.track_id)
+                     and facts.round_of(c.track_id) == facts.round and self.face(c, facts) == card.label
                      and lies_on(c, card, self.tuning.lies_on) and not self.past_its_place(card, c)), None)
 
     def misnamed_part(self, card: CardRecord, facts: TurnFacts) -> CardRecord | None:
@@ -844,7 +824,7 @@ class CardHistory:
         boxed just before the new card and misread, would be read as the seat's card of the
         turn, the new card as a box that came with it."""
         return next((c for c in self.cards.values() if c.seat == card.seat and self.still_on_table(c, facts)
-                     and self.round_of(c, facts) == facts.round and card.size() <= self.tuning.part * c.size()
+                     and facts.round_of(c.track_id) == facts.round and card.size() <= self.tuning.part * c.size()
                      and max(_intersection(c.full_box, card.full_box), _intersection(place(c), card.full_box))
                      >= self.tuning.part_within * _area(card.full_box)), None)
 
