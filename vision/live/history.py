@@ -14,13 +14,23 @@ Everything decided from boxes is decided here, by named rules:
   under another (:meth:`CardHistory.lain_over`, :meth:`CardHistory.shows_under`), the order
   a seat's cards were laid in (:meth:`CardHistory.laid_order`), the card a special order lies
   on (:meth:`CardHistory.copied_card`);
-- boxes that are a card already there: a second box, a piece, a strip a move uncovered, a
-  card laid over its like that the tracker took for that card moved (:meth:`CardHistory.split`),
-  a track gone over to a card laid elsewhere (:meth:`CardHistory.give_back`).
+- a pending card out of sight for good, seen too briefly to be a card, is forgotten
+  (:data:`GLIMPSE_LEFT`);
+- at each step of the turn reader's reading of a turn (:class:`~vision.live.facts.Step`: it
+  tells the history which cards it is about to count, an :class:`~vision.live.facts.Ask`),
+  which of those boxes are a card already there (:meth:`CardHistory.settle`, the rules of
+  :data:`SETTLE` in order): a second box, a piece, a card read under a second name, a strip a
+  move uncovered, a card laid over its like that the tracker took for that card moved, a
+  track gone over to a card laid elsewhere; and, a round over, the cards that left with it.
 
-and tells the turn reader (``vision.live.turns``) what became of the cards: the events
-:class:`~vision.live.events.SeenAgain`, :class:`~vision.live.events.Covered`,
-:class:`~vision.live.events.Left`.
+and tells the turn reader (``vision.live.turns``) what became of the cards, in events
+(``vision.live.events``): per frame :class:`~vision.live.events.SeenAgain`,
+:class:`~vision.live.events.Covered`, :class:`~vision.live.events.Left`,
+:class:`~vision.live.events.TurnedDown`, :class:`~vision.live.events.Forgotten`; asked to
+settle, :class:`~vision.live.events.Folded`, :class:`~vision.live.events.Split`,
+:class:`~vision.live.events.GivenBack`, :class:`~vision.live.events.Forgotten`. The turn
+reader changes no record: it decides turns from these events, the facts it keeps and the
+records it reads.
 
 What a card is to the game (pending, in a turn, gone, a stray; its round, turn and logged
 name) is the turn reader's alone. Some rules here depend on it (a strip comes back only of a
@@ -151,8 +161,10 @@ GLIMPSE_LEFT = "glimpse-left"
 
 @dataclass(frozen=True)
 class Decision:
-    """Which rule decided what the reader made of a track: ``track_id`` (the tracker's) is the
-    card ``card_id`` of the game, at ``at`` (:attr:`CardHistory.trace`)."""
+    """Which rule decided what the reader made of a track, at ``at`` (:attr:`CardHistory.trace`):
+    ``track_id`` (the tracker's, or a card's id) is the card ``card_id`` of the game (seen
+    again, folded into it, given back to it); for a card split off, ``track_id`` follows the
+    new card and ``card_id`` is the card beneath; for a card forgotten, the two are its id."""
 
     rule: str
     track_id: int
@@ -166,7 +178,7 @@ class CardHistory:
 
     ``alias`` maps a track that is a card already known (a piece, a second box, the card seen
     again) to that card's id; ``source`` maps a card to the track that follows it now; ``pieces``
-    keeps where the pieces folded into a card were boxed (:meth:`fold`). What the turn reader
+    keeps where the pieces folded into a card were boxed (:meth:`_fold`). What the turn reader
     made of the cards comes with each call that needs it (:class:`~vision.live.facts.TurnFacts`).
     """
 
@@ -363,7 +375,7 @@ class CardHistory:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`TurnReader._laid_over_alike`), and so is one lying still about where it lay, come
+        (see :meth:`_settle_seats_missing`), and so is one lying still about where it lay, come
         back after the card was out of sight (:meth:`back_off_place`).
 
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
@@ -602,7 +614,7 @@ class CardHistory:
 
         Why: a maki roll laid over one of its kind leaves a strip showing fewer rolls, named as
         another maki; kept as the turn's card under its own name (right for a pudding, whose
-        strip names it), the turn would get the wrong card. (:meth:`TurnReader._laid_over_alike` reads the
+        strip names it), the turn would get the wrong card. (:meth:`_settle_seats_missing` reads the
         same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self.cards.values():
@@ -617,7 +629,7 @@ class CardHistory:
         """The last move of ``card``, played this round and named as revealed, if it came
         since the last turn was read, over part of where it lay (a card laid over it, not a card
         moved elsewhere), and it lies where it came to lie still: the move a card of its name
-        laid over it makes of it (see :meth:`TurnReader._laid_over_alike`, :meth:`uncovered_by_move`)."""
+        laid over it makes of it (see :meth:`_settle_seats_missing`, :meth:`uncovered_by_move`)."""
         since = facts.last_read_at
         move = card.moved
         if (not self.played_now(card, facts) or card.label != self.face(card, facts)
@@ -697,7 +709,7 @@ class CardHistory:
         card, though seen after it (a strip never boxed whole beside the card laid on it a
         turn later). Of the same name, such a strip is as often a second, partial box of the
         card itself (boxed whole and, half outside that box, in part), and the two are one
-        card (:meth:`TurnReader._one_turn`'s twins)."""
+        card (:meth:`twin_of`)."""
         order = sorted(cards, key=lambda c: (boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
@@ -953,7 +965,7 @@ class CardHistory:
     def left_where_boxed(self, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The played card of ``new``'s seat that moved away since the last turn was read, to lie
         elsewhere under another name, boxed again by ``new`` right where it lay, named as it
-        was revealed (see :meth:`TurnReader._tracks_given_back`): its track went over to a card a
+        was revealed (see :meth:`_settle_weigh`): its track went over to a card a
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved

@@ -6,10 +6,19 @@ the tracker's seated cards) and the records' game facts (when a card was laid an
 seen, its name and since when); what a card is to the game (:class:`CardTurn`: pending,
 played, gone, a stray; its round, turn and logged name) it keeps itself, by card id, and
 hands the history as one frozen value (:meth:`TurnReader.facts`, a
-:class:`~vision.live.facts.TurnFacts`) where its rules need it; it writes no record. Whatever
-depends on boxes (what lies on what, a second box, a piece, the order a seat laid its cards
-in) it asks of the history, by card. It reads no box itself, and reads the game from what
-appears and goes:
+:class:`~vision.live.facts.TurnFacts`) where its rules need it; it writes no record, and
+decides nothing about what a box is. At each step of reading a turn it tells the history
+which cards it is about to count (an :class:`~vision.live.facts.Ask` at a
+:class:`~vision.live.facts.Step`); the history settles which of them are a card already there
+by its own named rules (``CardHistory.settle``), and this reader follows its events: a box
+``Folded`` into a card is no card of the turn, a card ``Split`` off keeps its turn under its
+new id while the track's new card is pending, a ``GivenBack`` track is noted, a card
+``Forgotten`` is dropped from its state. It asks the history four questions still, none that
+changes a record: the order a seat laid its cards in (``laid_order``), whether a card lies on
+a played card of its name (``on_its_like``: it waits, rather than join the last turn late),
+whether a box is the strip a card of the turn shows under it (``shows_under``: no stray), and
+the card a special order lies on (``copied_card``). It reads no box itself, and reads the game
+from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
