@@ -808,6 +808,10 @@ class CardHistory:
         events: list[HistoryEvent] = handler(ask, facts)
         return events
 
+    def _asked(self, ask: Ask) -> list[CardRecord]:
+        """The cards of ``ask`` the history still keeps, in its order."""
+        return [self.cards[i] for i in ask.cards if i in self.cards]
+
     def _note(self, rule: str, track_id: int, card_id: int, at: float) -> None:
         self.trace.append(Decision(rule, track_id, card_id, at))
 
@@ -835,8 +839,7 @@ class CardHistory:
         come, the next turn would get the earlier card again and the new card's reads would
         rename the earlier turn."""
         events: list[HistoryEvent] = []
-        for card_id in ask.cards:
-            new = self.cards[card_id]
+        for new in self._asked(ask):
             left = self.left_where_boxed(new, ask.at, facts)
             if left is None:
                 continue
@@ -850,8 +853,7 @@ class CardHistory:
         """``second-name``: a box seen for a moment right where a card lay in sight before and
         after it is that card read under another name (:meth:`second_name`). All are judged
         on the table as it lies before any is folded."""
-        found = [(box, known) for i in ask.cards
-                 if (known := self.second_name(box := self.cards[i])) is not None]
+        found = [(box, known) for box in self._asked(ask) if (known := self.second_name(box)) is not None]
         return [self._folded(box, known, SETTLE[Step.GLIMPSES][0], ask.at) for box, known in found]
 
     def _settle_in_turn(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
@@ -864,8 +866,7 @@ class CardHistory:
         of sight leaves it gone: the piece, often misnamed, is no sighting of it to follow."""
         uncovered, in_sight, piece = SETTLE[Step.IN_TURN]
         events: list[HistoryEvent] = []
-        for card_id in ask.cards:
-            card = self.cards[card_id]
+        for card in self._asked(ask):
             found = self.uncovered_by_move(card, ask.at, facts)
             if found is not None:
                 under, move = found
@@ -889,7 +890,7 @@ class CardHistory:
         (:meth:`misnamed_part`); then of the cards beyond the first ``allowed`` left, ``twin``:
         one card boxed twice (:meth:`twin_of`: the same name, or boxed with it)."""
         again, part, twin = SETTLE[Step.SEAT_EXTRA]
-        mine = [self.cards[i] for i in ask.cards]
+        mine = self._asked(ask)
         events: list[HistoryEvent] = []
         for rule, rule_of in ((again, self.found_again_where_it_lies), (part, self.misnamed_part)):
             for card in list(mine):
@@ -911,8 +912,7 @@ class CardHistory:
         turn seen for ``seen_s`` that is a second box of a played card of this round
         (:meth:`second_box_of`)."""
         events: list[HistoryEvent] = []
-        for card_id in ask.cards:
-            card = self.cards[card_id]
+        for card in self._asked(ask):
             if card.last_seen - card.first_seen < self.times.seen_s:
                 continue
             old = self.second_box_of(card, ask.at, facts)
