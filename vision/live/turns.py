@@ -58,6 +58,7 @@ The log is :attr:`TurnReader.rounds` (``{"turns": [...]}`` per round, see
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -236,9 +237,9 @@ class TurnReader:
 
     @property
     def trace(self) -> deque[Decision]:
-        """The last decisions of the named rules, the history's (:attr:`CardHistory.trace`) and
-        this reader's, in the order of their times, newest last."""
-        merged = sorted([*self.history.trace, *self._decisions], key=lambda d: d.at)
+        """The last decisions of the named rules, newest last: the history's
+        (:attr:`CardHistory.trace`) and this reader's, each in the order made, merged by time."""
+        merged = heapq.merge(self.history.trace, self._decisions, key=lambda d: d.at)
         return deque(merged, maxlen=self.history.trace.maxlen)
 
     def facts(self) -> TurnFacts:
