@@ -21,6 +21,7 @@ from vision.detections import (
 )
 from vision.live.events import (
     Flipped,
+    Forgotten,
     Laid,
     Left,
     Removed,
@@ -104,14 +105,15 @@ def seated(t, *cards) -> Detections:
 def test_a_card_turned_up_under_a_new_track_is_the_card_seen_again_and_one_gone_has_left():
     """The history's events: a card laid face down whose track is lost as it is turned up, boxed
     face up where it lay under a new track, is that card (the ``turned-over`` rule); a card out
-    of sight with nothing laid over it has left, since its last sighting."""
+    of sight with nothing laid over it has left, since its last sighting, and seen for less than
+    a second and a half, in no turn, it was never a card: the history forgets it."""
     history = CardHistory()
     assert history.update(seated(0.0, (1, "card-back", 0)), 0.0) == []
     assert history.update(seated(0.5, (1, "card-back", 0)), 0.5) == []
     assert history.update(seated(0.8, (2, "eel", 0)), 0.8) == [SeenAgain(2, 1, "turned-over", 0.8)]
     assert history.cards[1].label == "eel" and set(history.cards) == {1}
-    assert history.update(seated(1.5), 1.5) == [Left(1, 0.8)]
-    assert history.update(seated(2.0), 2.0) == []  # told once
+    assert history.update(seated(1.5), 1.5) == [Left(1, 0.8), Forgotten(1, "glimpse-left", 1.5)]
+    assert history.update(seated(2.0), 2.0) == [] and not history.cards  # told once
 
 
 def test_only_a_card_the_facts_say_was_revealed_is_turned_down_when_it_lies_face_down():

@@ -10,8 +10,11 @@ per card; :func:`step` compares the snapshots of two successive frames and says,
 - :class:`Removed`: a card that had lain on the table is tracked no more.
 
 It decides nothing about turns: that is ``vision.live.turns``'s part. The card history
-(``vision.live.history``) tells the turn reader, per frame, what it made of the tracks:
-:class:`SeenAgain`, :class:`Covered`, :class:`Left` (``HistoryEvent``).
+(``vision.live.history``) tells the turn reader what it made of the tracks (``HistoryEvent``):
+per frame :class:`SeenAgain`, :class:`Covered`, :class:`Left`, :class:`TurnedDown` and
+:class:`Forgotten`; and, asked at each step of reading a turn (``CardHistory.settle``), which
+boxes are a card already there: :class:`Folded`, :class:`Split`, :class:`GivenBack`,
+:class:`Forgotten`.
 
 >>> from vision.live.tracker import CardState
 >>> before = {1: Snapshot(1, "tempura", CardState.ARRIVING, 0)}
@@ -125,7 +128,55 @@ class TurnedDown:
     at: float
 
 
-HistoryEvent = SeenAgain | Covered | Left | TurnedDown
+@dataclass(frozen=True)
+class Folded:
+    """The card ``card_id`` is no card of its own but a box of the card ``into`` (a second box,
+    a piece, a strip, the card under a second name), by the named ``rule``: its record is
+    dropped, and its track stands for ``into`` from now on."""
+
+    card_id: int
+    into: int
+    rule: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Split:
+    """The track of the card ``card_id`` follows a card laid over it from now on, by the named
+    ``rule``: the card that was ``card_id`` lies beneath, as ``beneath`` (an id no track
+    follows), and keeps what it is to the game; ``card_id`` is the new card, laid at ``at``
+    (when it came to lie there), pending."""
+
+    card_id: int
+    beneath: int
+    rule: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GivenBack:
+    """The played card ``card_id``, boxed again where it lay by the track of ``laid``, follows
+    that track from now on; ``laid`` is the card a hand laid past it, which the card's own
+    track had gone over to, read as ``label``, pending (rule ``rule``)."""
+
+    card_id: int
+    laid: int
+    label: str
+    rule: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """The card ``card_id`` is dropped from the history, by the named ``rule``: never a card of
+    the game (seen too briefly), or gone from the table with its round."""
+
+    card_id: int
+    rule: str
+    at: float
+
+
+HistoryEvent = SeenAgain | Covered | Left | TurnedDown | Folded | Split | GivenBack | Forgotten
 
 
 def snapshot(tracked: Detections) -> dict[int, Snapshot]:

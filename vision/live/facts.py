@@ -7,13 +7,17 @@ this round, a card gone from the table may be seen again while the rules leave o
 there. The turn reader hands those facts over as a :class:`TurnFacts`, built from its state
 (:meth:`TurnReader.facts`), to :meth:`CardHistory.update` and to each history query that needs
 them; the history keeps none of it, and never calls the turn reader.
+
+At each step of reading a turn (:class:`Step`) the turn reader tells the history which cards
+it is about to count (an :class:`Ask`); the history settles which of those boxes are a card
+already there, by its own named rules (:meth:`CardHistory.settle`), and answers in events.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
@@ -68,6 +72,15 @@ class TurnFacts:
     players: tuple[str, ...] = ()
     edition: str = "party"
 
+    def moved(self, old: int, new: int) -> TurnFacts:
+        """These facts with what the card ``old`` is to the game kept under its new id ``new``
+        (a card split from the track that followed it, ``events.Split``)."""
+        if old not in self.cards:
+            return self
+        cards = {k: v for k, v in self.cards.items() if k != old}
+        cards[new] = self.cards[old]
+        return replace(self, cards=MappingProxyType(cards))
+
     def of(self, card_id: int) -> CardTurn:
         """What the card ``card_id`` is to the game."""
         return self.cards.get(card_id, PENDING)
@@ -96,6 +109,35 @@ class TurnFacts:
         """How many of each face the rules leave in front of ``seat`` after the round's turns
         (the scorer's replay of :attr:`log`); none if the rules do not allow the log."""
         return _left_on_table(self.log, self.players, self.edition).get(self.players[seat], {})
+
+
+class Step(StrEnum):
+    """A step of the turn reader's reading of a turn, at which it asks the card history to
+    settle which of the boxes it is about to count are a card already there (:class:`Ask`;
+    the rules of each step: ``vision.live.history.SETTLE``)."""
+
+    WEIGH = "weigh"  # the cards pending, about to be weighed for a turn
+    GLIMPSES = "glimpses"  # pending cards seen for a moment, out of sight since
+    IN_TURN = "in-turn"  # the cards a turn is about to be read from
+    SEAT_EXTRA = "seat-extra"  # one seat's cards of the turn, in the order laid, beyond what it may lay
+    STILL = "still"  # the turn's cards, the table still
+    SEATS_MISSING = "seats-missing"  # seats with no card in the turn about to be read
+    CLEARED = "cleared"  # the round ended by its cards leaving the table
+    ROUND_OVER = "round-over"  # the round closed (the facts: the next round in play)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What the turn reader tells the history at a :class:`Step` of reading a turn, at ``at``:
+    the ``cards`` it is about (card ids, in its order: a seat's in the order laid), the
+    ``seats`` (``SEATS_MISSING``), how many cards the seat may lay in the turn (``allowed``,
+    ``SEAT_EXTRA``: one, more with a tool in hand or a menu)."""
+
+    step: Step
+    at: float
+    cards: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()
+    allowed: int = 0
 
 
 @lru_cache(maxsize=16)

@@ -14,13 +14,23 @@ Everything decided from boxes is decided here, by named rules:
   under another (:meth:`CardHistory.lain_over`, :meth:`CardHistory.shows_under`), the order
   a seat's cards were laid in (:meth:`CardHistory.laid_order`), the card a special order lies
   on (:meth:`CardHistory.copied_card`);
-- boxes that are a card already there: a second box, a piece, a strip a move uncovered, a
-  card laid over its like that the tracker took for that card moved (:meth:`CardHistory.split`),
-  a track gone over to a card laid elsewhere (:meth:`CardHistory.give_back`).
+- a pending card out of sight for good, seen too briefly to be a card, is forgotten
+  (:data:`GLIMPSE_LEFT`);
+- at each step of the turn reader's reading of a turn (:class:`~vision.live.facts.Step`: it
+  tells the history which cards it is about to count, an :class:`~vision.live.facts.Ask`),
+  which of those boxes are a card already there (:meth:`CardHistory.settle`, the rules of
+  :data:`SETTLE` in order): a second box, a piece, a card read under a second name, a strip a
+  move uncovered, a card laid over its like that the tracker took for that card moved, a
+  track gone over to a card laid elsewhere; and, a round over, the cards that left with it.
 
-and tells the turn reader (``vision.live.turns``) what became of the cards: the events
-:class:`~vision.live.events.SeenAgain`, :class:`~vision.live.events.Covered`,
-:class:`~vision.live.events.Left`.
+and tells the turn reader (``vision.live.turns``) what became of the cards, in events
+(``vision.live.events``): per frame :class:`~vision.live.events.SeenAgain`,
+:class:`~vision.live.events.Covered`, :class:`~vision.live.events.Left`,
+:class:`~vision.live.events.TurnedDown`, :class:`~vision.live.events.Forgotten`; asked to
+settle, :class:`~vision.live.events.Folded`, :class:`~vision.live.events.Split`,
+:class:`~vision.live.events.GivenBack`, :class:`~vision.live.events.Forgotten`. The turn
+reader changes no record: it decides turns from these events, the facts it keeps and the
+records it reads.
 
 What a card is to the game (pending, in a turn, gone, a stray; its round, turn and logged
 name) is the turn reader's alone. Some rules here depend on it (a strip comes back only of a
@@ -37,6 +47,7 @@ import math
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -52,8 +63,18 @@ from vision.boxes import area as _area
 from vision.boxes import intersection as _intersection
 from vision.boxes import iou as _iou
 from vision.detections import FIRST_SEEN, LABEL_SINCE, SEAT, TRACK_ID, VISIBLE, Detections
-from vision.live.events import Covered, HistoryEvent, Left, SeenAgain, TurnedDown
-from vision.live.facts import CardTurn, TurnFacts
+from vision.live.events import (
+    Covered,
+    Folded,
+    Forgotten,
+    GivenBack,
+    HistoryEvent,
+    Left,
+    SeenAgain,
+    Split,
+    TurnedDown,
+)
+from vision.live.facts import Ask, CardTurn, Status, Step, TurnFacts
 from vision.live.tuning import HistoryTuning, TurnTuning
 
 # a card's move: when it began to lie elsewhere, where it lay before, where it came to lie
@@ -120,11 +141,30 @@ _Verdict = float | None | _Next
 #: they are tried (each a ``CardHistory._again_<name>`` method): the first that applies decides.
 SEEN_AGAIN = ("stray-place", "turned-over", "renamed-in-place", "whole-in-place", "strip-or-lost")
 
+#: The rules that settle which boxes are a card already there at each step of the turn
+#: reader's reading of a turn (:meth:`CardHistory.settle`), in the order they are tried: the
+#: first that finds a box to be another card decides for that box (each a
+#: ``CardHistory._settle_<step>`` method; the rule that decided goes to the trace).
+SETTLE: Mapping[Step, tuple[str, ...]] = MappingProxyType({
+    Step.WEIGH: ("left-where-boxed",),
+    Step.GLIMPSES: ("second-name",),
+    Step.IN_TURN: ("uncovered-strip", "second-box-in-sight", "piece-of-played"),
+    Step.SEAT_EXTRA: ("found-again-where-it-lies", "misnamed-part", "twin"),
+    Step.STILL: ("second-box",),
+    Step.SEATS_MISSING: ("laid-over-alike",),
+    Step.CLEARED: ("cleared-away",),
+    Step.ROUND_OVER: ("gone-with-round",),
+})
+#: The rule that drops a pending card out of sight for good, seen too briefly to be a card.
+GLIMPSE_LEFT = "glimpse-left"
+
 
 @dataclass(frozen=True)
 class Decision:
-    """Which rule decided what the reader made of a track: ``track_id`` (the tracker's) is the
-    card ``card_id`` of the game, at ``at`` (:attr:`CardHistory.trace`)."""
+    """Which rule decided what the reader made of a track, at ``at`` (:attr:`CardHistory.trace`):
+    ``track_id`` (the tracker's, or a card's id) is the card ``card_id`` of the game (seen
+    again, folded into it, given back to it); for a card split off, ``track_id`` follows the
+    new card and ``card_id`` is the card beneath; for a card forgotten, the two are its id."""
 
     rule: str
     track_id: int
@@ -138,7 +178,7 @@ class CardHistory:
 
     ``alias`` maps a track that is a card already known (a piece, a second box, the card seen
     again) to that card's id; ``source`` maps a card to the track that follows it now; ``pieces``
-    keeps where the pieces folded into a card were boxed (:meth:`fold`). What the turn reader
+    keeps where the pieces folded into a card were boxed (:meth:`_fold`). What the turn reader
     made of the cards comes with each call that needs it (:class:`~vision.live.facts.TurnFacts`).
     """
 
@@ -218,12 +258,20 @@ class CardHistory:
                 continue
             card.gone_at = card.last_seen
             events.append(Left(card.track_id, card.last_seen))
+            if not facts.told(card.track_id) and (not card.settled(now, self.times.settle_s)
+                                                  or card.last_seen - card.first_seen < self.times.seen_s):
+                # pending, and never named the same long enough or seen long enough to be a
+                # card: a misread, a hand reaching over the table
+                events.append(self._forget(card, GLIMPSE_LEFT, now))
         return events
 
-    def forget(self, card_id: int) -> None:
-        """Drop the card ``card_id``: it was never a card of the game, or it left the table
-        and its round is over."""
-        del self.cards[card_id]
+    def _forget(self, card: CardRecord, rule: str, now: float) -> Forgotten:
+        """Drop ``card`` (never a card of the game, or gone with its round), by ``rule``. The
+        tracks that stood for it keep pointing at it until its round is over
+        (:meth:`_drop_dangling`)."""
+        del self.cards[card.track_id]
+        self.trace.append(Decision(rule, card.track_id, card.track_id, now))
+        return Forgotten(card.track_id, rule, now)
 
     # --- what the turn reader made of the cards (:class:`~vision.live.facts.TurnFacts`) -----
 
@@ -249,7 +297,7 @@ class CardHistory:
         """Whether ``card`` was revealed in a turn of the round in play and lies on the table still."""
         return self.in_play(card, facts) and facts.round_of(card.track_id) == facts.round
 
-    def forget_gone(self) -> None:
+    def _drop_dangling(self) -> None:
         """Drop the aliases, sources and pieces of cards no longer kept."""
         self.alias = {a: o for a, o in self.alias.items() if o in self.cards}
         self.pieces = {o: places for o, places in self.pieces.items() if o in self.cards}
@@ -327,7 +375,7 @@ class CardHistory:
         """Follow where a revealed card lies whole: a box of its usual size about where it lay
         (``moved_iou``; a still card's box varies by a few pixels, and by a dozen when boxed
         with a hand beside it) keeps its place; one lying elsewhere for ``settle_s`` is a move
-        (see :meth:`TurnReader._laid_over_alike`), and so is one lying still about where it lay, come
+        (see :meth:`_settle_seats_missing`), and so is one lying still about where it lay, come
         back after the card was out of sight (:meth:`back_off_place`).
 
         Its place follows only boxes right where it lay (``same_place_iou``: a box that
@@ -566,7 +614,7 @@ class CardHistory:
 
         Why: a maki roll laid over one of its kind leaves a strip showing fewer rolls, named as
         another maki; kept as the turn's card under its own name (right for a pudding, whose
-        strip names it), the turn would get the wrong card. (:meth:`TurnReader._laid_over_alike` reads the
+        strip names it), the turn would get the wrong card. (:meth:`_settle_seats_missing` reads the
         same move, but only for a seat with no card in the turn.)"""
         area = _area(strip.full_box)
         for card in self.cards.values():
@@ -581,7 +629,7 @@ class CardHistory:
         """The last move of ``card``, played this round and named as revealed, if it came
         since the last turn was read, over part of where it lay (a card laid over it, not a card
         moved elsewhere), and it lies where it came to lie still: the move a card of its name
-        laid over it makes of it (see :meth:`TurnReader._laid_over_alike`, :meth:`uncovered_by_move`)."""
+        laid over it makes of it (see :meth:`_settle_seats_missing`, :meth:`uncovered_by_move`)."""
         since = facts.last_read_at
         move = card.moved
         if (not self.played_now(card, facts) or card.label != self.face(card, facts)
@@ -591,7 +639,7 @@ class CardHistory:
             return move
         return None
 
-    def fold(self, box: CardRecord, card: CardRecord) -> None:
+    def _fold(self, box: CardRecord, card: CardRecord) -> None:
         """Forget ``box`` as a card of its own: it is ``card`` (a piece, a second box of it),
         and its track stands for ``card`` from now on."""
         self.alias[box.track_id] = card.track_id
@@ -661,7 +709,7 @@ class CardHistory:
         card, though seen after it (a strip never boxed whole beside the card laid on it a
         turn later). Of the same name, such a strip is as often a second, partial box of the
         card itself (boxed whole and, half outside that box, in part), and the two are one
-        card (:meth:`TurnReader._one_turn`'s twins)."""
+        card (:meth:`twin_of`)."""
         order = sorted(cards, key=lambda c: (boxed(c), c.track_id))
         for card in list(order):
             over = next((o for o in order if o is not card and o.label != card.label
@@ -706,8 +754,8 @@ class CardHistory:
 
         return max(under, key=covered)
 
-    def split(self, card: CardRecord, move: Move, now: float) -> CardRecord:
-        """Give ``card`` (moved, ``move`` its last move: see :meth:`TurnReader._laid_over_alike`) a new id,
+    def _split(self, card: CardRecord, move: Move, now: float) -> CardRecord:
+        """Give ``card`` (moved, ``move`` its last move: see :meth:`_settle_seats_missing`) a new id,
         lying beneath where it lay, and return the new card of its name that its track now
         follows."""
         track_id = card.track_id
@@ -727,7 +775,7 @@ class CardHistory:
         self.cards[track_id] = new
         return new
 
-    def give_back(self, card: CardRecord, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord:
+    def _give_back(self, card: CardRecord, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord:
         """Make ``card`` (played, its track gone over to a card laid elsewhere) follow the
         track of ``new`` (boxed again where ``card`` lay), and ``new`` follow the track that
         left, as the card laid: pending, named as that track reads it, since it moved."""
@@ -746,12 +794,178 @@ class CardHistory:
         new.areas.append(_area(laid_box))
         return new
 
+    # --- what the turn reader is about to count: boxes that are a card already there ------
+
+    def settle(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """The turn reader is at a step of reading a turn (``ask``: the step, the cards it is
+        about); the boxes among them that are a card already there, by the rules of
+        :data:`SETTLE` for that step, in their order: a box folded into the card it is
+        (:class:`Folded`), a card split from the track that followed it onto a card laid over
+        it (:class:`Split`), a track given back to a played card it went off (:class:`GivenBack`),
+        cards dropped (:class:`Forgotten`). Each rule that decides goes to :attr:`trace`.
+        ``facts``: what the turn reader has made of the game, as it asks."""
+        handler = getattr(self, "_settle_" + ask.step.value.replace("-", "_"))
+        events: list[HistoryEvent] = handler(ask, facts)
+        return events
+
+    def _asked(self, ask: Ask) -> list[CardRecord]:
+        """The cards of ``ask`` the history still keeps, in its order."""
+        return [self.cards[i] for i in ask.cards if i in self.cards]
+
+    def _note(self, rule: str, track_id: int, card_id: int, at: float) -> None:
+        self.trace.append(Decision(rule, track_id, card_id, at))
+
+    def _folded(self, box: CardRecord, into: CardRecord, rule: str, at: float) -> Folded:
+        """Fold ``box`` into ``into`` by ``rule`` (:meth:`_fold`), told as an event."""
+        box_id = box.track_id
+        self._fold(box, into)
+        self._note(rule, box_id, into.track_id, at)
+        return Folded(box_id, into.track_id, rule, at)
+
+    def _split_off(self, card: CardRecord, move: Move, rule: str, at: float) -> Split:
+        """Split ``card`` from its track by ``rule`` (:meth:`_split`), told as an event."""
+        track_id = card.track_id
+        self._split(card, move, at)
+        self._note(rule, track_id, card.track_id, at)
+        return Split(track_id, card.track_id, rule, at)
+
+    def _settle_weigh(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``left-where-boxed``: a pending card boxed right where a played card of its seat lay
+        before it moved away (:meth:`left_where_boxed`) is that card seen again; its track goes
+        back to it, and the track that left follows the card laid.
+
+        Why: a hand laying a card passes over a card of an earlier turn; that card's track
+        follows the new card, and the earlier card comes back as a new track. Read as they
+        come, the next turn would get the earlier card again and the new card's reads would
+        rename the earlier turn."""
+        events: list[HistoryEvent] = []
+        for new in self._asked(ask):
+            left = self.left_where_boxed(new, ask.at, facts)
+            if left is None:
+                continue
+            laid_label = left.label
+            self._give_back(left, new, ask.at, facts)
+            self._note(SETTLE[Step.WEIGH][0], new.track_id, left.track_id, ask.at)
+            events.append(GivenBack(left.track_id, new.track_id, laid_label, SETTLE[Step.WEIGH][0], ask.at))
+        return events
+
+    def _settle_glimpses(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``second-name``: a box seen for a moment right where a card lay in sight before and
+        after it is that card read under another name (:meth:`second_name`). All are judged
+        on the table as it lies before any is folded."""
+        found = [(box, known) for box in self._asked(ask) if (known := self.second_name(box)) is not None]
+        return [self._folded(box, known, SETTLE[Step.GLIMPSES][0], ask.at) for box, known in found]
+
+    def _settle_in_turn(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """The cards a turn is about to be read from that are a card already played seen again,
+        each by the first rule that applies: ``uncovered-strip``, a strip a move uncovered
+        (:meth:`uncovered_by_move`: the played card beneath is split off under a new id, the
+        strip folded into it, the track's card is the turn's); ``second-box-in-sight``, a second
+        box on a played card in sight (:meth:`second_box_in_sight`); ``piece-of-played``, a
+        piece of a card played (:meth:`piece_of_played`). A piece folded into a card gone out
+        of sight leaves it gone: the piece, often misnamed, is no sighting of it to follow."""
+        uncovered, in_sight, piece = SETTLE[Step.IN_TURN]
+        events: list[HistoryEvent] = []
+        for card in self._asked(ask):
+            found = self.uncovered_by_move(card, ask.at, facts)
+            if found is not None:
+                under, move = found
+                split = self._split_off(under, move, uncovered, ask.at)
+                facts = facts.moved(split.card_id, split.beneath)  # it keeps what it is to the game
+                events += [split, self._folded(card, under, uncovered, ask.at)]
+                continue
+            old = self.second_box_in_sight(card, ask.at, facts)
+            rule = in_sight
+            if old is None:
+                old, rule = self.piece_of_played(card, ask.at, facts), piece
+            if old is not None:
+                events.append(self._folded(card, old, rule, ask.at))
+        return events
+
+    def _settle_seat_extra(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """One seat's cards of the turn, in the order laid, more than the ``allowed`` it may
+        lay: those that are a card of this round, folded into it while the seat has too many,
+        each rule over all of them in turn: ``found-again-where-it-lies``
+        (:meth:`found_again_where_it_lies`: a strip under a newer card), ``misnamed-part``
+        (:meth:`misnamed_part`); then of the cards beyond the first ``allowed`` left, ``twin``:
+        one card boxed twice (:meth:`twin_of`: the same name, or boxed with it)."""
+        again, part, twin = SETTLE[Step.SEAT_EXTRA]
+        mine = self._asked(ask)
+        events: list[HistoryEvent] = []
+        for rule, rule_of in ((again, self.found_again_where_it_lies), (part, self.misnamed_part)):
+            for card in list(mine):
+                if len(mine) <= ask.allowed:
+                    break
+                old = rule_of(card, facts)
+                if old is not None:
+                    events.append(self._folded(card, old, rule, ask.at))
+                    mine.remove(card)
+        kept = mine[:ask.allowed]
+        for card in mine[ask.allowed:]:
+            old = self.twin_of(kept, card, ask.at)
+            if old is not None:
+                events.append(self._folded(card, old, twin, ask.at))
+        return events
+
+    def _settle_still(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``second-box``: once the table is still (no hand over a card then), a card of the
+        turn seen for ``seen_s`` that is a second box of a played card of this round
+        (:meth:`second_box_of`)."""
+        events: list[HistoryEvent] = []
+        for card in self._asked(ask):
+            if card.last_seen - card.first_seen < self.times.seen_s:
+                continue
+            old = self.second_box_of(card, ask.at, facts)
+            if old is not None:
+                events.append(self._folded(card, old, SETTLE[Step.STILL][0], ask.at))
+        return events
+
+    def _settle_seats_missing(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``laid-over-alike``: of each seat with no card in the turn about to be read, the card
+        in sight that came to lie whole a few pixels off where it lay since the last turn was
+        read, still overlapping it (:meth:`laid_over_since_last_turn`; the latest such move),
+        is a card of its name laid almost wholly over it, which the tracker took for that card
+        moved: the card beneath keeps its turn under a new id, the track follows the new card.
+
+        Why: a card revealed does not move by itself; the card laid over it, its sliver unseen,
+        would otherwise never be counted."""
+        events: list[HistoryEvent] = []
+        for seat in sorted(ask.seats):
+            moved = [(move, c) for c in self.cards.values() if c.seat == seat and c.last_seen >= ask.at
+                     and (move := self.laid_over_since_last_turn(c, facts)) is not None]
+            if not moved:
+                continue
+            move, card = max(moved, key=lambda m: m[0][0])
+            split = self._split_off(card, move, SETTLE[Step.SEATS_MISSING][0], ask.at)
+            facts = facts.moved(split.card_id, split.beneath)
+            events.append(split)
+        return events
+
+    def _settle_cleared(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``cleared-away``: the round ended with its cards leaving the table; the cards pending,
+        out of sight (seen for a moment, gone with the clear-up), never made a turn."""
+        rule = SETTLE[Step.CLEARED][0]
+        return [self._forget(c, rule, ask.at) for c in list(self.cards.values())
+                if not facts.told(c.track_id) and c.gone_at is not None]
+
+    def _settle_round_over(self, ask: Ask, facts: TurnFacts) -> list[HistoryEvent]:
+        """``gone-with-round``: the round is over (``facts``: the next in play); its cards that
+        left the table are dropped, desserts aside (they count at the game's end), and the
+        tracks that stood for cards dropped."""
+        rule = SETTLE[Step.ROUND_OVER][0]
+        gone = [c for c in list(self.cards.values())
+                if 0 <= facts.round_of(c.track_id) < facts.round and facts.of(c.track_id).status == Status.GONE
+                and not is_dessert(self.face(c, facts))]
+        events: list[HistoryEvent] = [self._forget(c, rule, ask.at) for c in gone]
+        self._drop_dangling()
+        return events
+
     # --- boxes that are a card already there ----------------------------------------------
 
     def left_where_boxed(self, new: CardRecord, now: float, facts: TurnFacts) -> CardRecord | None:
         """The played card of ``new``'s seat that moved away since the last turn was read, to lie
         elsewhere under another name, boxed again by ``new`` right where it lay, named as it
-        was revealed (see :meth:`TurnReader._tracks_given_back`): its track went over to a card a
+        was revealed (see :meth:`_settle_weigh`): its track went over to a card a
         hand laid past it."""
         for card in self.cards.values():
             move = card.moved

@@ -3,7 +3,9 @@
 One path for every source: ``frame → Recognizer.detect → CardTracker.update →
 SeatMemory.update → CardHistory.update → TurnReader.update`` (:class:`LivePipeline` over
 :class:`LiveGame`): the tracker, the seats and the card history read boxes; the turn reader
-reads none: it takes the history's events and asks it by card. Each frame gives a
+reads none: it takes the history's events, and at each step of reading a turn tells the
+history which cards it is about to count and takes what it settled (``CardHistory.settle``:
+which boxes are a card already there), as events too. Each frame gives a
 :class:`LiveState`: the cards on the table now (box, name, seat, what the game made of them),
 the events of this frame, the per-turn log so far and the scores.
 

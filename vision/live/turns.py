@@ -6,10 +6,19 @@ the tracker's seated cards) and the records' game facts (when a card was laid an
 seen, its name and since when); what a card is to the game (:class:`CardTurn`: pending,
 played, gone, a stray; its round, turn and logged name) it keeps itself, by card id, and
 hands the history as one frozen value (:meth:`TurnReader.facts`, a
-:class:`~vision.live.facts.TurnFacts`) where its rules need it; it writes no record. Whatever
-depends on boxes (what lies on what, a second box, a piece, the order a seat laid its cards
-in) it asks of the history, by card. It reads no box itself, and reads the game from what
-appears and goes:
+:class:`~vision.live.facts.TurnFacts`) where its rules need it; it writes no record, and
+decides nothing about what a box is. At each step of reading a turn it tells the history
+which cards it is about to count (an :class:`~vision.live.facts.Ask` at a
+:class:`~vision.live.facts.Step`); the history settles which of them are a card already there
+by its own named rules (``CardHistory.settle``), and this reader follows its events: a box
+``Folded`` into a card is no card of the turn, a card ``Split`` off keeps its turn under its
+new id while the track's new card is pending, a ``GivenBack`` track is noted, a card
+``Forgotten`` is dropped from its state. It asks the history four questions still, none that
+changes a record: the order a seat laid its cards in (``laid_order``), whether a card lies on
+a played card of its name (``on_its_like``: it waits, rather than join the last turn late),
+whether a box is the strip a card of the turn shows under it (``shows_under``: no stray), and
+the card a special order lies on (``copied_card``). It reads no box itself, and reads the game
+from what appears and goes:
 
 - a **turn**: every seat has laid at least one new card, face up and named the same for
   ``settle_s``, and nothing new has happened for ``quiet_s`` (a card gone again within
@@ -49,6 +58,7 @@ The log is :attr:`TurnReader.rounds` (``{"turns": [...]}`` per round, see
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -67,8 +77,17 @@ from scorer.cards import (
 from scorer.errors import RecordError
 from scorer.turns import Turn, TurnLog, replay
 from scorer.turns import TurnEvent as LogEvent
-from vision.live.events import HistoryEvent, Left, SeenAgain, TurnedDown
-from vision.live.facts import PENDING, CardTurn, Status, TurnFacts
+from vision.live.events import (
+    Folded,
+    Forgotten,
+    GivenBack,
+    HistoryEvent,
+    Left,
+    SeenAgain,
+    Split,
+    TurnedDown,
+)
+from vision.live.facts import PENDING, Ask, CardTurn, Status, Step, TurnFacts
 from vision.live.history import CardHistory, CardRecord, Decision, boxed, face
 from vision.live.notes import LiveNote, NoteCause
 from vision.live.tuning import TurnTuning
@@ -152,6 +171,8 @@ class TurnReader:
     notes: list[LiveNote] = field(default_factory=list, init=False)  # what it made of the table
     _now: float = field(default=-math.inf, init=False, repr=False)  # the last frame's time
     _closed: bool = field(default=False, init=False, repr=False)  # the turn in play closed since the last frame
+    #: the decisions of this reader's own named rules (a box taken for a stray), newest last
+    _decisions: deque[Decision] = field(default_factory=lambda: deque(maxlen=500), init=False, repr=False)
 
     def __post_init__(self, cards: CardHistory | None) -> None:
         #: the one history of the cards (their boxes, names, what lies on what), fed by
@@ -192,15 +213,34 @@ class TurnReader:
         """``card`` is a stray, a box of no card."""
         self._set(card, status=Status.STRAY, round=round_index)
 
-    def _forget(self, card: CardRecord) -> None:
-        """Forget ``card``: never a card of the game, or gone with its round."""
-        self._states.pop(card.track_id, None)
-        self.history.forget(card.track_id)
+    def _settle(self, ask: Ask) -> list[HistoryEvent]:
+        """Tell the history the step of reading a turn this reader is at (``ask``); what it
+        settled (:meth:`CardHistory.settle`), with what each card is to the game following the
+        cards it split off (under their new ids) and the cards it dropped."""
+        events = self.history.settle(ask, self.facts())
+        for event in events:
+            if isinstance(event, Split):
+                self._follow_split(event)
+            elif isinstance(event, Forgotten):
+                self._states.pop(event.card_id, None)
+        return events
+
+    def _follow_split(self, split: Split) -> None:
+        """The card beneath (``split.beneath``) keeps what it was to the game and its place in
+        the turns of this round (a card that moves is of this round); the card laid over it,
+        followed by the track now, is pending."""
+        if split.card_id in self._states:
+            self._states[split.beneath] = self._states.pop(split.card_id)
+        for record in self._rounds[self.round_index]:
+            for ids in record.cards.values():
+                ids[:] = [split.beneath if i == split.card_id else i for i in ids]
 
     @property
     def trace(self) -> deque[Decision]:
-        """The last decisions of the named rules, newest last (:attr:`CardHistory.trace`)."""
-        return self.history.trace
+        """The last decisions of the named rules, newest last: the history's
+        (:attr:`CardHistory.trace`) and this reader's, each in the order made, merged by time."""
+        merged = heapq.merge(self.history.trace, self._decisions, key=lambda d: d.at)
+        return deque(merged, maxlen=self.history.trace.maxlen)
 
     def facts(self) -> TurnFacts:
         """What this reader has made of the game so far, as the card history's rules read it:
@@ -353,7 +393,9 @@ class TurnReader:
             if isinstance(change, SeenAgain) and (card := self._cards.get(change.card_id)) is not None:
                 self._seen_again(card)
             elif isinstance(change, Left) and (card := self._cards.get(change.card_id)) is not None:
-                events += self._left(card, now)
+                events += self._left(card)
+            elif isinstance(change, Forgotten):
+                self._states.pop(change.card_id, None)
         events += self._relabelled(now, {c.card_id for c in changes if isinstance(c, TurnedDown)})
         events += self._round_end(now)
         events += self._emit(now)
@@ -365,18 +407,14 @@ class TurnReader:
         if self._state(card).status == Status.GONE:
             self._set(card, status=Status.PLAYED)
 
-    def _left(self, card: CardRecord, now: float) -> list[LiveEvent]:
+    def _left(self, card: CardRecord) -> list[LiveEvent]:
         """What a card out of sight for good (:class:`~vision.live.events.Left`) is to the game:
-        a stray stays (boxed there again, it is the same stray), a card laid too briefly to be
-        one is forgotten, a revealed card is gone, and a tool going back to its hand is an
-        event of the turn its seat played two cards in."""
+        a stray stays (boxed there again, it is the same stray), a card pending stays pending
+        (one laid too briefly to be a card the history forgets: ``Forgotten``), a revealed card
+        is gone, and a tool going back to its hand is an event of the turn its seat played two
+        cards in."""
         state = self._state(card)
-        if state.status == Status.STRAY:
-            return []
-        if state.status == Status.PENDING:
-            if not card.settled(now, self.tuning.settle_s) or card.last_seen - card.first_seen < self.tuning.seen_s:
-                # never a card of the game: a misread, a hand reaching over the table
-                self._forget(card)
+        if state.status in (Status.STRAY, Status.PENDING):
             return []
         self._set(card, status=Status.GONE)
         tool_event = RETURNS_TO_HAND.get(self._face(card))
@@ -488,21 +526,16 @@ class TurnReader:
         if not lasting or any(self._state(c).status != Status.GONE for c in lasting):
             return []
         # cards seen for a moment and gone with the clear-up never made a whole turn
-        leftovers = [c for c in self._cards.values()
-                     if self._state(c).status == Status.PENDING and c.gone_at is not None]
-        for card in leftovers:
-            self._forget(card)
+        leftovers = [e for e in self._settle(Ask(Step.CLEARED, now)) if isinstance(e, Forgotten)]
         if leftovers:
             self.notes.append(LiveNote(NoteCause.CLEAR_UP, self.round_index, count=len(leftovers)))
         return self._close_round(now)
 
     def _close_round(self, now: float) -> list[LiveEvent]:
         """End the round in play: in-turn events still held go on the turn they fit or are
-        left out (with a note), the round's cards that left the table are forgotten."""
+        left out (with a note); the history drops the round's cards that left the table
+        (``Step.ROUND_OVER``)."""
         turns = self._rounds[self.round_index]
-        # (cards of a round the players ended while they still lay there went since)
-        mine = [c for c in self._cards.values()
-                if 0 <= self._state(c).round <= self.round_index and self._state(c).status != Status.PENDING]
         events: list[LiveEvent] = []
         for held in self._held:
             turns_after = range(held.after + 1, len(turns))
@@ -516,11 +549,9 @@ class TurnReader:
         self._held.clear()
         ended = LiveEvent(EventKind.ROUND_END, self.round_index, len(turns) - 1, now)
         self._finished.append(self._log(self.round_index))
-        for card in mine:  # the round's cards that went are forgotten; desserts stay
-            if self._state(card).status == Status.GONE and not is_dessert(self._face(card)):
-                self._forget(card)
-        self.history.forget_gone()
         self._rounds.append([])
+        # (cards of a round the players ended while they still lay there went since)
+        self._settle(Ask(Step.ROUND_OVER, now))
         return [*events, ended]
 
     def _ready(self, now: float, closing: bool) -> tuple[list[CardRecord], list[CardRecord]] | None:
@@ -529,7 +560,7 @@ class TurnReader:
         pending = [c for c in self._cards.values() if self._state(c).status == Status.PENDING]
         if not pending:
             return None
-        pending = self._tracks_given_back(pending, now)
+        self._tracks_given_back(pending, now)
         # a card face down or still being read holds the turn back while it is in sight
         # a face-down card holds the turn back while it lies there; a face-up card the
         # recogniser keeps naming differently does so for ``unsure_s`` at most, then counts
@@ -543,22 +574,14 @@ class TurnReader:
         # it or after stays in sight: the card on its way in, read under another name (the
         # tracker lets go of it soon); not a card the player laid
         # (a card the rules take off the table at once, a scored uramaki, is no such card)
-        passing, second_boxes = [], []
-        for c in pending:
-            if now - c.last_seen <= self.tuning.just_seen_s or c.last_seen - c.first_seen >= self.tuning.seen_s:
-                continue
-            known = self.history.second_name(c)
-            if known is not None:
-                second_boxes.append((c, known))
-                passing.append(c)
-            elif not leaves_by_rule(c.label) and any(
-                    o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
-                    and o.last_seen > c.last_seen + self.tuning.just_seen_s for o in pending):
-                passing.append(c)
-        for box, known in second_boxes:
-            # a box of a card already there, under another name: its track, if found again,
-            # stands for that card
-            self.history.fold(box, known)
+        glimpses = [c for c in pending if now - c.last_seen > self.tuning.just_seen_s
+                    and c.last_seen - c.first_seen < self.tuning.seen_s]
+        # a box of a card already there, under another name, the history folds into it
+        # (``second-name``): its track, if found again, stands for that card
+        second_names = _folded(self._settle(Ask(Step.GLIMPSES, now, _ids(glimpses))))
+        passing = [c for c in glimpses if c.track_id in second_names or (not leaves_by_rule(c.label) and any(
+            o is not c and o.seat == c.seat and o.first_seen >= c.first_seen
+            and o.last_seen > c.last_seen + self.tuning.just_seen_s for o in pending))]
         pending = [c for c in pending if c not in waiting and c not in passing]
         if not pending or any(not 0 <= c.seat < len(self.players) for c in pending):
             return None  # the seats are not known yet
@@ -645,7 +668,7 @@ class TurnReader:
             if (last.cards.get(card.seat) and card.boxed_at < last.read_at
                     and card.first_seen - card.boxed_at >= self.tuning.doubted_s):
                 self._stray(card, self.round_index)
-                self.history.trace.append(Decision("doubted-through-turn", card.track_id, card.track_id, now))
+                self._decisions.append(Decision("doubted-through-turn", card.track_id, card.track_id, now))
                 self.notes.append(LiveNote(NoteCause.STRAY, self.round_index, index, (self.players[card.seat],)))
                 continue
             out.append(card)
@@ -736,67 +759,32 @@ class TurnReader:
                    for o in self._cards.values())
 
     def _laid_over_alike(self, seats: set[int], now: float) -> list[CardRecord]:
-        """The cards of ``seats``, missing from the turn about to be read, laid almost wholly
-        over a card of the same name, which the tracker took for that card moved.
-
-        A card revealed does not move by itself: one of a seat's cards that came to lie whole a
-        few pixels off where it lay (still overlapping it), after the last turn was read, is
-        the card of its name laid over it, the first beneath it, its sliver unseen (its track
-        goes over to the new card, which would otherwise never be counted). The card beneath keeps its turn under a new id; the new card, followed by the
-        track from now on, is this turn's.
+        """The cards of ``seats``, missing from the turn about to be read, that the history
+        finds laid almost wholly over a card of the same name, which the tracker took for that
+        card moved (``laid-over-alike``, :meth:`CardHistory.settle`): the card beneath keeps its
+        turn under a new id; the new card, followed by the track from now on, is this turn's.
         """
         out: list[CardRecord] = []
-        for seat in sorted(seats):
-            facts = self.facts()  # afresh: a split moves what a card is to the game
-            moved = [(move, c) for c in self._cards.values() if c.seat == seat and c.last_seen >= now
-                     and (move := self.history.laid_over_since_last_turn(c, facts)) is not None]
-            if not moved:
-                continue
-            move, card = max(moved, key=lambda m: m[0][0])
-            out.append(self._split(card, move, now))
-            state = self._state(card)
-            self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, state.turn, (self.players[seat],),
-                                       state.text or self._face(card)))
+        for event in self._settle(Ask(Step.SEATS_MISSING, now, seats=tuple(sorted(seats)))):
+            if isinstance(event, Split):
+                out.append(self._cards[event.card_id])
+                card = self._cards[event.beneath]
+                state = self._state(card)
+                self.notes.append(LiveNote(NoteCause.LAID_OVER_ALIKE, self.round_index, state.turn,
+                                           (self.players[card.seat],), state.text or self._face(card)))
         return out
 
-    def _tracks_given_back(self, pending: list[CardRecord], now: float) -> list[CardRecord]:
-        """``pending`` with each card that is a played card seen again given back that card's
-        track: a new track boxed right where a played card of its seat lay before it moved
-        away, since the last turn was read, to lie elsewhere under another name, named as that
-        card was revealed. A revealed card stays where it lay: its track went over to a card
-        a hand laid past it (the tracker followed the hand), and the card, boxed again, became
-        the new track. The played card follows the new track from now on; the track that
-        left follows the card laid, pending.
-
-        Why: a hand laying a card passes over a card of an earlier turn; that card's track
-        follows the new card, and the earlier card comes back as a new track. Read as they
-        come, the next turn would get the earlier card again and the new card's reads would
-        rename the earlier turn."""
-        out = []
-        facts = self.facts()
-        for new in pending:
-            left = self.history.left_where_boxed(new, now, facts)
-            if left is None:
-                out.append(new)
-                continue
-            laid_label = left.label
-            out.append(self.history.give_back(left, new, now, facts))
-            state = self._state(left)
-            self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, state.turn, (self.players[left.seat],),
-                                       state.text or self._face(left), laid_label))
-        return out
-
-    def _split(self, card: CardRecord, move, now: float) -> CardRecord:
-        """:meth:`CardHistory.split`, the turns of this round that hold ``card`` following it
-        under its new id (a card that moves is of this round)."""
-        track_id = card.track_id
-        new = self.history.split(card, move, now)
-        if track_id in self._states:  # the card keeps what it is to the game; the new one is pending
-            self._states[card.track_id] = self._states.pop(track_id)
-        for record in self._rounds[self.round_index]:
-            for ids in record.cards.values():
-                ids[:] = [card.track_id if i == track_id else i for i in ids]
-        return new
+    def _tracks_given_back(self, pending: list[CardRecord], now: float) -> None:
+        """The history gives a played card seen again its track back (``left-where-boxed``,
+        :meth:`CardHistory.settle`): a pending card boxed right where a played card of its seat
+        lay before it moved away is that card, and the track that left follows the card laid,
+        pending (the same record of ``pending``, now that card's). A note says so."""
+        for event in self._settle(Ask(Step.WEIGH, now, _ids(pending))):
+            if isinstance(event, GivenBack):
+                left = self._cards[event.card_id]
+                state = self._state(left)
+                self.notes.append(LiveNote(NoteCause.BOXED_AGAIN, self.round_index, state.turn,
+                                           (self.players[left.seat],), state.text or self._face(left), event.label))
 
     def _pull_forward(self, seats: set[int], now: float) -> tuple[list[CardRecord], list[LiveEvent]]:
         """The cards of seats missing from the turn about to be read that were put on the last
@@ -895,79 +883,36 @@ class TurnReader:
         return out
 
     def _fold_second_readings(self, pending: list[CardRecord], now: float) -> None:
-        """Take out of ``pending`` the boxes that are a card already played seen again: a strip
-        a move uncovered (the card beneath, split off under a new id), a second box on a card
-        played, a piece of a card played."""
-        for card in list(pending):
-            facts = self.facts()  # afresh: a split moves what a card is to the game
-            uncovered = self.history.uncovered_by_move(card, now, facts)
-            if uncovered is not None:
-                # the strip is the card beneath, under a new id; the turn's card is the one
-                # its track followed, under the track's name
-                under, move = uncovered
-                pending.append(self._split(under, move, now))
-                self.history.fold(card, under)
-                pending.remove(card)
+        """Take out of ``pending`` the boxes the history finds a card already played seen again
+        (``Step.IN_TURN``): a strip a move uncovered (the card beneath split off under a new id,
+        the card its track followed this turn's, under the track's name), a second box on a
+        card played, a piece of a card played."""
+        for event in self._settle(Ask(Step.IN_TURN, now, _ids(pending))):
+            if isinstance(event, Split):
+                pending.append(self._cards[event.card_id])
+                under = self._cards[event.beneath]
                 state = self._state(under)
                 self.notes.append(LiveNote(NoteCause.UNCOVERED_STRIP, self.round_index, state.turn,
                                            (self.players[under.seat],), state.text or self._face(under)))
-                continue
-            old = self.history.second_box_in_sight(card, now, facts) or self.history.piece_of_played(card, now, facts)
-            if old is not None:
-                # only the alias: a card gone out of sight stays gone (the piece, often misnamed,
-                # is no sighting of it to follow), and keeps its place on the table by the rules
-                self.history.fold(card, old)
-                pending.remove(card)
+            elif isinstance(event, Folded):
+                pending[:] = [c for c in pending if c.track_id != event.card_id]
+
     def _seat_cards(self, seat: int, pending: list[CardRecord], now: float) -> list[CardRecord]:
         """The cards of ``pending`` that ``seat`` reveals this turn: as many as it may lay at
-        once, in the order laid; boxes beyond those that are a card of this round found again
-        or a card boxed twice are folded into that card, the rest wait for the next turn."""
+        once, in the order laid. Of the boxes beyond those, the history folds the ones that are
+        a card of this round found again, or a card boxed twice, into that card
+        (``Step.SEAT_EXTRA``); the rest wait for the next turn."""
         mine = self.history.laid_order([c for c in pending if c.seat == seat])
         allowed = 1 + self._tools_in_hand(seat) + sum(c.label == "menu" for c in mine)
-        facts = self.facts()
-        if len(mine) > allowed:
-            # a card of this round found again where it lies (a strip under a newer card)
-            for card in list(mine):
-                old = self.history.found_again_where_it_lies(card, facts)
-                if old is not None and len(mine) > allowed:
-                    self.history.fold(card, old)
-                    mine.remove(card)
-            # a piece of a card played, under another name (:meth:`CardHistory.misnamed_part`)
-            for card in list(mine):
-                old = self.history.misnamed_part(card, facts)
-                if old is not None and len(mine) > allowed:
-                    self.history.fold(card, old)
-                    mine.remove(card)
-        kept: list[CardRecord] = []
-        for card in mine:
-            if len(kept) < allowed:
-                kept.append(card)
-                continue
-            # one card boxed twice: the same name, or another boxed with it (see
-            # :meth:`CardHistory.boxed_together`)
-            twin = self.history.twin_of(kept, card, now)
-            if twin is not None:
-                self.history.fold(card, twin)
-        return kept
+        folded = _folded(self._settle(Ask(Step.SEAT_EXTRA, now, _ids(mine), allowed=allowed)))
+        return [c for c in mine if c.track_id not in folded][:allowed]
 
     def _without_second_boxes(self, pending: list[CardRecord], now: float) -> list[CardRecord]:
-        """``pending`` less the cards that are a second box of a played card of this round,
-        looked for once the table is still (no hand over a card then): a box seen for
-        ``seen_s``, never bigger than ``part`` of that card, lying within where it lay and
-        within the card as it lies in sight now. A card laid on another is seen whole once the
-        hand lets go of it (a card laid over a corner of another may leave that card's
-        uncovered part boxed a second time for seconds, under another name). Such a box is that card, followed under its first id."""
-        out = []
-        facts = self.facts()
-        for card in pending:
-            old = None
-            if card.last_seen - card.first_seen >= self.tuning.seen_s:
-                old = self.history.second_box_of(card, now, facts)
-            if old is None:
-                out.append(card)
-                continue
-            self.history.fold(card, old)
-        return out
+        """``pending`` less the cards the history finds a second box of a played card of this
+        round, looked for once the table is still (no hand over a card then: ``second-box``,
+        :meth:`CardHistory.settle`). Such a box is that card, followed under its first id."""
+        folded = _folded(self._settle(Ask(Step.STILL, now, _ids(pending))))
+        return [c for c in pending if c.track_id not in folded]
 
     def _tools_in_hand(self, seat: int) -> int:
         """Tools ``seat`` played this round and not used in a turn read so far (one that went
@@ -989,3 +934,13 @@ class TurnReader:
         """The name of the card a special order lies on."""
         copied = self.history.copied_card(order, self.facts())
         return None if copied is None else self._face(copied)
+
+
+def _ids(cards: Sequence[CardRecord]) -> tuple[int, ...]:
+    """The card ids of ``cards``, in their order."""
+    return tuple(c.track_id for c in cards)
+
+
+def _folded(events: Sequence[HistoryEvent]) -> set[int]:
+    """The cards the history folded into another (:class:`~vision.live.events.Folded`)."""
+    return {e.card_id for e in events if isinstance(e, Folded)}
