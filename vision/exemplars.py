@@ -21,6 +21,11 @@ must not pull the card's similarity down), and its similarity to a kind the mean
   kind lay at about 0.64) and others barely (a maki-3 at 0.88 from a maki-2: the embedding
   hardly sees the count): one threshold for all either lets a taught maki-2 take
   every maki-3 or keeps a taught card that looks like nothing else from being read;
+- clear of every rival: a region whose similarity to its best kind lies ``apart`` over its
+  similarity to every crop of another kind in the check sample (``rivals``), and at least
+  ``floor``, is read by the exemplars alone, whatever its kind's ``near``: that ``near`` is set
+  by the impostor nearest any of the kind's exemplars, while this region's own nearest labelled
+  crop is the exemplar (a taught card in a new print lies far from the sample's prints);
 - at or over ``near``: the exemplars' reading takes a share of the probabilities growing to
   all of them at ``sure`` (a kind's own ``near`` plus ``sure - near``); it names the best kind, or, where the runner-up kind is within
   ``margin`` of it, both kinds equally (a close call: the card is left unsure, as a guess
@@ -155,6 +160,9 @@ class ExemplarRule:
     above: float = 0.03
     #: ... and never under this
     floor: float = 0.70
+    #: a region this much nearer its best kind's exemplars than to every crop of another kind
+    #: in the check sample (``rivals``) is that kind, whatever its kind's ``near``
+    apart: float = 0.05
 
     def nears(self, kinds: Sequence[str], levels: Mapping[str, float] | None) -> np.ndarray:
         """The ``near`` of each of ``kinds``: ``above`` over its impostor level (never under
@@ -277,11 +285,35 @@ def classes_with(classes: Sequence[str], exemplars: Exemplars) -> tuple[str, ...
     return tuple(classes) + tuple(k for k in exemplars.kinds() if k not in classes)
 
 
+def rival_similarity(embeddings: np.ndarray, kinds: np.ndarray, rivals: Exemplars,
+                     own: np.ndarray | None = None) -> np.ndarray:
+    """Each region's similarity to its nearest crop of ``rivals`` of a kind other than its
+    ``kinds`` entry (0 where there is none); ``own``: the row of ``rivals`` that is the region
+    itself (-1: none), left out, as when the check sample reads itself.
+
+    >>> rivals = Exemplars.of([[1, 0], [0.8, 0.6], [0, 1]], ["tofu", "eel", "eel"])
+    >>> rival_similarity(np.array([[1.0, 0.0]]), np.array(["tofu"]), rivals).astype(float).round(2).tolist()
+    [0.8]
+    >>> rival_similarity(np.array([[1.0, 0.0]]), np.array(["eel"]), rivals, own=np.array([0])).astype(float).round(2).tolist()
+    [0.0]
+    """
+    similarity = cosines(unit(embeddings), rivals.vectors)
+    similarity[kinds[:, None] == rivals.labels[None, :]] = 0.0
+    if own is not None:
+        rows = np.flatnonzero(own >= 0)
+        similarity[rows, own[rows]] = 0.0
+    return similarity.max(1) if similarity.shape[1] else np.zeros(len(embeddings), np.float32)
+
+
 def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndarray, exemplars: Exemplars,
-          rule: ExemplarRule = ExemplarRule(), levels: Mapping[str, float] | None = None) -> np.ndarray:
+          rule: ExemplarRule = ExemplarRule(), levels: Mapping[str, float] | None = None,
+          rivals: Exemplars | None = None, own: np.ndarray | None = None) -> np.ndarray:
     """The probabilities (N, len(``classes_with(classes, exemplars)``)) of each region once
     its nearest exemplars have had their say (see the module); ``levels``: each kind's
-    impostor level (:func:`impostor_levels`), which sets its own ``near``.
+    impostor level (:func:`impostor_levels`), which sets its own ``near``; ``rivals``: the
+    check sample's labelled crops (``own``: the row of it each region is, see
+    :func:`rival_similarity`): a region clearly nearer its best kind's exemplars than to any
+    of them of another kind is that kind.
 
     ``probabilities`` may already have columns for the exemplar-only kinds (``classes`` then
     names them); missing columns are added as zeros.
@@ -302,6 +334,11 @@ def blend(probabilities: np.ndarray, classes: Sequence[str], embeddings: np.ndar
     kinds = exemplars.kinds()
     near = rule.nears(kinds, levels)[np.searchsorted(np.array(kinds), found.best)]
     weight = np.clip((found.similarity - near) / max(rule.sure - rule.near, 1e-6), 0.0, 1.0)
+    if rivals is not None and len(rivals):
+        # the kind's near is set by the impostor nearest any of its exemplars; this region
+        # may lie far from every impostor, and then its nearest labelled crop is the exemplar
+        clear_of = found.similarity - rival_similarity(embeddings, found.best, rivals, own) >= rule.apart
+        weight = np.where(clear_of & (found.similarity >= rule.floor), 1.0, weight)
     ahead = found.similarity - found.second_similarity
     close = (found.second != "") & (ahead < rule.margin)
     # a kind the exemplars put barely ahead of another is as often the other: the classifier keeps its say

@@ -758,7 +758,8 @@ class Recognizer:
         padded[:, :probabilities.shape[1]] = probabilities
         # the mark readers first: a player's exemplars of a count or fruit card have the last word
         counted = self.refruit(image_bgr, boxes, self.recount(image_bgr, boxes, padded, allowed), allowed)
-        return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule, self.exemplar_levels)
+        return blend(counted, self.classes, embeddings, self.exemplars, self.exemplar_rule, self.exemplar_levels,
+                     self.impostors)
 
     @overload
     def _looked_at(self, classifier: RegionClassifier, image_bgr: np.ndarray, boxes: np.ndarray,

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from tests.teach.conftest import REPO_MODELS, save
-from vision.exemplars import ExemplarRule, Exemplars, blend
+from vision.exemplars import ExemplarRule, Exemplars, blend, unit
 from vision.faces import FACE_SIZE, FaceSet, digital_faces
 from vision.synth import compose_table
 
@@ -192,6 +192,34 @@ def test_each_kind_is_as_near_as_another_kind_comes_to_it():
     own = blend(read, classes, regions, exemplars, rule, levels)
     assert [names[i] for i in own.argmax(1)] == ["maki-3", "gyoza"]
     np.testing.assert_allclose(own[0], [*read[0], 0.0], atol=1e-6)  # under the maki-2's own near: unchanged
+
+
+def test_a_region_nearer_its_exemplar_than_any_labelled_crop_of_another_kind_is_that_kind():
+    """A maki-2 exemplar that a maki-3 of the check sample lies near (0.88) sets the maki-2's
+    near at 0.91. A region 0.84 from the maki-2 and 0.45 from the maki-3 is nearer the taught
+    card than any other kind's crop: it is a maki-2. One 0.84 from the maki-2 and 0.86 from the
+    maki-3 is not: the classifier keeps its say."""
+    from vision.exemplars import impostor_levels
+
+    e = np.eye(6)
+    exemplars = Exemplars.of([e[0], e[1]], ["maki-2", "gyoza"])
+    maki3 = 0.88 * e[0] + np.sqrt(1 - 0.88 ** 2) * e[2]
+    impostors = Exemplars.of([maki3], ["maki-3"])
+    levels = impostor_levels(exemplars, impostors)
+    classes = ["eel", "maki-2", "maki-3"]
+    read = np.array([[0.05, 0.25, 0.7]] * 2, np.float32)  # the classifier: maki-3 for both
+    # away from the maki-3, along e[3]: cosine 0.84 to the maki-2, 0.84 * 0.88 = 0.74 to the maki-3 ...
+    apart = 0.84 * e[0] + np.sqrt(1 - 0.84 ** 2) * e[3]
+    # ... and toward it, along e[2]: 0.84 to the maki-2, about 0.99 to the maki-3
+    toward = 0.84 * e[0] + np.sqrt(1 - 0.84 ** 2) * e[2]
+    assert float(unit(apart[None])[0] @ unit(maki3[None])[0]) == pytest.approx(0.74, abs=0.01)
+    regions = np.stack([apart, toward])
+    names = [*classes, "gyoza"]
+    without = blend(read, classes, regions, exemplars, ExemplarRule(), levels)
+    assert [names[i] for i in without.argmax(1)] == ["maki-3", "maki-3"]  # under the maki-2's own near
+    found = blend(read, classes, regions, exemplars, ExemplarRule(), levels, impostors)
+    assert [names[i] for i in found.argmax(1)] == ["maki-2", "maki-3"]
+    np.testing.assert_allclose(found[1], [*read[1], 0.0], atol=1e-6)
 
 
 def test_a_kind_barely_ahead_of_another_among_the_exemplars_leaves_the_classifier_its_say():

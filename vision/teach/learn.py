@@ -154,7 +154,10 @@ def read_sample(path: Path, classes: Sequence[str], exemplars: Exemplars, recogn
             return None
         labels, probabilities, embeddings = data["labels"].astype(str), data["probabilities"], data["embeddings"]
     levels = recognizer.with_exemplars(exemplars).exemplar_levels if len(exemplars) else None
-    blended = blend(probabilities, classes, embeddings, exemplars, recognizer.exemplar_rule, levels)
+    # the sample reads itself: each crop is a rival of every kind but its own, itself left out
+    rivals = Exemplars.of(embeddings, labels)
+    blended = blend(probabilities, classes, embeddings, exemplars, recognizer.exemplar_rule, levels, rivals,
+                    np.arange(len(labels)))
     names = np.array(list(classes) + [k for k in exemplars.kinds() if k not in classes])
     return Reading(int((names[blended.argmax(1)] == labels).sum()), len(labels))
 
